@@ -1,0 +1,132 @@
+//! `grundy graph`: explicit game graphs from a JSON file (format in the README and in
+//! `grundy::graph`).
+
+use crate::common::{emit, outcome_words, read_text, CliError, CliResult};
+use grundy::graph::{to_dot, GameGraph};
+use grundy::{Nimber, Outcome};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Explicit game graphs: value and outcome of the root (or every node), misère outcome, DOT.
+///
+/// Example: `grundy graph game.json --all --dot game.dot`. The file is JSON:
+/// {"root": "a", "nodes": [{"id": "a", "options": ["b"]}, {"id": "b", "options": []}]}
+#[derive(clap::Args, Debug)]
+pub struct GraphArgs {
+    /// The graph file (JSON); `-` reads standard input
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Evaluate from this node instead of the file's root
+    #[arg(long, value_name = "ID")]
+    pub root: Option<String>,
+    /// List every node's value
+    #[arg(long)]
+    pub all: bool,
+    /// Also give the misère outcome
+    #[arg(long)]
+    pub misere: bool,
+    /// Write the graph in Graphviz DOT, every node labelled with its value
+    #[arg(long, value_name = "OUT")]
+    pub dot: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct NodeValue {
+    id: String,
+    grundy_value: Nimber,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    misere_outcome: Option<Outcome>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    root: String,
+    grundy_value: Nimber,
+    outcome: Outcome,
+    winning_moves: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    misere_outcome: Option<Outcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<Vec<NodeValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dot: Option<String>,
+}
+
+/// Load a graph file, with the file name in any error.
+pub fn load(file: &std::path::Path) -> CliResult<GameGraph> {
+    let text = read_text(file)?;
+    GameGraph::from_json(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))
+}
+
+pub fn run(args: GraphArgs, json: bool) -> CliResult {
+    let mut graph = load(&args.file)?;
+    if let Some(r) = &args.root {
+        let i = graph
+            .index_of(r)
+            .ok_or_else(|| CliError::input(format!("--root '{r}' is not a node of the graph")))?;
+        graph = graph.with_root(i)?;
+    }
+    let values = graph.grundy_values();
+    let misere = args.misere.then(|| graph.misere_outcomes());
+    let root = graph.root();
+    if let Some(out) = &args.dot {
+        std::fs::write(out, to_dot(&graph))
+            .map_err(|e| CliError::input(format!("cannot write '{}': {e}", out.display())))?;
+    }
+    let report = Report {
+        root: graph.name(root).to_owned(),
+        grundy_value: values[root],
+        outcome: Outcome::from_value(values[root]),
+        winning_moves: graph
+            .options_of(root)
+            .iter()
+            .filter(|&&j| values[j] == 0)
+            .map(|&j| graph.name(j).to_owned())
+            .collect(),
+        misere_outcome: misere.as_ref().map(|m| m[root]),
+        nodes: args.all.then(|| {
+            (0..graph.len())
+                .map(|i| NodeValue {
+                    id: graph.name(i).to_owned(),
+                    grundy_value: values[i],
+                    misere_outcome: misere.as_ref().map(|m| m[i]),
+                })
+                .collect()
+        }),
+        dot: args.dot.as_ref().map(|p| p.display().to_string()),
+    };
+    emit(json, &report, || {
+        let mut s = format!(
+            "root: {}\ngrundy value: {}\noutcome: {}\n",
+            report.root,
+            report.grundy_value,
+            outcome_words(report.outcome)
+        );
+        if report.winning_moves.is_empty() {
+            s.push_str("winning moves: none\n");
+        } else {
+            s.push_str(&format!(
+                "winning moves: {}\n",
+                report.winning_moves.join(", ")
+            ));
+        }
+        if let Some(m) = report.misere_outcome {
+            s.push_str(&format!("misère outcome: {}\n", outcome_words(m)));
+        }
+        if let Some(nodes) = &report.nodes {
+            s.push_str("node values:\n");
+            for n in nodes {
+                match n.misere_outcome {
+                    Some(m) => {
+                        s.push_str(&format!("  {}: {} (misère {m})\n", n.id, n.grundy_value))
+                    }
+                    None => s.push_str(&format!("  {}: {}\n", n.id, n.grundy_value)),
+                }
+            }
+        }
+        if let Some(d) = &report.dot {
+            s.push_str(&format!("DOT written to {d}\n"));
+        }
+        s
+    })
+}

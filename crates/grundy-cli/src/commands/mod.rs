@@ -1,0 +1,8 @@
+//! One module per subcommand: argument struct, `run`, and the report it prints.
+
+pub mod graph;
+pub mod nim;
+pub mod subtraction;
+pub mod tour;
+pub mod verify;
+pub mod wythoff;

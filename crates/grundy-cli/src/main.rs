@@ -1,0 +1,85 @@
+//! `grundy`: Sprague–Grundy values, outcomes and winning moves from the command line.
+//!
+//! This crate is argument parsing and rendering only; every computation lives in the `grundy`
+//! library crate.
+
+mod commands;
+mod common;
+
+use clap::{Parser, Subcommand};
+use common::CliError;
+
+/// Sprague-Grundy values, outcomes and winning moves of impartial games.
+#[derive(Parser, Debug)]
+#[command(name = "grundy", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    /// Print one JSON object on stdout instead of human text
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Nim(commands::nim::NimArgs),
+    Subtraction(commands::subtraction::SubtractionArgs),
+    Wythoff(commands::wythoff::WythoffArgs),
+    Graph(commands::graph::GraphArgs),
+    Tour(commands::tour::TourArgs),
+    Verify(commands::verify::VerifyArgs),
+}
+
+fn run(cli: Cli) -> common::CliResult {
+    let json = cli.json;
+    match cli.command {
+        Command::Nim(a) => commands::nim::run(a, json),
+        Command::Subtraction(a) => commands::subtraction::run(a, json),
+        Command::Wythoff(a) => commands::wythoff::run(a, json),
+        Command::Graph(a) => commands::graph::run(a, json),
+        Command::Tour(a) => commands::tour::run(a, json),
+        Command::Verify(a) => commands::verify::run(a, json),
+    }
+}
+
+fn main() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        eprintln!("grundy: internal error (please report): {msg}");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                std::process::exit(
+                    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                        2
+                    } else {
+                        0
+                    },
+                );
+            }
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments").trim();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("grundy: {first} (see 'grundy --help')");
+            std::process::exit(2);
+        }
+    };
+    if let Err(CliError { message, code }) = run(cli) {
+        eprintln!("grundy: {message}");
+        std::process::exit(code);
+    }
+}

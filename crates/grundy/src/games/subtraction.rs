@@ -1,0 +1,186 @@
+//! Subtraction games: from one heap remove a number of tokens allowed by a subtraction set.
+//!
+//! The set is either finite (`S = {1, 3, 4}`) or "all but" a finite set (every positive number
+//! except those listed). With `S = {1}` a heap of a million tokens is a million-deep chain, the
+//! test that the evaluators' traversal is iterative.
+
+use super::heaps::{HeapRule, Heaps};
+use crate::{Error, MexScratch, Nimber};
+
+/// The allowed numbers of tokens to remove.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubtractionSet {
+    /// Exactly these (sorted, distinct, positive).
+    Finite(Vec<u64>),
+    /// Every positive number except these (sorted, distinct, positive).
+    AllBut(Vec<u64>),
+}
+
+fn normalise(mut v: Vec<u64>, what: &str) -> Result<Vec<u64>, Error> {
+    if v.contains(&0) {
+        return Err(Error::Invalid(format!(
+            "{what} must contain positive numbers only (0 is not a move)"
+        )));
+    }
+    v.sort_unstable();
+    v.dedup();
+    Ok(v)
+}
+
+impl SubtractionSet {
+    /// A finite subtraction set; refuses an empty set or 0.
+    pub fn finite(v: Vec<u64>) -> Result<Self, Error> {
+        if v.is_empty() {
+            return Err(Error::Invalid("the subtraction set is empty".into()));
+        }
+        Ok(SubtractionSet::Finite(normalise(v, "the subtraction set")?))
+    }
+
+    /// Every positive number except those in `v` (which may be empty: then this is Nim).
+    pub fn all_but(v: Vec<u64>) -> Result<Self, Error> {
+        Ok(SubtractionSet::AllBut(normalise(v, "the excluded set")?))
+    }
+
+    /// Whether removing `s` tokens is allowed.
+    pub fn allows(&self, s: u64) -> bool {
+        match self {
+            SubtractionSet::Finite(v) => v.binary_search(&s).is_ok(),
+            SubtractionSet::AllBut(v) => s > 0 && v.binary_search(&s).is_err(),
+        }
+    }
+}
+
+impl std::fmt::Display for SubtractionSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        match self {
+            SubtractionSet::Finite(v) => write!(f, "{{{}}}", list(v)),
+            SubtractionSet::AllBut(v) => write!(f, "all but {{{}}}", list(v)),
+        }
+    }
+}
+
+/// The heap rule of a subtraction game.
+#[derive(Debug, Clone)]
+pub struct SubtractionRule {
+    set: SubtractionSet,
+}
+
+impl SubtractionRule {
+    /// The rule for a subtraction set.
+    pub fn new(set: SubtractionSet) -> Self {
+        SubtractionRule { set }
+    }
+
+    /// The subtraction set.
+    pub fn set(&self) -> &SubtractionSet {
+        &self.set
+    }
+}
+
+impl HeapRule for SubtractionRule {
+    fn heap_options(&self, n: u64, out: &mut Vec<u64>) {
+        match &self.set {
+            SubtractionSet::Finite(v) => {
+                out.extend(v.iter().take_while(|&&s| s <= n).map(|&s| n - s))
+            }
+            SubtractionSet::AllBut(v) => out.extend(
+                (1..=n)
+                    .filter(|s| v.binary_search(s).is_err())
+                    .map(|s| n - s),
+            ),
+        }
+    }
+}
+
+/// A subtraction game on a row of heaps.
+pub type Subtraction = Heaps<SubtractionRule>;
+
+/// The subtraction game for `set`.
+pub fn subtraction(set: SubtractionSet) -> Subtraction {
+    Heaps(SubtractionRule::new(set))
+}
+
+/// G(0..=n) of a single heap, by dynamic programming over an array.
+///
+/// Finite sets cost O(n |S|). For "all but" sets the values of all smaller heaps except a few
+/// are options, so the mex is found from value counts: O(n (|E| + max value)).
+pub fn sequence(set: &SubtractionSet, n: u64) -> Vec<Nimber> {
+    let len = n as usize + 1;
+    let mut g: Vec<Nimber> = Vec::with_capacity(len);
+    let mut scratch = MexScratch::new();
+    match set {
+        SubtractionSet::Finite(s) => {
+            for k in 0..len {
+                let v = scratch.mex(
+                    s.iter()
+                        .take_while(|&&x| x as usize <= k)
+                        .map(|&x| g[k - x as usize]),
+                );
+                g.push(v);
+            }
+        }
+        SubtractionSet::AllBut(excluded) => {
+            // counts[v] = how many heaps j < k have G(j) = v; an excluded move removes one.
+            let mut counts: Vec<u64> = Vec::new();
+            for k in 0..len {
+                let mut adjusted = counts.clone();
+                for &e in excluded.iter().take_while(|&&e| e as usize <= k) {
+                    adjusted[g[k - e as usize] as usize] -= 1;
+                }
+                let v = adjusted
+                    .iter()
+                    .position(|&c| c == 0)
+                    .unwrap_or(adjusted.len()) as Nimber;
+                g.push(v);
+                if counts.len() <= v as usize {
+                    counts.resize(v as usize + 1, 0);
+                }
+                counts[v as usize] += 1;
+            }
+        }
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NormalPlay;
+
+    #[test]
+    fn sequence_matches_generic_evaluator() {
+        let sets = [
+            SubtractionSet::finite(vec![1, 3, 4]).unwrap(),
+            SubtractionSet::finite(vec![2, 5, 7]).unwrap(),
+            SubtractionSet::all_but(vec![2, 5]).unwrap(),
+            SubtractionSet::all_but(vec![1]).unwrap(),
+            SubtractionSet::all_but(vec![]).unwrap(),
+        ];
+        for set in sets {
+            let seq = sequence(&set, 60);
+            let mut solver = NormalPlay::new(subtraction(set.clone()));
+            for (n, &v) in seq.iter().enumerate() {
+                assert_eq!(
+                    solver.grundy_value(&vec![n as u64]).unwrap(),
+                    v,
+                    "{set} at {n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn known_sequence_of_1_3_4() {
+        // The classic subtraction game S = {1,3,4}: period 7, 0 1 0 1 2 3 2.
+        let seq = sequence(&SubtractionSet::finite(vec![1, 3, 4]).unwrap(), 13);
+        assert_eq!(seq, vec![0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
+    }
+
+    #[test]
+    fn bad_sets_are_refused() {
+        assert!(SubtractionSet::finite(vec![]).is_err());
+        assert!(SubtractionSet::finite(vec![0, 1]).is_err());
+        assert!(SubtractionSet::all_but(vec![0]).is_err());
+    }
+}

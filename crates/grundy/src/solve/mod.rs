@@ -1,0 +1,19 @@
+//! Evaluators: several readings of the one [`Game`](crate::Game) trait.
+//!
+//! All of them share one traversal ([`traverse::Solver`]): an iterative depth-first search with
+//! an explicit stack (a million-deep chain does not overflow the call stack), a memo table
+//! keyed by position, and loop detection. What differs is the [`Reading`]: how the values of a
+//! position's options combine into its own value.
+//!
+//! - [`normal`]: Sprague–Grundy values (normal play), outcomes, winning moves, moves to a target.
+//! - [`misere`]: misère outcomes (the player who cannot move wins).
+//!
+//! Multiplayer readings live beside their paper's family in `games::multiplayer`.
+
+pub mod misere;
+pub mod normal;
+pub mod traverse;
+
+pub use misere::{misere_outcome, Misere};
+pub use normal::{grundy_value, Normal, NormalPlay};
+pub use traverse::{Reading, Solver};
