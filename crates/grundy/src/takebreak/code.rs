@@ -1,0 +1,260 @@
+//! Take-and-break codes `d0.d1d2d3...` (splitting paper §1; README §3).
+//!
+//! Digit `d_k` is a set of bits: bit `2^j` in `d_k` allows removing `k` tokens from one heap and
+//! leaving exactly `j` non-empty heaps (`j = 0`: the heap must be exactly `k`, taken whole).
+//! `d0` allows splitting a heap without removing anything, so it may contain only bits `2^j`
+//! with `j >= 2` (bits 1 and 2 would mean "remove nothing, leave nothing/the same heap").
+//!
+//! Notation accepted by [`Code::parse`]:
+//! - digits `0-9` and `A-Z` (values 0..35; `A` = 10, case-insensitive), as in CGSuite;
+//! - `[N]` for a digit of any value written in decimal (e.g. `0.[63]7`), needed because the
+//!   paper's cousin transform produces digits `2^(l+2) - 1` without bound;
+//! - the leading `0` is optional (`.07` = `0.07`); `d0` may be given (`4.07`);
+//! - a code without a point (`77`) is refused: it is ambiguous.
+//!
+//! Named games: `kayles` (0.77), `dawsons-kayles` (0.07), `dawsons-chess` (0.137),
+//! `officers` (0.6).
+
+use crate::Error;
+
+/// A take-and-break code. `digits[k]` is the bit set of `d_k`; `digits[0]` is `d0`.
+/// Trailing zero digits are trimmed, so equal games have equal codes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Code {
+    digits: Vec<u128>,
+}
+
+/// The named games and their codes.
+pub const NAMED: &[(&str, &str)] = &[
+    ("kayles", "0.77"),
+    ("dawsons-kayles", "0.07"),
+    ("dawsons-chess", "0.137"),
+    ("officers", "0.6"),
+];
+
+fn parse_error(text: &str, pos: usize, what: &str) -> Error {
+    let c = text[pos..]
+        .chars()
+        .next()
+        .map(|c| format!("'{c}'"))
+        .unwrap_or_else(|| "end".into());
+    Error::Invalid(format!(
+        "malformed code '{text}': {what} at position {} ({c})",
+        pos + 1
+    ))
+}
+
+impl Code {
+    /// Build from digit bit sets (`digits[0]` = `d0`). Checks `d0`.
+    pub fn from_digits(mut digits: Vec<u128>) -> Result<Self, Error> {
+        if digits.is_empty() {
+            digits.push(0);
+        }
+        if digits[0] & 3 != 0 {
+            return Err(Error::Invalid(format!(
+                "digit d0 = {} is not allowed: d0 may only contain bits 4, 8, 16, ... \
+                 (removing nothing must leave at least two heaps)",
+                digits[0]
+            )));
+        }
+        while digits.len() > 1 && *digits.last().expect("non-empty") == 0 {
+            digits.pop();
+        }
+        Ok(Code { digits })
+    }
+
+    /// Parse a code or a named game (see the module docs for the notation).
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        let t = text.trim();
+        if let Some((_, code)) = NAMED.iter().find(|(name, _)| name.eq_ignore_ascii_case(t)) {
+            return Code::parse(code);
+        }
+        if t.is_empty() {
+            return Err(Error::Invalid("empty code".into()));
+        }
+        let Some(point) = t.find('.') else {
+            return Err(Error::Invalid(format!(
+                "malformed code '{t}': no '.' (write e.g. 0.77 or .77, or a name such as kayles)"
+            )));
+        };
+        let mut digits = Vec::new();
+        // d0: everything before the point (empty means 0)
+        let head = &t[..point];
+        let d0 = if head.is_empty() {
+            0
+        } else {
+            let parsed = Self::parse_digits(t, 0, point)?;
+            if parsed.len() != 1 {
+                return Err(parse_error(t, 1, "d0 must be a single digit"));
+            }
+            parsed[0]
+        };
+        digits.push(d0);
+        digits.extend(Self::parse_digits(t, point + 1, t.len())?);
+        if digits.len() == 1 {
+            return Err(Error::Invalid(format!(
+                "malformed code '{t}': no digits after the point"
+            )));
+        }
+        Code::from_digits(digits)
+    }
+
+    fn parse_digits(t: &str, start: usize, end: usize) -> Result<Vec<u128>, Error> {
+        let mut out = Vec::new();
+        let bytes = t.as_bytes();
+        let mut i = start;
+        while i < end {
+            let c = bytes[i] as char;
+            match c {
+                '0'..='9' => out.push((c as u8 - b'0') as u128),
+                'a'..='z' | 'A'..='Z' => {
+                    out.push((c.to_ascii_uppercase() as u8 - b'A' + 10) as u128)
+                }
+                '[' => {
+                    let close = t[i..end]
+                        .find(']')
+                        .ok_or_else(|| parse_error(t, i, "'[' without a matching ']'"))?
+                        + i;
+                    let inner = &t[i + 1..close];
+                    if inner.is_empty() || !inner.bytes().all(|b| b.is_ascii_digit()) {
+                        return Err(parse_error(
+                            t,
+                            i + 1,
+                            "expected a decimal number inside [ ]",
+                        ));
+                    }
+                    let v: u128 = inner.parse().map_err(|_| {
+                        parse_error(t, i + 1, "digit value too large (at most 2^128 - 1)")
+                    })?;
+                    out.push(v);
+                    i = close + 1;
+                    continue;
+                }
+                '.' => return Err(parse_error(t, i, "a second '.'")),
+                _ if !c.is_ascii() => {
+                    let ch = t[i..].chars().next().expect("char");
+                    return Err(Error::Invalid(format!(
+                        "malformed code '{t}': unexpected character '{ch}' at position {}",
+                        t[..i].chars().count() + 1
+                    )));
+                }
+                _ => return Err(parse_error(t, i, "unexpected character")),
+            }
+            i += 1;
+        }
+        Ok(out)
+    }
+
+    /// `d_k` as a bit set (0 beyond the last digit).
+    pub fn digit(&self, k: usize) -> u128 {
+        self.digits.get(k).copied().unwrap_or(0)
+    }
+
+    /// All digits, `d0` first.
+    pub fn digits(&self) -> &[u128] {
+        &self.digits
+    }
+
+    /// Index of the last non-zero digit (`t` in the periodicity theorem); 0 for the empty game.
+    pub fn last_nonzero(&self) -> usize {
+        self.digits.len() - 1
+    }
+
+    /// Whether removing `k` tokens and leaving `j` non-empty heaps is allowed.
+    pub fn allows(&self, k: usize, j: u32) -> bool {
+        j < 128 && self.digit(k) >> j & 1 == 1
+    }
+
+    /// The largest number of heaps any move leaves.
+    pub fn max_heaps_left(&self) -> u32 {
+        self.digits
+            .iter()
+            .map(|&d| if d == 0 { 0 } else { 127 - d.leading_zeros() })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether every move leaves at most two heaps: the octal periodicity theorem applies.
+    pub fn is_octal(&self) -> bool {
+        self.digits.iter().all(|&d| d < 8)
+    }
+
+    /// Whether every digit is below 16 (hexadecimal games: at most three heaps left).
+    pub fn is_hexadecimal(&self) -> bool {
+        self.digits.iter().all(|&d| d < 16)
+    }
+}
+
+impl std::fmt::Display for Code {
+    /// Canonical text: `d0` written only when non-zero; digits above 35 as `[N]`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digit = |d: u128| -> String {
+            match d {
+                0..=9 => ((b'0' + d as u8) as char).to_string(),
+                10..=35 => ((b'A' + (d - 10) as u8) as char).to_string(),
+                _ => format!("[{d}]"),
+            }
+        };
+        write!(f, "{}.", digit(self.digits[0]))?;
+        for &d in &self.digits[1..] {
+            f.write_str(&digit(d))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Code::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_octal_hex_and_larger_codes() {
+        assert_eq!(Code::parse("0.77").unwrap().digits(), &[0, 7, 7]);
+        assert_eq!(Code::parse(".07").unwrap(), Code::parse("0.07").unwrap());
+        assert_eq!(Code::parse("4.07").unwrap().digits(), &[4, 0, 7]);
+        assert_eq!(Code::parse("0.F3").unwrap().digits(), &[0, 15, 3]);
+        assert_eq!(Code::parse("0.z").unwrap().digits(), &[0, 35]);
+        assert_eq!(Code::parse("0.[63]7").unwrap().digits(), &[0, 63, 7]);
+        assert_eq!(Code::parse("0.770").unwrap(), Code::parse("0.77").unwrap());
+        assert_eq!(Code::parse("kayles").unwrap(), Code::parse("0.77").unwrap());
+        assert_eq!(
+            Code::parse("Dawsons-Chess").unwrap().digits(),
+            &[0, 1, 3, 7]
+        );
+        assert_eq!(Code::parse("officers").unwrap().to_string(), "0.6");
+        assert_eq!(Code::parse("0.[63]7").unwrap().to_string(), "0.[63]7");
+        assert_eq!(Code::parse("4.07").unwrap().to_string(), "4.07");
+        assert!(Code::parse("0.F").unwrap().is_hexadecimal());
+        assert!(!Code::parse("0.F").unwrap().is_octal());
+        assert_eq!(Code::parse("0.137").unwrap().max_heaps_left(), 2);
+        assert_eq!(Code::parse("0.F").unwrap().max_heaps_left(), 3);
+    }
+
+    #[test]
+    fn malformed_codes_name_the_character_and_position() {
+        let e = Code::parse("0.7#7").unwrap_err().to_string();
+        assert!(e.contains("'#'") && e.contains("position 4"), "{e}");
+        let e = Code::parse("0.7.7").unwrap_err().to_string();
+        assert!(e.contains("second '.'") && e.contains("position 4"), "{e}");
+        assert!(Code::parse("77")
+            .unwrap_err()
+            .to_string()
+            .contains("no '.'"));
+        assert!(Code::parse("0.").is_err());
+        assert!(Code::parse("").is_err());
+        assert!(Code::parse("0.[x]").is_err());
+        assert!(Code::parse("0.[7").is_err());
+        assert!(Code::parse("1.7").unwrap_err().to_string().contains("d0"));
+        assert!(Code::parse("2.7").is_err());
+        assert!(Code::parse("00.7").is_err());
+        let e = Code::parse("0.7é").unwrap_err().to_string();
+        assert!(e.contains("'é'") && e.contains("position 4"), "{e}");
+    }
+}
