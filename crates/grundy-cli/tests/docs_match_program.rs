@@ -1,0 +1,133 @@
+//! The documentation cannot drift from the program: every ```console block in README.md and
+//! docs/*.md is re-run here, and each `$ grundy ...` line's real stdout must equal the text below
+//! it (up to the next `$ ` line or the end of the block).
+//!
+//! Rules for writers: commands run from the repository root; arguments are split on spaces, with
+//! '...' or "..." quoting; no pipes or redirections (use a ```text block for output that is
+//! illustrative only, e.g. timings).
+
+mod common;
+use std::path::{Path, PathBuf};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn split_args(line: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut has = false;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                has = true
+            }
+            (None, ' ') => {
+                if has || !cur.is_empty() {
+                    args.push(std::mem::take(&mut cur));
+                    has = false;
+                }
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if has || !cur.is_empty() {
+        args.push(cur);
+    }
+    args
+}
+
+/// (file, line number, command, expected output) for every checked command.
+fn examples() -> Vec<(String, usize, String, String)> {
+    let root = repo_root();
+    let mut files = vec![root.join("README.md")];
+    if let Ok(dir) = std::fs::read_dir(root.join("docs")) {
+        let mut docs: Vec<PathBuf> = dir
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "md"))
+            .collect();
+        docs.sort();
+        files.extend(docs);
+    }
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let name = file.strip_prefix(&root).unwrap().display().to_string();
+        let mut in_console = false;
+        let mut current: Option<(usize, String, String)> = None;
+        for (i, line) in text.lines().enumerate() {
+            if !in_console {
+                if line.trim_start() == "```console" {
+                    in_console = true;
+                }
+                continue;
+            }
+            let end = line.trim_start().starts_with("```");
+            if end || line.starts_with("$ ") {
+                if let Some((n, cmd, exp)) = current.take() {
+                    out.push((name.clone(), n, cmd, exp));
+                }
+            }
+            if end {
+                in_console = false;
+            } else if let Some(cmd) = line.strip_prefix("$ ") {
+                current = Some((i + 1, cmd.to_owned(), String::new()));
+            } else if let Some((_, _, exp)) = current.as_mut() {
+                exp.push_str(line);
+                exp.push('\n');
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_console_example_matches_the_program() {
+    let root = repo_root();
+    let examples = examples();
+    assert!(examples.len() >= 5, "expected examples in README.md");
+    let mut failures = Vec::new();
+    for (file, line, cmd, expected) in &examples {
+        let args = split_args(cmd);
+        assert_eq!(
+            args[0], "grundy",
+            "{file}:{line}: only grundy commands can be checked"
+        );
+        let out = common::grundy()
+            .current_dir(&root)
+            .args(&args[1..])
+            .output()
+            .unwrap();
+        let actual = String::from_utf8_lossy(&out.stdout);
+        if actual != *expected {
+            failures.push(format!(
+                "{file}:{line}: `{cmd}`\n--- documented\n{expected}--- actual\n{actual}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} doc example(s) drifted:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn argument_splitting() {
+    assert_eq!(
+        split_args("grundy nim 3  5"),
+        vec!["grundy", "nim", "3", "5"]
+    );
+    assert_eq!(
+        split_args("grundy x 'a b' \"\""),
+        vec!["grundy", "x", "a b", ""]
+    );
+}
