@@ -26,6 +26,7 @@ enum Command {
     Subtraction(commands::subtraction::SubtractionArgs),
     Wythoff(commands::wythoff::WythoffArgs),
     Graph(commands::graph::GraphArgs),
+    Play(commands::play::PlayArgs),
     Tour(commands::tour::TourArgs),
     Verify(commands::verify::VerifyArgs),
 }
@@ -37,6 +38,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Subtraction(a) => commands::subtraction::run(a, json),
         Command::Wythoff(a) => commands::wythoff::run(a, json),
         Command::Graph(a) => commands::graph::run(a, json),
+        Command::Play(a) => commands::play::run(a, json),
         Command::Tour(a) => commands::tour::run(a, json),
         Command::Verify(a) => commands::verify::run(a, json),
     }

@@ -2,6 +2,7 @@
 
 pub mod graph;
 pub mod nim;
+pub mod play;
 pub mod subtraction;
 pub mod tour;
 pub mod verify;

@@ -1,0 +1,78 @@
+//! `grundy play` driven through standard input, end to end.
+
+mod common;
+use common::{bad_input, grundy};
+
+fn play(args: &[&str], input: &str) -> String {
+    let out = grundy()
+        .arg("play")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn following_the_hints_wins_nim() {
+    // From an N-position, always play the hinted move: the engine must lose.
+    let mut input = String::new();
+    let mut transcript = String::new();
+    for _ in 0..20 {
+        transcript = play(&["nim", "3", "5", "2"], &input);
+        if transcript.contains("you win") {
+            break;
+        }
+        let hint = play(&["nim", "3", "5", "2"], &format!("{input}hint\n"));
+        let suggested = hint
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix("suggested move: "))
+            .unwrap();
+        let mv = suggested.split(" (").next().unwrap();
+        input.push_str(mv);
+        input.push('\n');
+    }
+    assert!(
+        transcript.contains("The engine cannot move: you win!"),
+        "{transcript}"
+    );
+}
+
+#[test]
+fn the_engine_wins_from_an_n_position_and_explains() {
+    let t = play(&["nim", "1", "2", "--first", "engine"], "0 0\n");
+    assert!(
+        t.contains("engine plays 1 1: to a position of value 0"),
+        "{t}"
+    );
+    assert!(t.contains("You cannot move: the engine wins."), "{t}");
+}
+
+#[test]
+fn illegal_moves_are_refused_with_a_reason() {
+    let t = play(&["nim", "3", "5"], "1 7\n9 1\nfoo\nquit\n");
+    assert!(
+        t.contains("illegal move: heap 1 has 5 tokens; a move must make it smaller"),
+        "{t}"
+    );
+    assert!(t.contains("illegal move: there is no heap 9"), "{t}");
+    assert!(t.contains("illegal move: type two numbers"), "{t}");
+    let t = play(&["subtraction", "--set", "1,3,4", "10"], "0 -2\nquit\n");
+    assert!(t.contains("taking 2 is not allowed"), "{t}");
+    let t = play(&["wythoff", "4", "8"], "3 6\nhint\nquit\n");
+    assert!(t.contains("illegal move"), "{t}");
+    assert!(t.contains("suggested move: 4 7"), "{t}");
+}
+
+#[test]
+fn bad_play_arguments() {
+    bad_input(&["play", "chess", "1"], "unknown family");
+    bad_input(&["play", "nim"], "no heaps");
+    bad_input(&["play", "subtraction", "5"], "--set");
+}
