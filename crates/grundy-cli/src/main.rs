@@ -22,6 +22,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    Mex(commands::mex::MexArgs),
     Nim(commands::nim::NimArgs),
     Subtraction(commands::subtraction::SubtractionArgs),
     Wythoff(commands::wythoff::WythoffArgs),
@@ -34,6 +35,7 @@ enum Command {
 fn run(cli: Cli) -> common::CliResult {
     let json = cli.json;
     match cli.command {
+        Command::Mex(a) => commands::mex::run(a, json),
         Command::Nim(a) => commands::nim::run(a, json),
         Command::Subtraction(a) => commands::subtraction::run(a, json),
         Command::Wythoff(a) => commands::wythoff::run(a, json),
