@@ -5,6 +5,7 @@
 
 mod commands;
 mod common;
+mod game_spec;
 
 use clap::{Parser, Subcommand};
 use common::CliError;
@@ -28,6 +29,7 @@ enum Command {
     Graph(commands::graph::GraphArgs),
     Tour(commands::tour::TourArgs),
     Verify(commands::verify::VerifyArgs),
+    Multiplayer(commands::multiplayer::MultiplayerArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -39,6 +41,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Graph(a) => commands::graph::run(a, json),
         Command::Tour(a) => commands::tour::run(a, json),
         Command::Verify(a) => commands::verify::run(a, json),
+        Command::Multiplayer(a) => commands::multiplayer::run(a, json),
     }
 }
 

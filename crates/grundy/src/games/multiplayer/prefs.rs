@@ -109,7 +109,9 @@ impl Preferences {
         let m = orders.len();
         check_players(m)?;
         for (x, order) in orders.iter().enumerate() {
-            check_permutation(&format!("the order of player {x}"), order, m)?;
+            check_permutation(&format!("the order of player {x}"), order, m).map_err(|e| {
+                Error::Invalid(format!("{e} ({m} orders were given, one per player)"))
+            })?;
         }
         let mut rank = vec![0u8; m * m];
         for (x, order) in orders.iter().enumerate() {

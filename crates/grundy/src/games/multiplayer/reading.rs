@@ -352,6 +352,43 @@ mod tests {
         assert_eq!(line, vec![(0, vec![0, 2]), (1, vec![0, 0])]);
     }
 
+    /// The reading is generic: with two players, GAMES(0,1) is normal play and GAMES(1,0) is
+    /// misère play, on any game of the trait (here Wythoff's game and a subtraction game).
+    #[test]
+    fn two_player_profiles_are_normal_and_misere_play_on_any_game() {
+        use crate::games::subtraction::{subtraction, SubtractionSet};
+        use crate::games::wythoff::Wythoff;
+        use crate::{NormalPlay, Outcome};
+        fn check<G: Game + Clone>(game: G, positions: &[G::Position]) {
+            let mut normal = NormalPlay::new(game.clone());
+            let mut misere = Solver::misere(game.clone());
+            let mut games_0_1 =
+                Solver::multiplayer(game.clone(), Preferences::games(&[0, 1]).unwrap());
+            let mut games_1_0 = Solver::multiplayer(game, Preferences::misere());
+            for p in positions {
+                let previous_wins = normal.outcome(p).unwrap() == Outcome::P;
+                assert_eq!(
+                    games_0_1.position_offset(p, 0).unwrap() == 1,
+                    previous_wins,
+                    "{p:?}"
+                );
+                let mover_loses = misere.value(p).unwrap() == Outcome::P;
+                assert_eq!(
+                    games_1_0.position_offset(p, 0).unwrap() == 0,
+                    mover_loses,
+                    "{p:?}"
+                );
+            }
+        }
+        let pairs: Vec<(u64, u64)> = (0..12).flat_map(|a| (a..12).map(move |b| (a, b))).collect();
+        check(Wythoff, &pairs);
+        let set = SubtractionSet::finite(vec![1, 3, 4]).unwrap();
+        check(
+            subtraction(set),
+            &crate::games::multiplayer::tests_support::sorted_tuples(3, 9),
+        );
+    }
+
     #[test]
     fn a_missing_player_is_refused() {
         let mut solver = Solver::multiplayer(nim(), Preferences::li(3).unwrap());
