@@ -47,13 +47,40 @@ fn sorted(heaps: &[u64]) -> Vec<u64> {
     p
 }
 
-/// Work bound for games whose moves only shrink one heap: at most `prod (h + 1)` positions,
-/// each with at most `options(heaps)` options.
-fn shrinking_heaps_work(heaps: &[u64], options: u128) -> u128 {
-    heaps
+/// An upper bound on the positions a game that only shrinks one heap at a time can reach from
+/// `heaps`, as sorted heap lists: each is componentwise at most the sorted start, so count
+/// the non-decreasing tuples `a_1 <= ... <= a_k` with `a_i <= h_i` (a small dynamic program),
+/// or fall back to `prod (h + 1)` when the heaps are too large to count that way.
+fn reachable_sorted_positions(heaps: &[u64]) -> u128 {
+    let product = heaps
         .iter()
-        .fold(1u128, |acc, &h| acc.saturating_mul(h as u128 + 1))
-        .saturating_mul(options.max(1))
+        .fold(1u128, |acc, &h| acc.saturating_mul(h as u128 + 1));
+    let mut h = heaps.to_vec();
+    h.sort_unstable();
+    let Some(&top) = h.last() else {
+        return 1;
+    };
+    if (h.len() as u128).saturating_mul(top as u128 + 1) > 20_000_000 {
+        return product;
+    }
+    // ways[v] = number of admissible prefixes a_1..a_i ending in a_i = v.
+    let mut ways = vec![1u128; h[0] as usize + 1];
+    for &limit in &h[1..] {
+        let mut next = Vec::with_capacity(limit as usize + 1);
+        let mut below = 0u128;
+        for v in 0..=limit as usize {
+            below = below.saturating_add(ways.get(v).copied().unwrap_or(0));
+            next.push(below);
+        }
+        ways = next;
+    }
+    ways.iter().fold(0u128, |acc, &w| acc.saturating_add(w))
+}
+
+/// Work bound for games whose moves only shrink one heap: the reachable positions times
+/// `options`, the most options one of them can have.
+fn shrinking_heaps_work(heaps: &[u64], options: u128) -> u128 {
+    reachable_sorted_positions(heaps).saturating_mul(options.max(1))
 }
 
 /// The game named by `spec`: `NAME` or `NAME:PARAMETERS`.
@@ -121,7 +148,8 @@ mod tests {
         assert!(g.is_nim);
         assert_eq!(g.game.options_vec(&vec![2]).len(), 2);
         assert_eq!((g.position)(&[3, 1, 2]), vec![1, 2, 3]);
-        assert_eq!((g.work)(&[3, 1, 2]), 4 * 2 * 3 * 6);
+        // sorted triples below (1, 2, 3) componentwise: 14 of them, each with < 7 options
+        assert_eq!((g.work)(&[3, 1, 2]), 14 * 6);
         assert_eq!((g.work)(&[u64::MAX, u64::MAX, u64::MAX]), u128::MAX);
         let g = parse_game("Subtraction: 4,1,3").unwrap();
         assert_eq!(g.spec, "subtraction:1,3,4");
@@ -129,6 +157,32 @@ mod tests {
         assert_eq!(
             g.game.options_vec(&vec![4]),
             vec![vec![3], vec![1], vec![0]]
+        );
+    }
+
+    #[test]
+    fn reachable_positions_are_counted_exactly_for_nim() {
+        use grundy::solve::Solver;
+        for heaps in [
+            vec![3, 1, 2],
+            vec![4, 4, 4],
+            vec![0, 5],
+            vec![2, 3, 3, 6],
+            vec![7],
+        ] {
+            // The multiplayer evaluator stores exactly the reachable positions of Nim.
+            let mut solver = Solver::propp(nim::nim());
+            solver.value(&sorted(&heaps)).unwrap();
+            assert_eq!(
+                reachable_sorted_positions(&heaps),
+                solver.positions_evaluated() as u128,
+                "{heaps:?}"
+            );
+        }
+        // too large to count: the product bound
+        assert_eq!(
+            reachable_sorted_positions(&[u64::MAX, 1]),
+            (1u128 << 64) * 2
         );
     }
 

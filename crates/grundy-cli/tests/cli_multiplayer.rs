@@ -214,6 +214,8 @@ fn verify_multiplayer_holds_on_small_ranges() {
     assert_eq!(checks[0]["positions_checked"], 56); // sorted triples below 6
     assert_eq!(checks[1]["positions_checked"], 21); // sorted pairs below 6
     assert!(checks.iter().all(|c| c["counterexample"].is_null()));
+    // The completions found lie inside the searched range 0..=sum+2m, below its top.
+    assert!(v["largest_completion_excess"].as_i64().unwrap() < 6);
     let v = json(&[
         "verify",
         "multiplayer",

@@ -10,6 +10,7 @@ use num_bigint::BigUint;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// Most positions the memo tables of one thread may hold (over the m profiles).
 const SOLVER_BUDGET: u128 = 4_000_000;
@@ -34,6 +35,9 @@ struct Report {
     max_heap: u64,
     holds: bool,
     checks: Vec<CheckReport>,
+    /// The largest `n_k - sum(prefix)` over the completions Thm 4.3's check found (how close
+    /// the searched range `0..=sum + 2m` came to being too small).
+    largest_completion_excess: Option<i64>,
 }
 
 /// Which family of profiles a thread-local solver belongs to.
@@ -149,6 +153,7 @@ pub fn run(args: Args, json: bool) -> CliResult {
         if k == 2 { "" } else { "s" },
         2 * m
     );
+    let largest_excess = AtomicI64::new(i64::MIN);
     let thm_4_3 = exhaustive(
         &format!("Thm 4.3 (m = {m}, every i): exactly one n_k"),
         &scope,
@@ -163,6 +168,10 @@ pub fn run(args: Args, json: bool) -> CliResult {
                         Ok(f) => f,
                         Err(e) => return Some(format!("{prefix:?}: evaluator failed: {e}")),
                     };
+                    let sum: u64 = prefix.iter().sum();
+                    for &n in &found {
+                        largest_excess.fetch_max(n as i64 - sum as i64, Ordering::Relaxed);
+                    }
                     if found.len() != 1 {
                         return Some(format!(
                             "prefix {prefix:?} under GAMES descending i = {i}: n_k in {shown} making a {target}-position: {found:?} (expected exactly one)"
@@ -180,6 +189,7 @@ pub fn run(args: Args, json: bool) -> CliResult {
         max_heap: max,
         holds: thm_4_2.holds && thm_4_3.holds,
         checks: vec![thm_4_2, thm_4_3],
+        largest_completion_excess: Some(largest_excess.into_inner()).filter(|&x| x != i64::MIN),
     };
     emit(json, &report, || {
         let mut s = String::new();
@@ -199,6 +209,13 @@ pub fn run(args: Args, json: bool) -> CliResult {
                 None => s.push_str("  holds: yes, no counterexample\n"),
                 Some(x) => s.push_str(&format!("  holds: NO; first counterexample: {x}\n")),
             }
+        }
+        if let Some(x) = report.largest_completion_excess {
+            s.push_str(&format!(
+                "largest completing n_k found: sum(prefix) {} {}\n",
+                if x < 0 { '-' } else { '+' },
+                x.abs()
+            ));
         }
         s
     })?;

@@ -18,6 +18,23 @@
 //! mover is the player `i` turns after the player to move (so with player 0 to move the offset
 //! and the last mover coincide). Sums do not behave as in two-player play (§5), so these
 //! readings ignore [`Game::components`](crate::Game::components).
+//!
+//! ```
+//! use grundy::games::multiplayer::{oplus_m, Preferences};
+//! use grundy::games::nim::nim;
+//! use grundy::solve::Solver;
+//!
+//! // §5 of the paper: under GAMES(0,1,2), Nim (2,2,2) is a 2-position ...
+//! let mut solver = Solver::multiplayer(nim(), Preferences::games(&[0, 1, 2]).unwrap());
+//! assert_eq!(solver.position_offset(&vec![2, 2, 2], 0).unwrap(), 2);
+//! // ... and player 0 moves to (2,2,1,1,3) from (2,2,2,1,3), where oplus_3 = 0.
+//! let play = solver.play(&vec![1, 2, 2, 2, 3], 0).unwrap();
+//! assert_eq!(play.line[0].position, vec![1, 1, 2, 2, 3]);
+//! assert_eq!(oplus_m(&[2u32, 2, 1, 1, 3].map(Into::into), 3), 0u32.into());
+//! // Propp's class: nobody can force a win from (1,2).
+//! let mut propp = Solver::propp(nim());
+//! assert_eq!(propp.propp_class(&vec![1, 2]).unwrap().as_str(), "Q");
+//! ```
 
 pub mod li;
 pub mod prefs;
