@@ -132,6 +132,26 @@ mod tests {
             }
             prop_assert!(value.is_zero());
         }
+
+        /// Thm 4.2 against the evaluator on random positions, up to 5 players; the heaps mix
+        /// a few large ones with many 0s and 1s so both cases of the theorem come up.
+        #[test]
+        fn thm_4_2_on_random_positions(
+            m in 2usize..=5,
+            i in 0usize..5,
+            large in proptest::collection::vec(0u64..12, 0..3),
+            small in proptest::collection::vec(0u64..2, 0..7),
+        ) {
+            let i = i % m;
+            let heaps: Vec<u64> = large.iter().chain(&small).copied().collect();
+            let mut solver = Solver::multiplayer(nim(), Preferences::rotation(m, i).unwrap());
+            let offset = solver.position_offset(&Nim::position(&heaps), 0).unwrap();
+            prop_assert_eq!(
+                offset == thm_4_2_offset(m, i),
+                thm_4_2_is_target(&big(&heaps), m as u32, i as u32),
+                "m={} i={} {:?}", m, i, heaps
+            );
+        }
     }
 
     #[test]
