@@ -137,6 +137,16 @@ fn other_games_and_default_profile() {
     let v = json(&["multiplayer", "--players", "4", "3", "5"]);
     assert_eq!(v["players"], 4);
     check_line(&v, &[3, 5], 4);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("heaps.txt");
+    std::fs::write(&path, "3 1\n2\n").unwrap();
+    let v = json(&["multiplayer", "--input", path.to_str().unwrap()]);
+    assert_eq!(v["heaps"], j!([3, 1, 2]));
+    check_line(&v, &[3, 1, 2], 3);
+    bad_input(
+        &["multiplayer", "--input", "/nonexistent/heaps.txt"],
+        "cannot read",
+    );
     let v = json(&["multiplayer", "0"]);
     assert_eq!(
         (v["last_mover"].as_u64(), v["line"].clone()),

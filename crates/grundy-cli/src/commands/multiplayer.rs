@@ -212,7 +212,18 @@ pub fn run(args: MultiplayerArgs, json: bool) -> CliResult {
     };
     let mut solver = Solver::multiplayer(&*choice.game, prefs.clone()).with_limit(POSITION_LIMIT);
     let play = solver.play(&start, 0).map_err(too_large)?;
-    let mut shown = heaps.clone();
+    // Lines are shown in the typed heap order, which works when the canonical position is a
+    // permutation of the typed heaps; otherwise (a game that drops empty heaps, say) start
+    // from the canonical position.
+    let mut typed_sorted = heaps.clone();
+    typed_sorted.sort_unstable();
+    let mut start_sorted = start.clone();
+    start_sorted.sort_unstable();
+    let mut shown = if typed_sorted == start_sorted {
+        heaps.clone()
+    } else {
+        start.clone()
+    };
     let line: Vec<Step> = play
         .line
         .iter()
