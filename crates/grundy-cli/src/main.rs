@@ -5,6 +5,7 @@
 
 mod commands;
 mod common;
+mod game_spec;
 
 use clap::{Parser, Subcommand};
 use common::CliError;
@@ -30,6 +31,7 @@ enum Command {
     Play(commands::play::PlayArgs),
     Tour(commands::tour::TourArgs),
     Verify(commands::verify::VerifyArgs),
+    Multiplayer(commands::multiplayer::MultiplayerArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -43,6 +45,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Play(a) => commands::play::run(a, json),
         Command::Tour(a) => commands::tour::run(a, json),
         Command::Verify(a) => commands::verify::run(a, json),
+        Command::Multiplayer(a) => commands::multiplayer::run(a, json),
     }
 }
 

@@ -1,6 +1,9 @@
 //! The documentation cannot drift from the program: every ```console block in README.md and
 //! docs/*.md is re-run here, and each `$ grundy ...` line's real stdout must equal the text below
-//! it (up to the next `$ ` line or the end of the block).
+//! it (up to the next `$ ` line or the end of the block); stderr is compared after stdout.
+//!
+//! A line consisting of `...` alone stands for any number of lines (to elide long output);
+//! everything else must match exactly.
 //!
 //! Rules for writers: commands run from the repository root; arguments are split on spaces, with
 //! '...' or "..." quoting; no pipes or redirections (use a ```text block for output that is
@@ -105,8 +108,13 @@ fn every_console_example_matches_the_program() {
             .args(&args[1..])
             .output()
             .unwrap();
-        let actual = String::from_utf8_lossy(&out.stdout);
-        if actual != *expected {
+        // What a terminal shows: stdout, then stderr (errors are one line there).
+        let actual = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if !matches(expected, &actual) {
             failures.push(format!(
                 "{file}:{line}: `{cmd}`\n--- documented\n{expected}--- actual\n{actual}"
             ));
@@ -118,6 +126,43 @@ fn every_console_example_matches_the_program() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Line-wise match where an expected line `...` matches any run of lines (possibly none).
+fn matches(expected: &str, actual: &str) -> bool {
+    let exp: Vec<&str> = expected.lines().collect();
+    let act: Vec<&str> = actual.lines().collect();
+    // reachable[j]: expected[..i] can match actual[..j]
+    let mut reachable = vec![false; act.len() + 1];
+    reachable[0] = true;
+    for e in &exp {
+        let mut next = vec![false; act.len() + 1];
+        if *e == "..." {
+            let mut any = false;
+            for j in 0..=act.len() {
+                any |= reachable[j];
+                next[j] = any;
+            }
+        } else {
+            for j in 0..act.len() {
+                next[j + 1] = reachable[j] && act[j] == *e;
+            }
+        }
+        reachable = next;
+    }
+    reachable[act.len()]
+        && (expected.ends_with('\n') == actual.ends_with('\n') || actual.is_empty())
+}
+
+#[test]
+fn ellipsis_matching() {
+    assert!(matches("a\nb\n", "a\nb\n"));
+    assert!(!matches("a\nb\n", "a\nc\n"));
+    assert!(matches("a\n...\nd\n", "a\nb\nc\nd\n"));
+    assert!(matches("a\n...\nd\n", "a\nd\n"));
+    assert!(!matches("a\n...\nd\n", "a\nb\n"));
+    assert!(matches("...\n", "x\ny\n"));
+    assert!(!matches("a\n", "a\nextra\n"));
 }
 
 #[test]

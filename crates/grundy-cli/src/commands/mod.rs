@@ -2,6 +2,7 @@
 
 pub mod graph;
 pub mod mex;
+pub mod multiplayer;
 pub mod nim;
 pub mod play;
 pub mod subtraction;

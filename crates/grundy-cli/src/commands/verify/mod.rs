@@ -4,6 +4,7 @@
 //! Each family adds one variant to [`VerifyTarget`] and one module here; the shared
 //! [`exhaustive`] runner does the parallel loop, the progress bar and the report.
 
+pub mod multiplayer;
 pub mod nim;
 
 use crate::common::{emit, progress_bar, CliError, CliResult};
@@ -24,11 +25,14 @@ pub struct VerifyArgs {
 pub enum VerifyTarget {
     /// Nim: nim-sum and the misère rule (Thm 2.3) against the evaluators
     Nim(nim::Args),
+    /// Multiplayer Nim: Thm 4.2 (every i) and Thm 4.3 (exactly one n_k) against the evaluator
+    Multiplayer(multiplayer::Args),
 }
 
 pub fn run(args: VerifyArgs, json: bool) -> CliResult {
     match args.target {
         VerifyTarget::Nim(a) => nim::run(a, json),
+        VerifyTarget::Multiplayer(a) => multiplayer::run(a, json),
     }
 }
 

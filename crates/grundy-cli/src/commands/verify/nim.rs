@@ -29,14 +29,20 @@ pub fn run(args: Args, json: bool) -> CliResult {
         SOLVERS.with(|s| {
             let (normal, misere) = &mut *s.borrow_mut();
             let big: Vec<BigUint> = p.iter().map(|&h| h.into()).collect();
-            let v = normal.grundy_value(p).ok()?;
+            let v = match normal.grundy_value(p) {
+                Ok(v) => v,
+                Err(e) => return Some(format!("{p:?}: evaluator failed: {e}")),
+            };
             if BigUint::from(v) != nim::nim_value(&big) {
                 return Some(format!(
                     "{p:?}: evaluator {v}, nim-sum {}",
                     nim::nim_value(&big)
                 ));
             }
-            let m = misere.value(p).ok()?;
+            let m = match misere.value(p) {
+                Ok(m) => m,
+                Err(e) => return Some(format!("{p:?}: misère evaluator failed: {e}")),
+            };
             (m != nim::misere_outcome(&big)).then(|| {
                 format!(
                     "{p:?}: misère evaluator {m}, Thm 2.3 {}",
