@@ -76,3 +76,34 @@ fn bad_play_arguments() {
     bad_input(&["play", "nim"], "no heaps");
     bad_input(&["play", "subtraction", "5"], "--set");
 }
+
+#[test]
+fn multiplayer_engines_fill_the_other_seats() {
+    // GAMES(0,1,2) on (2,2,2) is a 2-position (paper §5): with everyone following the
+    // engine's choices the last mover is player 2.
+    let t = play(
+        &["multiplayer", "--players", "3", "2", "2", "2"],
+        "hint\n0 2 2\n",
+    );
+    assert!(t.contains("a 2-position"), "{t}");
+    assert!(t.contains("suggested move: 0 2 2"), "{t}");
+    assert!(t.contains("player 1 (engine) plays"), "{t}");
+    let t = play(&["multiplayer", "--players", "3", "1"], "0\n");
+    assert!(
+        t.contains("Player 1 cannot move: the last mover is you."),
+        "{t}"
+    );
+    let t = play(&["multiplayer", "--players", "3", "3"], "5\nquit\n");
+    assert!(
+        t.contains("illegal move: '5' cannot be reached in one move from '3'"),
+        "{t}"
+    );
+    bad_input(
+        &["play", "multiplayer", "--players", "3", "--seat", "3", "1"],
+        "--seat 3",
+    );
+    bad_input(
+        &["play", "multiplayer", "--order", "0,0,1", "1"],
+        "not a permutation",
+    );
+}

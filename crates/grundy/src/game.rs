@@ -46,6 +46,16 @@ impl<G: Game + ?Sized> Game for &G {
     }
 }
 
+impl<G: Game + ?Sized> Game for Box<G> {
+    type Position = G::Position;
+    fn options(&self, position: &Self::Position, out: &mut Vec<Self::Position>) {
+        (**self).options(position, out)
+    }
+    fn components(&self, position: &Self::Position) -> Option<Vec<Self::Position>> {
+        (**self).components(position)
+    }
+}
+
 /// Outcome class of a two-player position: `P` (previous player wins: the player to move
 /// loses) or `N` (next player, the one to move, wins).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -58,7 +58,7 @@ impl Playable for NimPlay {
     fn move_syntax(&self) -> String {
         "Nim: take any number of tokens from one heap. Move: 'HEAP SIZE' (e.g. '1 3': heap 1 becomes 3) or 'HEAP -K' (take K).".into()
     }
-    fn evaluation(&self) -> String {
+    fn evaluation(&mut self, _mover: usize) -> String {
         let v = nim::nim_value(&self.heaps);
         let o = if v.is_zero() {
             "P-position: the player to move loses against perfect play"
@@ -67,7 +67,7 @@ impl Playable for NimPlay {
         };
         format!("value {v} (nim-sum of the heaps): {o}")
     }
-    fn best_move(&self) -> Option<(String, String)> {
+    fn best_move(&mut self, _mover: usize) -> Option<(String, String)> {
         if self.is_over() {
             return None;
         }
@@ -153,7 +153,7 @@ impl Playable for SubtractionPlay {
     fn move_syntax(&self) -> String {
         format!("Subtraction game {}: take an allowed number from one heap. Move: 'HEAP -K' (take K) or 'HEAP SIZE'.", self.set)
     }
-    fn evaluation(&self) -> String {
+    fn evaluation(&mut self, _mover: usize) -> String {
         let v = self.value();
         format!(
             "value {v}: {}",
@@ -164,7 +164,7 @@ impl Playable for SubtractionPlay {
             }
         )
     }
-    fn best_move(&self) -> Option<(String, String)> {
+    fn best_move(&mut self, _mover: usize) -> Option<(String, String)> {
         let total = self.value();
         let moves = self.moves();
         let best = moves
@@ -236,7 +236,7 @@ impl Playable for WythoffPlay {
         "Wythoff: take from one heap, or the same number from both. Move: 'A B' (the new pair)."
             .into()
     }
-    fn evaluation(&self) -> String {
+    fn evaluation(&mut self, _mover: usize) -> String {
         match wythoff::outcome(&self.a, &self.b) {
             grundy::Outcome::P => {
                 "P-position (a Wythoff pair (floor(kφ), floor(kφ²))): the player to move loses"
@@ -245,7 +245,7 @@ impl Playable for WythoffPlay {
             grundy::Outcome::N => "N-position: the player to move wins".into(),
         }
     }
-    fn best_move(&self) -> Option<(String, String)> {
+    fn best_move(&mut self, _mover: usize) -> Option<(String, String)> {
         if self.is_over() {
             return None;
         }

@@ -5,6 +5,7 @@
 //! line from standard input, so a game can be scripted (`printf '1 1\n' | grundy play nim 3 5 2`).
 
 mod heapgames;
+mod multi;
 
 use crate::common::{CliError, CliResult, PositionArgs};
 use std::io::{BufRead, IsTerminal, Write};
@@ -34,6 +35,21 @@ pub struct PlayArgs {
     /// Subtraction set for `subtraction` (e.g. 1,3,4)
     #[arg(long, value_name = "LIST")]
     pub set: Option<String>,
+    /// multiplayer: number of players (the engine takes every seat but yours)
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+    /// multiplayer: symmetric preferences GAMES(k1,...,km) (default: Li's 0,1,...,m-1)
+    #[arg(long, value_name = "K1,K2,...", conflicts_with = "prefs")]
+    pub order: Option<String>,
+    /// multiplayer: one preference order per player, separated by '/' (e.g. 0,1,2/2,1,0/1,0,2)
+    #[arg(long, value_name = "ORDERS")]
+    pub prefs: Option<String>,
+    /// multiplayer: the game every seat plays (see `grundy multiplayer --help`), default nim
+    #[arg(long, value_name = "SPEC", default_value = "nim")]
+    pub game: String,
+    /// multiplayer: your seat, 0-based (player 0 moves first)
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
 }
 
 /// A game in progress, as the play loop sees it.
@@ -42,11 +58,15 @@ pub trait Playable {
     fn show(&self) -> String;
     /// One line on how to type a move.
     fn move_syntax(&self) -> String;
-    /// Value and outcome of the current position, for `hint`, e.g. "value 4: N-position".
-    fn evaluation(&self) -> String;
-    /// A good move for the player to move: (the move in the input syntax, why it is good).
-    /// `None` when the game is over.
-    fn best_move(&self) -> Option<(String, String)>;
+    /// Number of players (2 unless the family is multiplayer).
+    fn players(&self) -> usize {
+        2
+    }
+    /// Value and outcome of the current position with `mover` to move, for `hint`.
+    fn evaluation(&mut self, mover: usize) -> String;
+    /// A good move for `mover`: (the move in the input syntax, why it is good). `None` when
+    /// the game is over.
+    fn best_move(&mut self, mover: usize) -> Option<(String, String)>;
     /// Play a move typed by the user or chosen by the engine; `Err` gives the reason it is
     /// illegal or unreadable.
     fn play(&mut self, input: &str) -> Result<(), String>;
@@ -54,47 +74,95 @@ pub trait Playable {
     fn is_over(&self) -> bool;
 }
 
+/// The families `play` knows.
+const FAMILIES: &[&str] = &["nim", "subtraction", "wythoff", "multiplayer"];
+
 fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
     let words = args.position.words()?;
     match args.family.as_str() {
         "nim" => heapgames::nim(&words),
         "subtraction" => heapgames::subtraction(&words, args.set.as_deref()),
         "wythoff" => heapgames::wythoff(&words),
+        "multiplayer" => multi::build(args, &words),
         other => Err(CliError::input(format!(
-            "unknown family '{other}' for play (choose one of: nim, subtraction, wythoff)"
+            "unknown family '{other}' for play (choose one of: {})",
+            FAMILIES.join(", ")
         ))),
     }
 }
 
 pub fn run(args: PlayArgs, _json: bool) -> CliResult {
     let mut game = build(&args)?;
+    let m = game.players();
+    let me = if m == 2 {
+        match args.first {
+            First::Me => 0,
+            First::Engine => 1,
+        }
+    } else {
+        if args.seat >= m {
+            return Err(CliError::input(format!(
+                "--seat {} does not exist: with {m} players the seats are 0..{}",
+                args.seat,
+                m - 1
+            )));
+        }
+        args.seat
+    };
+    let name = |p: usize| -> String {
+        if p == me {
+            "you".into()
+        } else if m == 2 {
+            "the engine".into()
+        } else {
+            format!("player {p} (engine)")
+        }
+    };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut out = std::io::stdout();
-    let mut engine_to_move = args.first == First::Engine;
     // When input is scripted, echo it so the transcript reads like a terminal session.
     let echo = !std::io::stdin().is_terminal();
     println!("{}", game.move_syntax());
+    if m > 2 {
+        println!("You are player {me}; player 0 moves first; the engine plays every other seat.");
+    }
     println!("Type a move, 'hint', 'help' or 'quit'.");
+    let mut to_move = 0;
     loop {
         println!("\n{}", game.show());
         if game.is_over() {
-            if engine_to_move {
-                println!("The engine cannot move: you win!");
+            let last = (to_move + m - 1) % m;
+            if m == 2 {
+                if last == me {
+                    println!("The engine cannot move: you win!");
+                } else {
+                    println!("You cannot move: the engine wins.");
+                }
             } else {
-                println!("You cannot move: the engine wins.");
+                let who = if last == me {
+                    "you".to_string()
+                } else {
+                    format!("player {last}")
+                };
+                println!("Player {to_move} cannot move: the last mover is {who}.");
             }
             return Ok(());
         }
-        if engine_to_move {
+        if to_move != me {
             let (mv, why) = game
-                .best_move()
+                .best_move(to_move)
                 .expect("a position that is not over has a move");
             game.play(&mv).map_err(|e| {
                 CliError::input(format!("internal error: engine move refused: {e}"))
             })?;
-            println!("engine plays {mv}: {why}");
-            engine_to_move = false;
+            let who = if m == 2 {
+                "engine".to_string()
+            } else {
+                name(to_move)
+            };
+            println!("{who} plays {mv}: {why}");
+            to_move = (to_move + 1) % m;
             continue;
         }
         loop {
@@ -120,15 +188,15 @@ pub fn run(args: PlayArgs, _json: bool) -> CliResult {
                     continue;
                 }
                 "hint" | "h" => {
-                    println!("{}", game.evaluation());
-                    if let Some((mv, why)) = game.best_move() {
+                    println!("{}", game.evaluation(me));
+                    if let Some((mv, why)) = game.best_move(me) {
                         println!("suggested move: {mv} ({why})");
                     }
                     continue;
                 }
                 _ => match game.play(cmd) {
                     Ok(()) => {
-                        engine_to_move = true;
+                        to_move = (to_move + 1) % m;
                         break;
                     }
                     Err(reason) => println!("illegal move: {reason}"),

@@ -1,0 +1,119 @@
+//! `play multiplayer`: m players, the engine in every seat but yours, each engine seat playing
+//! its own preference order exactly (multiplayer paper, Def. 4.1).
+
+use super::{PlayArgs, Playable};
+use crate::common::{parse_u64, CliError, CliResult};
+use crate::game_spec::{parse_game, HeapGame};
+use grundy::games::multiplayer::{LastMover, Preferences};
+use grundy::solve::Solver;
+use grundy::Game;
+
+/// Positions the engine may evaluate before refusing the game as too large.
+const POSITION_LIMIT: usize = 2_000_000;
+
+struct MultiPlay {
+    solver: Solver<HeapGame, LastMover>,
+    canonical: fn(&[u64]) -> Vec<u64>,
+    name: String,
+    position: Vec<u64>,
+}
+
+fn heaps_text(h: &[u64]) -> String {
+    h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}
+
+impl Playable for MultiPlay {
+    fn players(&self) -> usize {
+        self.solver.players()
+    }
+    fn show(&self) -> String {
+        format!("position: {}   ({})", heaps_text(&self.position), self.name)
+    }
+    fn move_syntax(&self) -> String {
+        format!(
+            "{}-player {}; each player ranks who should make the last move ({}). Move: type the position after your move, e.g. '{}'.",
+            self.solver.players(),
+            self.name,
+            self.solver.reading().preferences(),
+            heaps_text(&self.position)
+        )
+    }
+    fn evaluation(&mut self, mover: usize) -> String {
+        let m = self.solver.players();
+        match self.solver.last_mover(&self.position, mover) {
+            Ok(last) => format!(
+                "a {}-position: with player {mover} to move and everyone following their preferences, the last mover is player {last}",
+                (last + m - mover) % m
+            ),
+            Err(e) => format!("cannot evaluate: {e}"),
+        }
+    }
+    fn best_move(&mut self, mover: usize) -> Option<(String, String)> {
+        let line = self.solver.principal_line(&self.position, mover).ok()?;
+        let first = line.first()?;
+        let last = self.solver.last_mover(&self.position, mover).ok()?;
+        Some((
+            heaps_text(&first.position),
+            format!("the best outcome player {mover} can reach in its order: player {last} makes the last move"),
+        ))
+    }
+    fn play(&mut self, input: &str) -> Result<(), String> {
+        let heaps = input
+            .split_whitespace()
+            .map(|w| parse_u64("heap", w).map_err(|e| e.message))
+            .collect::<Result<Vec<u64>, String>>()?;
+        let target = (self.canonical)(&heaps);
+        let options = self.solver.game().options_vec(&self.position);
+        if options.contains(&target) {
+            self.position = target;
+            Ok(())
+        } else {
+            Err(format!(
+                "'{}' cannot be reached in one move from '{}'",
+                heaps_text(&heaps),
+                heaps_text(&self.position)
+            ))
+        }
+    }
+    fn is_over(&self) -> bool {
+        self.solver.game().options_vec(&self.position).is_empty()
+    }
+}
+
+pub fn build(args: &PlayArgs, words: &[String]) -> CliResult<Box<dyn Playable>> {
+    let prefs = match (&args.order, &args.prefs) {
+        (_, Some(p)) => Preferences::parse_orders(p)?,
+        (Some(o), None) => Preferences::parse_games(o)?,
+        (None, None) => Preferences::li(args.players)?,
+    };
+    if args.prefs.is_none() && prefs.players() != args.players && args.order.is_some() {
+        return Err(CliError::input(format!(
+            "--order gives {} players but --players is {}",
+            prefs.players(),
+            args.players
+        )));
+    }
+    let heaps = words
+        .iter()
+        .map(|w| parse_u64("heap", w))
+        .collect::<CliResult<Vec<u64>>>()?;
+    if heaps.is_empty() {
+        return Err(CliError::input(
+            "no position given (e.g. 'grundy play multiplayer --players 3 2 2 2')",
+        ));
+    }
+    let choice = parse_game(&args.game)?;
+    if (choice.work)(&heaps) > 50 * POSITION_LIMIT as u128 {
+        return Err(CliError::input(
+            "that position is too large to play out exactly; choose smaller heaps",
+        ));
+    }
+    let position = (choice.position)(&heaps);
+    let solver = Solver::multiplayer(choice.game, prefs).with_limit(POSITION_LIMIT);
+    Ok(Box::new(MultiPlay {
+        solver,
+        canonical: choice.position,
+        name: choice.name,
+        position,
+    }))
+}
