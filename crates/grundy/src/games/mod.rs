@@ -7,6 +7,7 @@
 //! | [`subtraction`] | take an allowed number from one heap | (sequence by dynamic programming) |
 //! | [`wythoff`] | take from one heap, or equally from both | P-positions by the golden ratio |
 
+pub mod cdnim;
 pub mod heaps;
 pub mod nim;
 pub mod subtraction;
