@@ -5,6 +5,7 @@
 
 mod commands;
 mod common;
+mod plot;
 
 use clap::{Parser, Subcommand};
 use common::CliError;
@@ -25,6 +26,7 @@ enum Command {
     Nim(commands::nim::NimArgs),
     Subtraction(commands::subtraction::SubtractionArgs),
     Wythoff(commands::wythoff::WythoffArgs),
+    Cdnim(commands::cdnim::CdnimArgs),
     Graph(commands::graph::GraphArgs),
     Tour(commands::tour::TourArgs),
     Verify(commands::verify::VerifyArgs),
@@ -36,6 +38,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Nim(a) => commands::nim::run(a, json),
         Command::Subtraction(a) => commands::subtraction::run(a, json),
         Command::Wythoff(a) => commands::wythoff::run(a, json),
+        Command::Cdnim(a) => commands::cdnim::run(a, json),
         Command::Graph(a) => commands::graph::run(a, json),
         Command::Tour(a) => commands::tour::run(a, json),
         Command::Verify(a) => commands::verify::run(a, json),

@@ -4,6 +4,7 @@
 //! Each family adds one variant to [`VerifyTarget`] and one module here; the shared
 //! [`exhaustive`] runner does the parallel loop, the progress bar and the report.
 
+pub mod cdnim;
 pub mod nim;
 
 use crate::common::{emit, progress_bar, CliError, CliResult};
@@ -24,11 +25,14 @@ pub struct VerifyArgs {
 pub enum VerifyTarget {
     /// Nim: nim-sum and the misère rule (Thm 2.3) against the evaluators
     Nim(nim::Args),
+    /// Common-divisor Nim: Theorem 2.4 and its winning moves against the evaluator
+    Cdnim(cdnim::Args),
 }
 
 pub fn run(args: VerifyArgs, json: bool) -> CliResult {
     match args.target {
         VerifyTarget::Nim(a) => nim::run(a, json),
+        VerifyTarget::Cdnim(a) => cdnim::run(a, json),
     }
 }
 
