@@ -52,6 +52,54 @@ fn the_papers_position_6_3_2() {
     assert!(text.contains("heap 2: 2 - 1 = 1"), "{text}");
 }
 
+/// Example 2.2 (with the paper's typo corrected: (5,3,2), not (5,3,1)).
+#[test]
+fn example_2_2_option_sets() {
+    let to_positions = |v: &serde_json::Value, start: [u64; 3]| -> Vec<[u64; 3]> {
+        v["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                let mut p = start;
+                p[o["heap"].as_u64().unwrap() as usize] = o["to"].as_u64().unwrap();
+                p
+            })
+            .collect()
+    };
+    let v = json(&["cdnim", "6", "3", "2", "--options", "--brute"]);
+    assert_eq!(
+        to_positions(&v, [6, 3, 2]),
+        vec![[5, 3, 2], [6, 2, 2], [6, 3, 1]]
+    );
+    assert_eq!(v["option_count"], 3);
+    assert_eq!(v["options_complete"], true);
+    assert_eq!(v["brute_force_agrees"], true);
+    let values: Vec<u64> = v["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["grundy_value"].as_u64().unwrap())
+        .collect();
+    assert_eq!(values, vec![0, 2, 0]);
+    let v = json(&["cdnim", "6", "2", "2", "--options", "--brute"]);
+    let mut got = to_positions(&v, [6, 2, 2]);
+    got.sort();
+    let mut expected = vec![
+        [5, 2, 2],
+        [6, 1, 2],
+        [6, 2, 1],
+        [4, 2, 2],
+        [6, 0, 2],
+        [6, 2, 0],
+    ];
+    expected.sort();
+    assert_eq!(got, expected);
+    assert_eq!(v["brute_force_agrees"], true);
+    assert!(v.get("options").is_some());
+    assert!(json(&["cdnim", "6", "2", "2"]).get("options").is_none());
+}
+
 #[test]
 fn brute_force_agrees_on_the_papers_examples() {
     for (heaps, value, moves) in [

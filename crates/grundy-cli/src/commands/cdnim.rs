@@ -29,10 +29,13 @@ const SHOWN_DIGITS: usize = 60;
 pub struct CdnimArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Also compute the value and winning moves with the generic evaluator and compare
+    /// Also compute the value, winning moves (and options) with the generic evaluator and compare
     #[arg(long)]
     pub brute: bool,
-    /// List at most N winning moves (the count of all of them is still reported)
+    /// Also list every option (the paper's N(P)) with the value it leads to
+    #[arg(long)]
+    pub options: bool,
+    /// List at most N winning moves, and N options with --options (counts are still reported)
     #[arg(long, value_name = "N", default_value = "100000")]
     pub max_moves: String,
     /// Print the table of values of the 2-heap positions (a, b), 0 <= a, b < N, instead
@@ -124,6 +127,14 @@ struct Move {
 }
 
 #[derive(Serialize)]
+struct OptionEntry {
+    heap: usize,
+    divisor: Decimal,
+    to: Decimal,
+    grundy_value: Nimber,
+}
+
+#[derive(Serialize)]
 struct Report {
     heaps: Vec<Decimal>,
     grundy_value: Nimber,
@@ -138,6 +149,13 @@ struct Report {
     winning_move_count: Option<Big>,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    options: Option<Vec<OptionEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    options_complete: Option<bool>,
+    /// with --options: null when not known
+    #[serde(skip_serializing_if = "Option::is_none")]
+    option_count: Option<Option<Big>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     brute_force_value: Option<Nimber>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -204,18 +222,45 @@ pub fn run(args: CdnimArgs, json: bool) -> CliResult {
         })
     };
     // Each distinct divisor is converted to decimal once; new heaps are computed on the text.
-    let mut divisor_texts: std::collections::HashMap<&BigUint, String> = Default::default();
-    let mut moves_out = Vec::with_capacity(moves.moves.len());
-    for m in &moves.moves {
+    let mut divisor_texts: std::collections::HashMap<BigUint, String> = Default::default();
+    let mut as_text = |m: &cdnim::DivisorMove| -> (Decimal, Decimal) {
         let d = divisor_texts
-            .entry(&m.divisor)
+            .entry(m.divisor.clone())
             .or_insert_with(|| m.divisor.to_string());
-        moves_out.push(Move {
-            heap: m.heap,
-            to: Decimal(decimal_minus(&texts[m.heap].0, d)),
-            divisor: Decimal(d.clone()),
-        });
-    }
+        (
+            Decimal(d.clone()),
+            Decimal(decimal_minus(&texts[m.heap].0, d)),
+        )
+    };
+    let moves_out: Vec<Move> = moves
+        .moves
+        .iter()
+        .map(|m| {
+            let (divisor, to) = as_text(m);
+            Move {
+                heap: m.heap,
+                divisor,
+                to,
+            }
+        })
+        .collect();
+    let listed_options = args
+        .options
+        .then(|| cdnim::options(&heaps, usize::try_from(max_moves).unwrap_or(usize::MAX)));
+    let option_entries = listed_options.as_ref().map(|o| {
+        o.options
+            .iter()
+            .map(|(m, v)| {
+                let (divisor, to) = as_text(m);
+                OptionEntry {
+                    heap: m.heap,
+                    divisor,
+                    to,
+                    grundy_value: *v,
+                }
+            })
+            .collect::<Vec<_>>()
+    });
     let mut report = Report {
         heaps: texts.clone(),
         grundy_value: value,
@@ -227,26 +272,42 @@ pub fn run(args: CdnimArgs, json: bool) -> CliResult {
         winning_moves_complete: moves.complete,
         winning_move_count: moves.count.clone().map(Big),
         note,
+        options_complete: listed_options.as_ref().map(|o| o.complete),
+        option_count: listed_options.as_ref().map(|o| o.count.clone().map(Big)),
+        options: option_entries,
         brute_force_value: None,
         brute_force_winning_moves: None,
         brute_force_agrees: None,
     };
     if let Some(small) = small {
-        let (brute_value, brute_moves) = brute_force(&small)?;
-        let closed: Vec<(usize, u64)> = moves
+        let (brute_value, brute_options) = brute_force(&small)?;
+        let small_divisor = |d: &BigUint| u64::try_from(d).expect("divides a small heap");
+        let closed_winning: Vec<(usize, u64)> = moves
             .moves
             .iter()
-            .map(|m| {
-                (
-                    m.heap,
-                    u64::try_from(&m.divisor).expect("divides a small heap"),
-                )
-            })
+            .map(|m| (m.heap, small_divisor(&m.divisor)))
             .collect();
+        let brute_winning: Vec<(usize, u64)> = brute_options
+            .iter()
+            .filter(|o| o.2 == 0)
+            .map(|o| (o.0, o.1))
+            .collect();
+        let options_agree = listed_options.as_ref().map_or(true, |o| {
+            let closed: Vec<(usize, u64, Nimber)> = o
+                .options
+                .iter()
+                .map(|(m, v)| (m.heap, small_divisor(&m.divisor), *v))
+                .collect();
+            o.complete && closed == brute_options
+        });
         report.brute_force_value = Some(brute_value);
-        report.brute_force_winning_moves = Some(brute_moves.len());
-        report.brute_force_agrees =
-            Some(brute_value == value && moves.complete && closed == brute_moves);
+        report.brute_force_winning_moves = Some(brute_winning.len());
+        report.brute_force_agrees = Some(
+            brute_value == value
+                && moves.complete
+                && closed_winning == brute_winning
+                && options_agree,
+        );
     }
     emit(json, &report, || human(&report))?;
     if report.brute_force_agrees == Some(false) {
@@ -279,19 +340,18 @@ fn brute_force_position(heaps: &[BigUint]) -> CliResult<Vec<u64>> {
     Ok(small)
 }
 
-/// The generic evaluator's value and winning moves (heap, divisor) in the closed form's order.
-fn brute_force(heaps: &[u64]) -> CliResult<(Nimber, Vec<(usize, u64)>)> {
+/// The generic evaluator's value of the position and of every option (heap, divisor, value),
+/// in the closed form's order.
+fn brute_force(heaps: &[u64]) -> CliResult<(Nimber, Vec<(usize, u64, Nimber)>)> {
     let mut solver = NormalPlay::new(CommonDivisorNim).with_limit(BRUTE_LIMIT as usize);
     let value = solver.grundy_value(&CommonDivisorNim::position(heaps))?;
-    let mut winning = Vec::new();
+    let mut options = Vec::new();
     for (i, d) in rules::legal_moves(heaps) {
         let mut q = heaps.to_vec();
         q[i] -= d;
-        if solver.grundy_value(&CommonDivisorNim::position(&q))? == 0 {
-            winning.push((i, d));
-        }
+        options.push((i, d, solver.grundy_value(&CommonDivisorNim::position(&q))?));
     }
-    Ok((value, winning))
+    Ok((value, options))
 }
 
 /// A number for people: whole when short, `first...last (N digits)` when long.
@@ -348,6 +408,30 @@ fn human(r: &Report) -> String {
     }
     if let Some(n) = &r.note {
         s.push_str(&format!("note: {n}\n"));
+    }
+    if let (Some(list), Some(complete)) = (&r.options, r.options_complete) {
+        if list.is_empty() {
+            s.push_str("options: none (the zero position is terminal)\n");
+        } else {
+            let count = match (&r.option_count, complete) {
+                (_, true) => format!("{}", list.len()),
+                (Some(Some(c)), false) => format!("showing {} of {c}", list.len()),
+                _ => format!("{}, possibly more", list.len()),
+            };
+            s.push_str(&format!(
+                "options ({count}; heap 0-based: from - divisor = to, value of the new position):\n"
+            ));
+            for o in list {
+                s.push_str(&format!(
+                    "  heap {}: {} - {} = {}  (value {})\n",
+                    o.heap,
+                    shown(&r.heaps[o.heap]),
+                    shown(&o.divisor),
+                    shown(&o.to),
+                    o.grundy_value
+                ));
+            }
+        }
     }
     if let (Some(v), Some(k), Some(agrees)) = (
         r.brute_force_value,

@@ -8,16 +8,19 @@
 //! - [`rules`]: the game for the generic evaluators (machine-word heaps).
 //! - [`theorem`]: Theorem 2.4 on heaps of any size.
 //! - [`moves`]: every winning move, derived from Theorem 2.4 without exploring positions.
+//! - [`options`]: every option (the paper's N(P)) with its value, for heaps of any size.
 //! - [`arith`]: the gcd of many big heaps, factoring its odd part, listing divisors.
 
 pub mod arith;
 pub mod moves;
+pub mod options;
 pub mod rules;
 pub mod theorem;
 
 pub use moves::{winning_moves, DivisorMove, WinningMoves};
+pub use options::{options, Options};
 pub use rules::CommonDivisorNim;
-pub use theorem::{grundy_value, grundy_value_u64, ord2, Invariants};
+pub use theorem::{grundy_value, grundy_value_u64, ord2, Invariants, ValuationProfile};
 
 /// Every position of `m` heaps below `bound`, in every heap order (for exhaustive tests).
 #[cfg(test)]

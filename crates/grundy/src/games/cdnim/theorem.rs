@@ -79,6 +79,77 @@ impl Invariants {
     }
 }
 
+/// The two smallest distinct `ord2` values of a position with their multiplicities: enough to
+/// know lambda and iota — hence the value — after any one heap changes, in O(1). Listing all
+/// options of a position with 10,000 heaps then costs O(1) per option instead of O(m).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValuationProfile {
+    /// (smallest ord2, how many heaps have it); `INF` stands for +inf (a 0 heap).
+    smallest: (u64, usize),
+    /// The next distinct ord2 and its multiplicity, if any.
+    next: Option<(u64, usize)>,
+}
+
+/// `ord2(0) = +inf` inside [`ValuationProfile`] (no real heap has 2^64 - 1 trailing zeros).
+const INF: u64 = u64::MAX;
+
+impl ValuationProfile {
+    /// The profile of a non-empty position given each heap's ord2 (`None` = +inf).
+    pub fn from_ord2s(ord2s: impl IntoIterator<Item = Option<u64>>) -> Self {
+        let mut smallest = (INF, 0usize);
+        let mut next: Option<(u64, usize)> = None;
+        for o in ord2s {
+            let o = o.unwrap_or(INF);
+            if smallest.1 == 0 || o < smallest.0 {
+                if smallest.1 > 0 {
+                    next = Some(smallest);
+                }
+                smallest = (o, 1);
+            } else if o == smallest.0 {
+                smallest.1 += 1;
+            } else {
+                match &mut next {
+                    Some((v, c)) if *v == o => *c += 1,
+                    Some((v, _)) if *v < o => {}
+                    _ => next = Some((o, 1)),
+                }
+            }
+        }
+        ValuationProfile { smallest, next }
+    }
+
+    /// lambda and iota of the position itself.
+    pub fn invariants(&self) -> Invariants {
+        Invariants {
+            lambda: (self.smallest.0 != INF).then_some(self.smallest.0),
+            iota: self.smallest.1,
+        }
+    }
+
+    /// lambda and iota after one heap's ord2 changes from `old` to `new` (`None` = +inf).
+    /// `old` must be the ord2 of one of the heaps.
+    pub fn after_replacing(&self, old: Option<u64>, new: Option<u64>) -> Invariants {
+        let (old, new) = (old.unwrap_or(INF), new.unwrap_or(INF));
+        let (mut lambda, mut iota) = self.smallest;
+        if old == lambda {
+            if iota > 1 {
+                iota -= 1;
+            } else {
+                (lambda, iota) = self.next.unwrap_or((INF, 0));
+            }
+        }
+        if iota == 0 || new < lambda {
+            (lambda, iota) = (new, 1);
+        } else if new == lambda {
+            iota += 1;
+        }
+        Invariants {
+            lambda: (lambda != INF).then_some(lambda),
+            iota,
+        }
+    }
+}
+
 /// The Grundy value of a position by Theorem 2.4 (heaps of any size).
 pub fn grundy_value(heaps: &[BigUint]) -> Nimber {
     Invariants::of(heaps).grundy_value()
@@ -158,6 +229,30 @@ mod tests {
         );
         assert_eq!(grundy_value(&heaps), 0);
         assert_eq!(grundy_value(&heaps[2..]), 1002);
+    }
+
+    #[test]
+    fn profiles_predict_the_invariants_after_any_change() {
+        let ords = [None, Some(0), Some(1), Some(2), Some(5)];
+        for p in crate::games::cdnim::small_positions(4, 5) {
+            let heaps: Vec<Option<u64>> = p.iter().map(|&i| ords[i as usize]).collect();
+            let profile = ValuationProfile::from_ord2s(heaps.iter().copied());
+            assert_eq!(
+                profile.invariants(),
+                Invariants::from_ord2s(heaps.iter().copied())
+            );
+            for i in 0..heaps.len() {
+                for &new in &ords {
+                    let mut q = heaps.clone();
+                    q[i] = new;
+                    assert_eq!(
+                        profile.after_replacing(heaps[i], new),
+                        Invariants::from_ord2s(q.iter().copied()),
+                        "{heaps:?}: heap {i} -> {new:?}"
+                    );
+                }
+            }
+        }
     }
 
     thread_local! {
