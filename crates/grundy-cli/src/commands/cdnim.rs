@@ -293,7 +293,7 @@ pub fn run(args: CdnimArgs, json: bool) -> CliResult {
             .map(|o| (o.0, o.1))
             .collect();
         let options_agree = listed_options.as_ref().map_or(true, |o| {
-            let closed: Vec<(usize, u64, Nimber)> = o
+            let closed: Vec<ValuedOption> = o
                 .options
                 .iter()
                 .map(|(m, v)| (m.heap, small_divisor(&m.divisor), *v))
@@ -340,9 +340,12 @@ fn brute_force_position(heaps: &[BigUint]) -> CliResult<Vec<u64>> {
     Ok(small)
 }
 
-/// The generic evaluator's value of the position and of every option (heap, divisor, value),
-/// in the closed form's order.
-fn brute_force(heaps: &[u64]) -> CliResult<(Nimber, Vec<(usize, u64, Nimber)>)> {
+/// An option as the evaluator sees it: (heap index, divisor, value of the new position).
+type ValuedOption = (usize, u64, Nimber);
+
+/// The generic evaluator's value of the position and of every option, in the closed form's
+/// order.
+fn brute_force(heaps: &[u64]) -> CliResult<(Nimber, Vec<ValuedOption>)> {
     let mut solver = NormalPlay::new(CommonDivisorNim).with_limit(BRUTE_LIMIT as usize);
     let value = solver.grundy_value(&CommonDivisorNim::position(heaps))?;
     let mut options = Vec::new();
