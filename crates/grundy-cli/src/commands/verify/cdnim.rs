@@ -83,8 +83,10 @@ pub fn run(args: Args, json: bool) -> CliResult {
     check_budget(multisets(args.max_heap, args.heaps), BUDGET)?;
     let items = sorted_tuples(args.heaps, args.max_heap);
     let scope = format!(
-        "{} heaps, each below {}, up to order",
-        args.heaps, args.max_heap
+        "{} heap{}, each below {}, up to order",
+        args.heaps,
+        if args.heaps == 1 { "" } else { "s" },
+        args.max_heap
     );
     thread_local! {
         static SOLVER: RefCell<NormalPlay<CommonDivisorNim>> =
