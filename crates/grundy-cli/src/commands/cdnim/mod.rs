@@ -1,9 +1,16 @@
 //! `grundy cdnim`: m-heap common-divisor Nim by Theorem 2.4 of the paper — value, outcome,
 //! lambda, iota and winning moves on heaps of any size; the 2-heap value table as text or a
 //! heatmap; `--brute` to compare with the generic evaluator.
+//!
+//! - [`decimal`]: the decimal text of huge heaps and new heaps (keeps output linear in size).
+//! - [`table`]: `--table N`, the 2-heap value table and its pictures.
+
+mod decimal;
+mod table;
+
+use decimal::{canonical_decimal, decimal_minus, shown, Decimal};
 
 use crate::common::{emit, outcome_words, parse_big, Big, CliError, CliResult, PositionArgs};
-use crate::plot::{self, Heatmap, ImageFormat};
 use grundy::games::cdnim::{self, rules, CommonDivisorNim, Invariants};
 use grundy::{Nimber, NormalPlay, Outcome};
 use num_bigint::BigUint;
@@ -12,14 +19,6 @@ use std::path::PathBuf;
 
 /// `--brute` refuses positions with more than this many candidate positions, (n1+1)...(nm+1).
 const BRUTE_LIMIT: u128 = 2_000_000;
-/// Largest `--table N`.
-const TABLE_LIMIT: u64 = 4096;
-/// Largest `--table N` drawn as a PNG (one cell is then under a pixel) or as an SVG (one
-/// element per cell).
-const PNG_LIMIT: u64 = 1024;
-const SVG_LIMIT: u64 = 512;
-/// Numbers longer than this are shortened in human output (JSON always has them whole).
-const SHOWN_DIGITS: usize = 60;
 
 /// Common-divisor Nim: subtract a common divisor of all heaps from one heap (paper Thm 2.4).
 ///
@@ -47,76 +46,6 @@ pub struct CdnimArgs {
     /// With --table: draw it as an SVG heatmap into FILE
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
-}
-
-/// A non-negative integer kept as its decimal text and written as a JSON number of any length.
-///
-/// Converting a 1,000-digit number to decimal is quadratic work; with 10,000 such heaps that
-/// would dominate the run, so the heaps keep the text they were given and a move's new heap
-/// is computed on that text when the divisor is a machine word (see [`decimal_minus`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Decimal(String);
-
-impl Decimal {
-    fn of(n: &BigUint) -> Self {
-        Decimal(n.to_string())
-    }
-}
-
-impl Serialize for Decimal {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let n: serde_json::Number = self.0.parse().map_err(serde::ser::Error::custom)?;
-        n.serialize(s)
-    }
-}
-
-impl std::fmt::Display for Decimal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// The canonical decimal text of a parsed number word (no separators, no leading zeros).
-fn canonical_decimal(word: &str) -> String {
-    let digits: std::borrow::Cow<str> = if word.contains('_') {
-        word.replace('_', "").into()
-    } else {
-        word.into()
-    };
-    let trimmed = digits.trim_start_matches('0');
-    if trimmed.is_empty() {
-        "0".to_owned()
-    } else {
-        trimmed.to_owned()
-    }
-}
-
-/// Decimal text of `n - d` from the canonical decimal texts of `n` and `d <= n`, in time
-/// linear in the number of digits.
-fn decimal_minus(n: &str, d: &str) -> String {
-    let mut digits: Vec<u8> = n.as_bytes().to_vec();
-    let mut sub = d.as_bytes().iter().rev();
-    let mut borrow = 0u8;
-    for digit in digits.iter_mut().rev() {
-        let take = sub.next().map_or(0, |b| b - b'0') + borrow;
-        if take == 0 {
-            if sub.len() == 0 {
-                break;
-            }
-            continue;
-        }
-        let value = *digit - b'0';
-        if value >= take {
-            *digit = b'0' + value - take;
-            borrow = 0;
-        } else {
-            *digit = b'0' + value + 10 - take;
-            borrow = 1;
-        }
-    }
-    debug_assert!(sub.len() == 0 && borrow == 0, "d <= n");
-    let text = String::from_utf8(digits).expect("ASCII digits");
-    canonical_decimal(&text)
 }
 
 #[derive(Serialize)]
@@ -166,7 +95,7 @@ struct Report {
 
 pub fn run(args: CdnimArgs, json: bool) -> CliResult {
     if let Some(n) = &args.table {
-        return table(parse_table_size(n)?, &args, json);
+        return table::table(table::parse_table_size(n)?, &args, json);
     }
     if args.png.is_some() || args.svg.is_some() {
         return Err(CliError::input(
@@ -203,24 +132,25 @@ pub fn run(args: CdnimArgs, json: bool) -> CliResult {
     let invariants = Invariants::of(&heaps);
     let value = invariants.grundy_value();
     let moves = cdnim::winning_moves(&heaps, usize::try_from(max_moves).unwrap_or(usize::MAX));
-    let note = if moves.truncated {
-        Some(format!(
+    let mut notes = Vec::new();
+    if moves.truncated {
+        notes.push(format!(
             "listing stopped at --max-moves {max_moves}; there are {} winning moves",
             moves
                 .count
                 .as_ref()
                 .map_or_else(|| "more".to_owned(), |c| c.to_string())
-        ))
-    } else {
-        moves.unfactored.as_ref().map(|r| {
-            format!(
-                "the list may be incomplete: the gcd's odd part has a factor of {} digits that \
-                 could not be split into proven primes, so only its divisors 1 and itself were used \
-                 (every listed move does win)",
-                r.to_string().len()
-            )
-        })
-    };
+        ));
+    }
+    if let Some(r) = &moves.unfactored {
+        notes.push(format!(
+            "the list may be incomplete: the gcd's odd part has a factor of {} digits that \
+             could not be split into proven primes, so only its divisors 1 and itself were used \
+             (every listed move does win)",
+            r.to_string().len()
+        ));
+    }
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
     // Each distinct divisor is converted to decimal once; new heaps are computed on the text.
     let mut divisor_texts: std::collections::HashMap<BigUint, String> = Default::default();
     let mut as_text = |m: &cdnim::DivisorMove| -> (Decimal, Decimal) {
@@ -357,15 +287,6 @@ fn brute_force(heaps: &[u64]) -> CliResult<(Nimber, Vec<ValuedOption>)> {
     Ok((value, options))
 }
 
-/// A number for people: whole when short, `first...last (N digits)` when long.
-fn shown(n: &Decimal) -> String {
-    let s = &n.0;
-    if s.len() <= SHOWN_DIGITS {
-        return s.clone();
-    }
-    format!("{}...{} ({} digits)", &s[..20], &s[s.len() - 20..], s.len())
-}
-
 fn human(r: &Report) -> String {
     let mut s = String::new();
     s.push_str(&format!("grundy value: {}\n", r.grundy_value));
@@ -451,141 +372,4 @@ fn human(r: &Report) -> String {
         ));
     }
     s
-}
-
-fn parse_table_size(word: &str) -> CliResult<u64> {
-    let n = crate::common::parse_u64("table size", word)?;
-    if n == 0 || n > TABLE_LIMIT {
-        return Err(CliError::input(format!(
-            "--table N needs 1 <= N <= {TABLE_LIMIT}, got {word}"
-        )));
-    }
-    Ok(n)
-}
-
-#[derive(Serialize)]
-struct TableReport {
-    size: u64,
-    /// `values[a][b]` = value of the position (a, b)
-    values: Vec<Vec<Nimber>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    png: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    svg: Option<String>,
-}
-
-fn table(n: u64, args: &CdnimArgs, json: bool) -> CliResult {
-    if args.png.is_some() && n > PNG_LIMIT {
-        return Err(CliError::input(format!(
-            "--png draws tables up to N = {PNG_LIMIT} (got {n}); use a smaller --table"
-        )));
-    }
-    if args.svg.is_some() && n > SVG_LIMIT {
-        return Err(CliError::input(format!(
-            "--svg draws tables up to N = {SVG_LIMIT} (got {n}); use a smaller --table or --png"
-        )));
-    }
-    let values: Vec<Vec<Nimber>> = (0..n)
-        .map(|a| (0..n).map(|b| cdnim::grundy_value_u64(&[a, b])).collect())
-        .collect();
-    let title = format!("Common-divisor Nim: sg(a, b), 0 <= a, b < {n}");
-    let label = |v: u64| match v {
-        0 => "0 (P-position)".to_owned(),
-        v => format!("{v} (lambda = {})", v - 1),
-    };
-    // row index b (vertical), column index a (horizontal): cells[b][a] = values[a][b] = values[b][a]
-    let map = Heatmap {
-        title: &title,
-        x_label: "first heap a",
-        y_label: "second heap b",
-        cells: &values,
-        legend_title: "Grundy value",
-        legend_label: &label,
-    };
-    if let Some(path) = &args.png {
-        plot::save(&map, path, ImageFormat::Png)?;
-    }
-    if let Some(path) = &args.svg {
-        plot::save(&map, path, ImageFormat::Svg)?;
-    }
-    let report = TableReport {
-        size: n,
-        values,
-        png: args.png.as_ref().map(|p| p.display().to_string()),
-        svg: args.svg.as_ref().map(|p| p.display().to_string()),
-    };
-    emit(json, &report, || {
-        let mut s = String::new();
-        if report.png.is_none() && report.svg.is_none() {
-            let width = report
-                .values
-                .iter()
-                .flatten()
-                .chain(std::iter::once(&(n - 1)))
-                .map(|v| v.to_string().len())
-                .max()
-                .unwrap_or(1);
-            s.push_str(&format!(
-                "sg(a, b) for 0 <= a, b < {n} (rows a, columns b):\n"
-            ));
-            s.push_str(&format!("{:>w$} |", "a\\b", w = width.max(3)));
-            for b in 0..n {
-                s.push_str(&format!(" {b:>width$}"));
-            }
-            s.push('\n');
-            s.push_str(&format!(
-                "{}-+{}\n",
-                "-".repeat(width.max(3)),
-                "-".repeat((width + 1) * n as usize)
-            ));
-            for (a, row) in report.values.iter().enumerate() {
-                s.push_str(&format!("{a:>w$} |", w = width.max(3)));
-                for v in row {
-                    s.push_str(&format!(" {v:>width$}"));
-                }
-                s.push('\n');
-            }
-        }
-        for (kind, path) in [("PNG", &report.png), ("SVG", &report.svg)] {
-            if let Some(p) = path {
-                s.push_str(&format!(
-                    "wrote the {n} x {n} value table as a {kind} heatmap to {p}\n"
-                ));
-            }
-        }
-        s
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    #[test]
-    fn decimal_text() {
-        assert_eq!(canonical_decimal("000"), "0");
-        assert_eq!(canonical_decimal("0_012_300"), "12300");
-        assert_eq!(decimal_minus("1000", "1"), "999");
-        assert_eq!(decimal_minus("1000", "1000"), "0");
-        assert_eq!(decimal_minus("1000", "0"), "1000");
-        assert_eq!(
-            decimal_minus("100000000000000000000000", "7"),
-            "99999999999999999999993"
-        );
-        assert_eq!(
-            decimal_minus("5000000000000000000000", "4999999999999999999999"),
-            "1"
-        );
-    }
-
-    proptest! {
-        #[test]
-        fn decimal_minus_is_subtraction(n in "[1-9][0-9]{0,60}", d in "0|[1-9][0-9]{0,60}") {
-            let (big, small): (BigUint, BigUint) = (n.parse().unwrap(), d.parse().unwrap());
-            let (big, small) = if small <= big { (big, small) } else { (small, big) };
-            let (n, d) = (big.to_string(), small.to_string());
-            prop_assert_eq!(decimal_minus(&n, &d), (big - small).to_string());
-        }
-    }
 }
