@@ -19,6 +19,10 @@ use std::path::PathBuf;
 
 /// `--brute` refuses positions with more than this many candidate positions, (n1+1)...(nm+1).
 const BRUTE_LIMIT: u128 = 2_000_000;
+/// Moves (and options) listed unless `--max-moves` says otherwise...
+const DEFAULT_MAX_MOVES: u64 = 100_000;
+/// ...and fewer when the heaps are so long that the list would exceed about this many digits.
+const OUTPUT_DIGITS: u64 = 100_000_000;
 
 /// Common-divisor Nim: subtract a common divisor of all heaps from one heap (paper Thm 2.4).
 ///
@@ -34,9 +38,10 @@ pub struct CdnimArgs {
     /// Also list every option (the paper's N(P)) with the value it leads to
     #[arg(long)]
     pub options: bool,
-    /// List at most N winning moves, and N options with --options (counts are still reported)
-    #[arg(long, value_name = "N", default_value = "100000")]
-    pub max_moves: String,
+    /// List at most N winning moves, and N options with --options (counts are still reported).
+    /// Default: 100000, fewer for very long heaps (about 10^8 digits of output)
+    #[arg(long, value_name = "N")]
+    pub max_moves: Option<String>,
     /// Print the table of values of the 2-heap positions (a, b), 0 <= a, b < N, instead
     #[arg(long, value_name = "N", conflicts_with_all = ["values", "input", "brute"])]
     pub table: Option<String>,
@@ -102,8 +107,11 @@ pub fn run(args: CdnimArgs, json: bool) -> CliResult {
             "--png and --svg draw the 2-heap value table: add --table N (e.g. --table 64)",
         ));
     }
-    let max_moves = crate::common::parse_u64("--max-moves", &args.max_moves)?;
-    if max_moves == 0 {
+    let explicit_cap = match &args.max_moves {
+        Some(w) => Some(crate::common::parse_u64("--max-moves", w)?),
+        None => None,
+    };
+    if explicit_cap == Some(0) {
         return Err(CliError::input(
             "--max-moves must be at least 1 (one winning move always exists at an N-position)",
         ));
@@ -122,6 +130,8 @@ pub fn run(args: CdnimArgs, json: bool) -> CliResult {
         .iter()
         .map(|w| Decimal(canonical_decimal(w)))
         .collect();
+    let longest = texts.iter().map(|t| t.0.len()).max().unwrap_or(1) as u64;
+    let max_moves = explicit_cap.unwrap_or((OUTPUT_DIGITS / longest).clamp(1, DEFAULT_MAX_MOVES));
     // check that brute force is possible before doing any work
     let small = if args.brute {
         Some(brute_force_position(&heaps)?)
@@ -135,7 +145,12 @@ pub fn run(args: CdnimArgs, json: bool) -> CliResult {
     let mut notes = Vec::new();
     if moves.truncated {
         notes.push(format!(
-            "listing stopped at --max-moves {max_moves}; there are {} winning moves",
+            "listing stopped after {max_moves} moves{}; there are {} winning moves",
+            if explicit_cap.is_some() {
+                " (--max-moves)".to_owned()
+            } else {
+                " (the default; --max-moves N lists more)".to_owned()
+            },
             moves
                 .count
                 .as_ref()

@@ -40,16 +40,10 @@ pub fn options(heaps: &[BigUint], max_options: usize) -> Options {
     let profile = ValuationProfile::from_ord2s(ord2s.iter().copied());
     let lambda = profile.invariants().lambda.expect("a non-zero heap");
     let factorization = factor_odd(&h);
-    // divisors of g = 2^e * k: at most DIVISOR_LIMIT of them, ascending
-    let odd_limit = (DIVISOR_LIMIT as u64 / (lambda + 1)).max(1) as usize;
-    let (odd_divisors, mut all) = factorization.divisors(odd_limit);
-    let powers = lambda.min(DIVISOR_LIMIT as u64);
-    all &= powers == lambda;
-    let mut divisors: Vec<BigUint> = (0..=powers)
-        .flat_map(|e| odd_divisors.iter().map(move |k| k << e))
-        .collect();
-    divisors.sort();
-    divisors.truncate(DIVISOR_LIMIT);
+    let (odd_divisors, all_odd) = factorization.divisors(DIVISOR_LIMIT);
+    let divisors = smallest_divisors(&odd_divisors, lambda, max_options.min(DIVISOR_LIMIT));
+    let all = all_odd
+        && BigUint::from(divisors.len()) == BigUint::from(odd_divisors.len()) * (lambda + 1);
 
     let nonzero = ord2s.iter().filter(|o| o.is_some()).count();
     'heaps: for (i, n) in heaps.iter().enumerate() {
@@ -74,8 +68,34 @@ pub fn options(heaps: &[BigUint], max_options: usize) -> Options {
         }
     }
     result.complete = all && !result.truncated;
-    result.count = all.then(|| factorization.divisor_count() * (lambda + 1) * nonzero);
+    result.count = factorization
+        .is_complete()
+        .then(|| factorization.divisor_count() * (lambda + 1) * nonzero);
     result
+}
+
+/// The `limit` smallest numbers `2^e * k` (`0 <= e <= lambda`, `k` in `odd_divisors`),
+/// ascending: a merge of one ascending stream per `k`, so a heap like `2^100000` costs
+/// `limit` numbers, not `lambda + 1`.
+fn smallest_divisors(odd_divisors: &[BigUint], lambda: u64, limit: usize) -> Vec<BigUint> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let mut frontier: BinaryHeap<Reverse<(BigUint, usize, u64)>> = odd_divisors
+        .iter()
+        .enumerate()
+        .map(|(i, k)| Reverse((k.clone(), i, 0)))
+        .collect();
+    let mut out = Vec::new();
+    while out.len() < limit {
+        let Some(Reverse((d, i, e))) = frontier.pop() else {
+            break;
+        };
+        if e < lambda {
+            frontier.push(Reverse((&d << 1u32, i, e + 1)));
+        }
+        out.push(d);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -147,6 +167,22 @@ mod tests {
         assert_eq!(tos, vec![(0, 5), (1, 2), (2, 1)]);
         let values: Vec<Nimber> = listed.options.iter().map(|(_, v)| *v).collect();
         assert_eq!(values, vec![0, 2, 0]);
+    }
+
+    #[test]
+    fn merged_divisors_are_the_smallest_ones() {
+        let odd: Vec<BigUint> = [1u32, 3, 5, 15].iter().map(|&x| x.into()).collect();
+        let got: Vec<u64> = smallest_divisors(&odd, 3, 100)
+            .iter()
+            .map(|d| d.to_u64().unwrap())
+            .collect();
+        let expected: Vec<u64> = (1..=120).filter(|d| 120 % d == 0).collect();
+        assert_eq!(got, expected);
+        let first: Vec<u64> = smallest_divisors(&odd, 3, 5)
+            .iter()
+            .map(|d| d.to_u64().unwrap())
+            .collect();
+        assert_eq!(first, vec![1, 2, 3, 4, 5]);
     }
 
     #[test]
