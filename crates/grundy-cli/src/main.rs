@@ -6,6 +6,7 @@
 mod commands;
 mod common;
 mod game_spec;
+mod plot;
 
 use clap::{Parser, Subcommand};
 use common::CliError;
@@ -27,6 +28,7 @@ enum Command {
     Nim(commands::nim::NimArgs),
     Subtraction(commands::subtraction::SubtractionArgs),
     Wythoff(commands::wythoff::WythoffArgs),
+    Cdnim(commands::cdnim::CdnimArgs),
     Graph(commands::graph::GraphArgs),
     Play(commands::play::PlayArgs),
     Tour(commands::tour::TourArgs),
@@ -41,6 +43,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Nim(a) => commands::nim::run(a, json),
         Command::Subtraction(a) => commands::subtraction::run(a, json),
         Command::Wythoff(a) => commands::wythoff::run(a, json),
+        Command::Cdnim(a) => commands::cdnim::run(a, json),
         Command::Graph(a) => commands::graph::run(a, json),
         Command::Play(a) => commands::play::run(a, json),
         Command::Tour(a) => commands::tour::run(a, json),
@@ -78,10 +81,23 @@ fn main() {
                     },
                 );
             }
+            // clap's message can span several lines (e.g. the names of missing arguments);
+            // keep everything before the usage text, folded into one line.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments").trim();
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("grundy: {first} (see 'grundy --help')");
+            let message = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            let message = if message.is_empty() {
+                "invalid arguments"
+            } else {
+                message
+            };
+            eprintln!("grundy: {message} (see 'grundy --help')");
             std::process::exit(2);
         }
     };

@@ -143,3 +143,9 @@ fn verify_nim_and_tour_run() {
     let v = json(&["tour"]);
     assert!(!v["stops"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn argument_errors_keep_the_missing_names_on_one_line() {
+    bad_input(&["graph"], "<FILE>");
+    bad_input(&["subtraction", "5"], "--set");
+}

@@ -1,5 +1,6 @@
 //! One module per subcommand: argument struct, `run`, and the report it prints.
 
+pub mod cdnim;
 pub mod graph;
 pub mod mex;
 pub mod multiplayer;

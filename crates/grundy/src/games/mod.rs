@@ -8,6 +8,7 @@
 //! | [`multiplayer`] | any game, m players with preference orders | Li's mod-m sum (Thms 3.1, 4.2) |
 //! | [`wythoff`] | take from one heap, or equally from both | P-positions by the golden ratio |
 
+pub mod cdnim;
 pub mod heaps;
 pub mod multiplayer;
 pub mod nim;

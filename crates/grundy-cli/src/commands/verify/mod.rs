@@ -4,6 +4,7 @@
 //! Each family adds one variant to [`VerifyTarget`] and one module here; the shared
 //! [`exhaustive`] runner does the parallel loop, the progress bar and the report.
 
+pub mod cdnim;
 pub mod multiplayer;
 pub mod nim;
 
@@ -27,12 +28,15 @@ pub enum VerifyTarget {
     Nim(nim::Args),
     /// Multiplayer Nim: Thm 4.2 (every i) and Thm 4.3 (exactly one n_k) against the evaluator
     Multiplayer(multiplayer::Args),
+    /// Common-divisor Nim: Theorem 2.4 and its winning moves against the evaluator
+    Cdnim(cdnim::Args),
 }
 
 pub fn run(args: VerifyArgs, json: bool) -> CliResult {
     match args.target {
         VerifyTarget::Nim(a) => nim::run(a, json),
         VerifyTarget::Multiplayer(a) => multiplayer::run(a, json),
+        VerifyTarget::Cdnim(a) => cdnim::run(a, json),
     }
 }
 
