@@ -58,7 +58,7 @@ pub fn insert(set: &mut [u64], v: u32) {
 }
 
 /// Whether `v` is in the set (false beyond its width).
-#[cfg(test)]
+#[inline]
 pub fn contains(set: &[u64], v: u32) -> bool {
     set.get((v >> 6) as usize)
         .is_some_and(|w| w >> (v & 63) & 1 == 1)

@@ -57,6 +57,19 @@ impl SplitSets {
         }
     }
 
+    /// Whether `x` is in `S_j(r)` (false when `r < j`).
+    pub(crate) fn contains(&self, j: usize, r: usize, x: u32) -> bool {
+        r >= j && bitset::contains(self.set(j, r), x)
+    }
+
+    /// Make every set wide enough for values up to `max_value` (call before any push).
+    pub(crate) fn widen_for(&mut self, max_value: usize) {
+        let words = (max_value / 64 + 1).next_power_of_two();
+        if words > self.words {
+            self.widen(words);
+        }
+    }
+
     fn slot(&self, r: usize) -> usize {
         match self.window {
             Some(w) => r % w,
@@ -363,5 +376,106 @@ mod tests {
         assert_eq!(checked_value(65_535, 9).unwrap(), 65_535);
         let e = checked_value(65_536, 70_000).unwrap_err().to_string();
         assert!(e.contains("G(70000)") && e.contains("65535"), "{e}");
+    }
+
+    /// G(0..=n) from the generic solver running the literal rules.
+    fn reference(rules: &Rules, n: u32) -> Vec<u16> {
+        use crate::takebreak::game::TakeBreakGame;
+        let mut play = crate::NormalPlay::new(TakeBreakGame::new(rules.clone()));
+        (0..=n)
+            .map(|h| play.grundy_value(&TakeBreakGame::position(&[h])).unwrap() as u16)
+            .collect()
+    }
+
+    #[test]
+    fn named_hexadecimal_and_large_digit_codes_match_the_generic_solver() {
+        for code in [
+            "0.77",
+            "0.07",
+            "0.137",
+            "0.6",
+            "4.07",
+            "8.7",
+            "0.F",
+            "0.FF",
+            "0.8",
+            "0.B3",
+            "0.Z",
+            "0.[64]1",
+            "C.3",
+            "0.[1024]7",
+            "grundys-game",
+        ] {
+            let rules = Rules::parse(code).unwrap();
+            assert_eq!(
+                sequence_of(&rules, 22).unwrap(),
+                reference(&rules, 22),
+                "{code}"
+            );
+        }
+    }
+
+    /// Direct loops over 1, 2 and 3 parts (codes with digits below 16), for sizes where the
+    /// generic solver is too slow: exercises tables wider than one word.
+    fn direct_hexadecimal(code: &Code, n: usize) -> Vec<u16> {
+        let mut g: Vec<u16> = Vec::new();
+        for h in 0..=n {
+            let mut seen = vec![false; 4 * h + 8];
+            for k in 0..=h.min(code.last_nonzero()) {
+                let r = h - k;
+                if code.allows(k, 0) && r == 0 {
+                    seen[0] = true;
+                }
+                if code.allows(k, 1) && r >= 1 {
+                    seen[g[r] as usize] = true;
+                }
+                if code.allows(k, 2) {
+                    for a in 1..=r / 2 {
+                        seen[(g[a] ^ g[r - a]) as usize] = true;
+                    }
+                }
+                if code.allows(k, 3) {
+                    for a in 1..=r / 3 {
+                        for b in a..=(r - a) / 2 {
+                            seen[(g[a] ^ g[b] ^ g[r - a - b]) as usize] = true;
+                        }
+                    }
+                }
+            }
+            g.push(seen.iter().position(|&x| !x).unwrap() as u16);
+        }
+        g
+    }
+
+    #[test]
+    fn wide_values_match_direct_loops() {
+        for text in [
+            format!("0.{}", "F".repeat(70)),
+            format!("0.{}", "7".repeat(90)),
+            "0.F7B".into(),
+            "4.F".into(),
+        ] {
+            let code = Code::parse(&text).unwrap();
+            let g = sequence(&code, 150).unwrap();
+            assert_eq!(g, direct_hexadecimal(&code, 150), "{text}");
+        }
+        let g = sequence(&Code::parse(&format!("0.{}", "F".repeat(70))).unwrap(), 150).unwrap();
+        assert!(
+            g.iter().any(|&v| v >= 128),
+            "the test must reach four-word sets"
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        #[test]
+        fn random_codes_match_the_generic_solver(
+            d0 in proptest::sample::select(vec![0u128, 4, 8, 12, 16, 20]),
+            digits in proptest::collection::vec(0u128..64, 1..5),
+        ) {
+            let code = Code::from_digits(std::iter::once(d0).chain(digits).collect()).unwrap();
+            let rules = Rules::Code(code.clone());
+            proptest::prop_assert_eq!(sequence(&code, 16).unwrap(), reference(&rules, 16), "{}", code);
+        }
     }
 }
