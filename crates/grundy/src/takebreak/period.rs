@@ -7,11 +7,19 @@
 //! removes, the index of the last non-zero digit), then it holds for all `n >= pre`. For
 //! other rules the same amount of repetition is reported as *observed*, never as certified.
 //!
+//! **Preperiod 0.** The theorem's proof moves the larger part `b` of a split to `b - p`, which
+//! must stay a non-empty heap; that needs `pre >= 1`. With `pre = 0` the statement is false:
+//! 0.4 has G = 0, 0, 0, 1, ..., so G(n+1) = G(n) for 0 <= n < 2 (= 2·0 + 1 + 1), yet G(3) = 1.
+//! We therefore certify `(pre, p)` with the theorem at `n0 = max(pre, 1)` — the range
+//! `max(pre, 1) <= n < 2·max(pre, 1) + p + t` — which for `pre >= 1` is the README's condition
+//! and for `pre = 0` asks for `p` more values (G(p) = G(0) is part of the run).
+//!
 //! # The condition, restated as a run
 //! With `N` values known, let `run_p` be the number of trailing positions `y` (counting down
 //! from `N - 1`) with `G(y) = G(y - p)`. The smallest preperiod the data allow for period `p`
 //! is `N - p - run_p`, and that pair is certified by the first `N` values exactly when
-//! `p <= s(N) = ⌊(N - t)/2⌋` and `run_p >= r(N) = N - s(N)`. Call such a `p` *supported*.
+//! `p < s(N) = ⌊(N - t)/2⌋` and `run_p >= r(N) = N - s(N)` (i.e. `max(pre, 1) + p <= s(N)`).
+//! Call such a `p` *supported*.
 //! We report the smallest supported `p` (and its preperiod); for a certified pair this is the
 //! true least period and preperiod, since every certified pair is a true one.
 //!
@@ -23,17 +31,18 @@
 //!   at most one per value. So we *watch* a few periods with the longest runs (exact runs,
 //!   updated in O(1) each per value) and keep one number, `bound`, above every other run.
 //!   Only when `bound` could reach the threshold do we *rescan*: recompute every run in one
-//!   pass, in which the run of `q + w` follows in O(1) from the runs of `q` and of a base
-//!   period `w` (two periodic stretches mismatch where the shorter one ends, unless both end
-//!   at the same place). A rescan at `N` leaves `bound` near the median run, so the next one
-//!   comes after a constant factor more values: amortised O(1) per value.
+//!   pass, in which most runs follow in O(1) from a base period `w` whose run is long: two
+//!   w-periodic stretches mismatch where the shorter one ends, unless both end at the same
+//!   place (see `for_each_run`). After a rescan at `N`, every unwatched run is far below the
+//!   threshold, so the next rescan comes only after a constant factor more values: amortised
+//!   O(1) per value.
 //! - Once certified, nothing more is done. An observed (uncertified) period is held in O(1)
 //!   per value, together with the runs of its divisors (the only periods that can replace
 //!   it); if it breaks, one rescan starts the search again.
 //!
 //! Memory: the values themselves (kept by the caller with [`PeriodDetector::push_from`], or
-//! a copy with [`PeriodDetector::push`]) plus, during a rescan, one `u32` per heap size up to
-//! the base period (at most 2^22 of them).
+//! a copy with [`PeriodDetector::push`]) plus, during a rescan, one `u32` per residue of the
+//! base period (at most 2^22 of them).
 
 use super::rules::Rules;
 use serde::Serialize;
@@ -49,7 +58,8 @@ pub struct Period {
     pub period: usize,
     /// Whether the periodicity theorem proves it for every n (otherwise: observed so far).
     pub certified: bool,
-    /// The index of the last value the certificate needed: `2·preperiod + 2·period + t - 1`.
+    /// The index of the last value the certificate needed:
+    /// `2·max(preperiod, 1) + 2·period + t - 1`.
     pub certified_at: Option<usize>,
 }
 
@@ -165,7 +175,7 @@ impl PeriodDetector {
         let n = self.n;
         let y = n - 1;
         let v = g[y];
-        let (s, r) = self.thresholds(n);
+        let (max_p, r) = self.thresholds(n);
         match &mut self.mode {
             Mode::Certified(_) => {}
             Mode::Holding {
@@ -183,7 +193,7 @@ impl PeriodDetector {
                 }
                 let smaller = divisors
                     .iter()
-                    .filter(|&&(d, run)| d <= s && run >= r)
+                    .filter(|&&(d, run)| d <= max_p && run >= r)
                     .min()
                     .copied();
                 if let Some((d, run)) = smaller {
@@ -208,7 +218,7 @@ impl PeriodDetector {
                 }
                 let least = watch
                     .iter()
-                    .filter(|&&(p, run)| p <= s && run >= r)
+                    .filter(|&&(p, run)| p <= max_p && run >= r)
                     .min()
                     .copied();
                 if let Some((p, run)) = least {
@@ -218,16 +228,16 @@ impl PeriodDetector {
         }
     }
 
-    /// `(s(N), r(N))`: a supported period is at most `s` and has a run of at least `r`.
+    /// `(s(N) - 1, r(N))`: a supported period is below `s(N)` and has a run of at least `r`.
     fn thresholds(&self, n: usize) -> (usize, usize) {
         let s = n.saturating_sub(self.t) / 2;
-        (s, n - s)
+        (s.saturating_sub(1), n - s)
     }
 
     /// `p` (with preperiod `pre`) is the least supported period at the current length.
     fn found(&mut self, g: &[u16], p: usize, pre: usize) {
         if self.theorem {
-            let certified_at = 2 * pre + 2 * p + self.t - 1;
+            let certified_at = 2 * pre.max(1) + 2 * p + self.t - 1;
             debug_assert_eq!(certified_at, self.n - 1, "detection is exact");
             self.mode = Mode::Certified(Period {
                 preperiod: pre,
@@ -252,23 +262,22 @@ impl PeriodDetector {
     fn rescan(&mut self, g: &[u16]) {
         self.rescans += 1;
         let n = g.len();
-        let (s, r) = self.thresholds(n);
+        let (max_p, r) = self.thresholds(n);
         let mut best: BinaryHeap<Reverse<(usize, Reverse<usize>)>> = BinaryHeap::new();
         let mut bound = 0;
-        let mut found = None;
+        let mut found: Option<(usize, usize)> = None;
         for_each_run(g, |p, run| {
-            if p <= s && run >= r {
-                found = Some((p, n - p - run));
-                return false;
-            }
-            if run > 0 {
+            if p <= max_p && run >= r {
+                if found.map_or(true, |(q, _)| p < q) {
+                    found = Some((p, n - p - run));
+                }
+            } else if run > 0 {
                 best.push(Reverse((run, Reverse(p))));
                 if best.len() > WATCHED {
                     let Reverse((dropped, _)) = best.pop().expect("non-empty");
                     bound = bound.max(dropped);
                 }
             }
-            true
         });
         if let Some((p, pre)) = found {
             self.found(g, p, pre);
@@ -293,55 +302,62 @@ fn run_of(g: &[u16], p: usize, known: usize) -> usize {
     run
 }
 
-/// Call `visit(p, run_p)` for p = 1, 2, ..., g.len() - 1 in order, until it returns false.
+/// Call `visit(p, run_p)` once for every p in 1..g.len(), in O(g.len()) amortised time.
 ///
-/// Runs of `q + w` come from those of `q` and of a base period `w` (the first `p` whose run
-/// is at least `max(p, 16)`): if `a = run_q` and `b = run_w - q > 0`, positions where both
-/// stretches hold match for `q + w`; where exactly one of them ends first, `q + w` mismatches
-/// (the other still holds there), so `run_{q+w} = min(a, b)` unless `a = b`, when we extend
-/// by direct comparison.
-fn for_each_run(g: &[u16], mut visit: impl FnMut(usize, usize) -> bool) {
+/// Small p are compared directly until a *base* period `w` appears (the first p whose run is
+/// at least `max(p, 16)`): the tail `g[n - R - w..]` (`R = run_w`) is then w-periodic. For
+/// every other p, with `x = n - 1 - p` the text position facing the last value:
+/// - the last `w` positions match iff the block of `w` values ending at `x` equals the last
+///   block (its *phase match*, the number of leading agreements, is inherited from the block
+///   ending at `x - w` whenever the text is w-periodic across both);
+/// - after that, the run continues exactly while the text stays w-periodic (`E(x)`
+///   consecutive positions with `g[z] = g[z - w]` going down from `x`) and the tail does
+///   (`R` positions): where exactly one of the two stops first, the values differ, so
+///   `run_p = w + min(E(x), R)`; only when both stop together do we compare further.
+///
+/// `E(x)` grows by one per step of x, so p runs downwards from `n - 1`.
+fn for_each_run(g: &[u16], mut visit: impl FnMut(usize, usize)) {
     let n = g.len();
-    // Runs of every p so far, until a base is chosen (then a ring of the last w runs).
-    let mut history: Vec<u32> = vec![0];
-    let mut base: Option<(usize, usize)> = None;
-    let mut ring: Vec<u32> = Vec::new();
+    let mut base = None;
     for p in 1..n {
-        let run = match base {
-            Some((w, run_w)) if p > w => {
-                let q = p - w;
-                let a = ring[q % w] as usize;
-                if run_w > q {
-                    let b = run_w - q;
-                    if a != b {
-                        a.min(b)
-                    } else {
-                        run_of(g, p, a.min(n - p))
-                    }
-                } else {
-                    run_of(g, p, 0)
-                }
-            }
-            _ => run_of(g, p, 0),
+        let run = run_of(g, p, 0);
+        visit(p, run);
+        if run >= p.max(16) && p <= MAX_BASE {
+            base = Some((p, run));
+            break;
+        }
+    }
+    let Some((w, tail_run)) = base else {
+        return;
+    };
+    // phase[x % w]: phase match of the block ending at x (valid for the last x of that class).
+    let mut phase = vec![0u32; w];
+    let mut periodic = 0usize; // E(x)
+    for x in 0..n - 1 - w {
+        let p = n - 1 - x;
+        periodic = if x >= w && g[x] == g[x - w] {
+            periodic + 1
+        } else {
+            0
         };
-        match base {
-            Some((w, _)) => ring[p % w] = run as u32,
-            None if p <= MAX_BASE && n <= u32::MAX as usize => {
-                history.push(run as u32);
-                if run >= p.max(16) {
-                    base = Some((p, run));
-                    ring = vec![0; p];
-                    for (q, &rq) in history.iter().enumerate().skip(1) {
-                        ring[q % p] = rq;
-                    }
-                    history = Vec::new();
-                }
+        let matched = if periodic >= w {
+            phase[x % w] as usize
+        } else {
+            let mut k = 0;
+            while k < w && k <= x && g[x - k] == g[n - 1 - k] {
+                k += 1;
             }
-            None => history = Vec::new(),
-        }
-        if !visit(p, run) {
-            return;
-        }
+            k
+        };
+        phase[x % w] = matched as u32;
+        let run = if matched < w {
+            matched
+        } else if periodic != tail_run {
+            w + periodic.min(tail_run)
+        } else {
+            run_of(g, p, w + periodic)
+        };
+        visit(p, run);
     }
 }
 
@@ -353,10 +369,9 @@ mod tests {
     /// The definition, by brute force: least supported p and its preperiod.
     fn reference(g: &[u16], t: usize) -> Option<(usize, usize)> {
         let n = g.len();
-        let s = n.saturating_sub(t) / 2;
-        (1..=s).find_map(|p| {
-            let run = run_of(g, p, 0);
-            (run >= n - s).then_some((n - p - run, p))
+        (1..n).find_map(|p| {
+            let pre = n - p - run_of(g, p, 0);
+            (n >= 2 * pre.max(1) + 2 * p + t).then_some((pre, p))
         })
     }
 
@@ -402,16 +417,35 @@ mod tests {
                 .collect(),
             (0..300).map(|i| ((i * i) % 13 % 3) as u16).collect(),
             vec![0; 200],
+            (0..500)
+                .map(|i| u16::from((i as f64).sqrt().fract() < 1e-9))
+                .collect(),
+            (0..500)
+                .map(|i| {
+                    if i % 97 < 60 {
+                        (i % 3) as u16
+                    } else {
+                        (i % 5) as u16
+                    }
+                })
+                .collect(),
+            (0..600)
+                .map(|i| {
+                    if (i / 50) % 2 == 0 {
+                        0
+                    } else {
+                        (i % 20 / 10) as u16
+                    }
+                })
+                .collect(),
             (0..400)
                 .map(|i| u16::from(i % 23 == 0 || i % 31 == 0))
                 .collect(),
         ];
         for g in &seqs {
             let mut seen = Vec::new();
-            for_each_run(g, |p, run| {
-                seen.push((p, run));
-                true
-            });
+            for_each_run(g, |p, run| seen.push((p, run)));
+            seen.sort_unstable();
             let want: Vec<_> = (1..g.len()).map(|p| (p, run_of(g, p, 0))).collect();
             assert_eq!(seen, want);
         }
@@ -444,6 +478,29 @@ mod tests {
     }
 
     #[test]
+    fn preperiod_zero_needs_the_theorem_at_n0_1() {
+        // 0.4: G = 0 0 0 1 ... — "period 1 from 0" would pass the README's check at n = 2.
+        let rules = Rules::parse("0.4").unwrap();
+        let g = sequence_of(&rules, 200).unwrap();
+        assert_eq!(&g[..4], &[0, 0, 0, 1]);
+        let mut d = PeriodDetector::for_rules(&rules);
+        for &v in &g[..3] {
+            d.push(v);
+        }
+        assert_eq!(d.status(), None);
+        // 0.3 (remove one token) is 0 1 0 1 ...: period 2 from 0, certified with n0 = 1.
+        let rules = Rules::parse("0.3").unwrap();
+        let g = sequence_of(&rules, 20).unwrap();
+        let mut d = PeriodDetector::for_rules(&rules);
+        for &v in &g {
+            d.push(v);
+        }
+        let p = d.status().unwrap();
+        assert_eq!((p.preperiod, p.period), (0, 2));
+        assert_eq!(p.certified_at, Some(2 + 4 + 1 - 1));
+    }
+
+    #[test]
     fn online_detector_matches_the_definition_on_game_sequences() {
         for code in [
             "0.77", "0.07", "0.137", "0.6", "0.51", "0.14", "4.07", "0.3",
@@ -465,10 +522,39 @@ mod tests {
         let mut g: Vec<u16> = (0..120).map(|i| (i % 4) as u16).collect();
         g.extend((0..150).map(|i| (i % 6) as u16));
         g.extend((0..100).map(|i| ((i * 5) % 9) as u16));
-        g.extend(std::iter::repeat_n(3, 60));
+        g.extend(std::iter::repeat(3).take(60));
         for t in [0, 1, 3] {
             check_online(&g, false, t);
             check_online(&g, true, t);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+        /// The theorem as applied here is sound: a period certified early holds on every
+        /// value computed afterwards, for random octal codes with and without d0.
+        #[test]
+        fn certified_periods_of_random_octal_codes_hold_later(
+            d0 in proptest::sample::select(vec![0u128, 4]),
+            digits in proptest::collection::vec(0u128..8, 1..5),
+        ) {
+            let code = crate::takebreak::Code::from_digits(
+                std::iter::once(d0).chain(digits).collect(),
+            ).unwrap();
+            let rules = Rules::Code(code);
+            let g = sequence_of(&rules, 700).unwrap();
+            let mut d = PeriodDetector::for_rules(&rules);
+            for i in 0..g.len() {
+                d.push_from(&g[..=i]);
+                if d.is_certified() {
+                    let p = d.status().unwrap();
+                    proptest::prop_assert_eq!(p.certified_at, Some(i));
+                    for n in p.preperiod..g.len() - p.period {
+                        proptest::prop_assert_eq!(g[n + p.period], g[n], "{} {:?}", rules, p);
+                    }
+                    break;
+                }
+            }
         }
     }
 
