@@ -211,7 +211,7 @@ pub fn period_words(p: &Period) -> String {
     } else {
         "observed, not certified (the periodicity theorem does not apply to these rules)".into()
     };
-    format!("preperiod {}, period {} ({how})", p.preperiod, p.period)
+    format!("preperiod {}, period {} — {how}", p.preperiod, p.period)
 }
 
 fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
@@ -417,4 +417,38 @@ fn finish_transform(report: TransformReport, theorem: &str, json: bool) -> CliRe
             report.first_failure.unwrap_or_default()
         )))
     }
+}
+
+/// The take-and-break stop of `grundy tour`: a certified period and the cousin transform.
+pub fn tour_stop() -> (String, Vec<String>) {
+    let mut lines = Vec::new();
+    let rules = Rules::parse("dawsons-kayles").expect("named game");
+    match compute(&rules, 10_000, true, &mut Naive::new(rules.clone()), None) {
+        Ok(c) => {
+            let p = c
+                .period
+                .expect("Dawson's Kayles certifies before n = 10000");
+            lines.push(format!(
+                "Dawson's Kayles 0.07: G(0..10) = {:?}",
+                &c.values[..=10]
+            ));
+            lines.push(format!("0.07: {}", period_words(&p)));
+        }
+        Err(e) => lines.push(format!("0.07: {e}")),
+    }
+    let officers = Code::parse("officers").expect("named game");
+    match transform::check_cousin(&officers, 1000) {
+        Ok(c) => lines.push(format!(
+            "cousin (Theorem 6.6) of {} is {}: g_B(n) = g_A(n+1) {} for n <= {}",
+            c.code_a,
+            c.code_b,
+            if c.holds { "holds" } else { "FAILS" },
+            c.checked_up_to
+        )),
+        Err(e) => lines.push(format!("cousin of 0.6: {e}")),
+    }
+    (
+        "Take-and-break games (splitting paper): certified periods, transforms".into(),
+        lines,
+    )
 }

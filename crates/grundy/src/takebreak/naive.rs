@@ -162,12 +162,21 @@ pub(crate) fn pair_sums(g: &[u16], r: usize, out: &mut [u64]) {
     let low = &g[1..=h];
     let high = &g[r - h..r];
     if out.len() == 1 {
-        // One word: accumulate in a register (the hot loop of every octal game).
-        let mut acc = 0u64;
-        for (&x, &y) in low.iter().zip(high.iter().rev()) {
-            acc |= 1u64 << ((x ^ y) & 63);
+        // One word: accumulate in registers (the hot loop of every octal game); four
+        // independent accumulators keep the OR chain from serialising the loop.
+        let mut acc = [0u64; 4];
+        let mut lo = low.chunks_exact(4);
+        let mut hi = high.rchunks_exact(4);
+        for (l, h) in (&mut lo).zip(&mut hi) {
+            acc[0] |= 1u64 << ((l[0] ^ h[3]) & 63);
+            acc[1] |= 1u64 << ((l[1] ^ h[2]) & 63);
+            acc[2] |= 1u64 << ((l[2] ^ h[1]) & 63);
+            acc[3] |= 1u64 << ((l[3] ^ h[0]) & 63);
         }
-        out[0] |= acc;
+        for (&x, &y) in lo.remainder().iter().zip(hi.remainder().iter().rev()) {
+            acc[0] |= 1u64 << ((x ^ y) & 63);
+        }
+        out[0] |= acc[0] | acc[1] | acc[2] | acc[3];
     } else {
         for (&x, &y) in low.iter().zip(high.iter().rev()) {
             bitset::insert(out, (x ^ y) as u32);
