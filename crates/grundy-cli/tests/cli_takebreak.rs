@@ -119,6 +119,9 @@ fn positions_of_several_heaps() {
         }
         assert_eq!(value, 0, "move {m} must lead to value 0");
     }
+    let v = json(&["takebreak", "0.77", "--heaps", "3,4", "--max-moves", "1"]);
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 1);
+    assert_eq!(v["winning_moves_truncated"], true);
     let v = json(&["takebreak", "0.77", "--heaps", "1,1"]);
     assert_eq!(v["outcome"], "P");
     assert_eq!(v["winning_moves"], serde_json::json!([]));
@@ -216,5 +219,25 @@ fn bad_input_is_one_line_and_exit_2() {
     bad_input(
         &["takebreak", ".77", "--fold", "2", "--check-up-to", "-1"],
         "negative",
+    );
+    bad_input(
+        &["takebreak", ".77", "--check-up-to", "5"],
+        "goes with --fold",
+    );
+    bad_input(
+        &["takebreak", ".77", "--max-moves", "5"],
+        "goes with --heaps",
+    );
+    bad_input(
+        &["takebreak", ".77", "--fold", "2", "-n", "5"],
+        "cannot be used with",
+    );
+    bad_input(
+        &["takebreak", ".77", "--heaps", "3", "--print"],
+        "cannot be used with",
+    );
+    bad_input(
+        &["takebreak", "0.F", "--until-period", "-n", "300000"],
+        "at most 200000",
     );
 }

@@ -16,10 +16,15 @@ use std::path::PathBuf;
 
 /// Largest heap size a sequence may be asked for (values are kept in memory, 2 bytes each).
 pub const MAX_N: u64 = 100_000_000;
-/// Largest heap size the naive engine is asked for: its cost grows like n².
-pub const MAX_N_NAIVE: u64 = 5_000_000;
+/// Largest heap size the naive engine is asked for when moves leave at most two heaps: its
+/// time grows like n² (10^5 takes about a second).
+pub const MAX_N_NAIVE: u64 = 2_000_000;
+/// The same when moves may leave three or more heaps: the nim-sum tables grow with n too.
+pub const MAX_N_NAIVE_MANY_HEAPS: u64 = 200_000;
 /// Largest heap in a position (its whole sequence is computed by the naive engine).
-pub const MAX_HEAP: u64 = 1_000_000;
+pub const MAX_HEAP: u64 = 200_000;
+/// Options that only make sense when computing a sequence.
+const SEQUENCE_ONLY: [&str; 5] = ["n", "until_period", "print", "png", "svg"];
 /// Default bound for `--fold` / `--cousin` checks.
 pub const DEFAULT_CHECK: u64 = 10_000;
 
@@ -37,7 +42,8 @@ pub struct TakebreakArgs {
     /// The code (e.g. 0.77, .07, 4.07, 0.F, 0.[63]7) or a named game
     #[arg(value_name = "CODE", allow_hyphen_values = true)]
     pub code: String,
-    /// Compute G(0..=N) [default: 1000; with --until-period: the limit, default 1000000]
+    /// Compute G(0..=N) [default: 1000; with --until-period it is the limit, default 1000000,
+    /// or 200000 when moves may leave three or more heaps]
     #[arg(short = 'n', long = "n", value_name = "N", allow_hyphen_values = true)]
     pub n: Option<String>,
     /// Stop as soon as a period is certified by the periodicity theorem
@@ -47,16 +53,18 @@ pub struct TakebreakArgs {
     #[arg(long)]
     pub print: bool,
     /// Analyse the position made of these heaps (e.g. 5,7,9): value, outcome, winning moves
-    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true,
+          conflicts_with_all = SEQUENCE_ONLY)]
     pub heaps: Option<String>,
-    /// List at most this many winning moves
-    #[arg(long, value_name = "K", default_value = "1000")]
-    pub max_moves: String,
+    /// With --heaps: list at most this many winning moves [default: 1000]
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    pub max_moves: Option<String>,
     /// Build the m-fold game B of Theorem 6.5 and check g_B(n) = g_A(floor(n/M))
-    #[arg(long, value_name = "M", allow_hyphen_values = true, conflicts_with_all = ["cousin", "heaps"])]
+    #[arg(long, value_name = "M", allow_hyphen_values = true,
+          conflicts_with_all = ["cousin", "heaps", "n", "until_period", "print", "png", "svg"])]
     pub fold: Option<String>,
     /// Build the cousin B of Theorem 6.6 and check g_B(n) = g_A(n+1)
-    #[arg(long, conflicts_with = "heaps")]
+    #[arg(long, conflicts_with_all = ["heaps", "n", "until_period", "print", "png", "svg"])]
     pub cousin: bool,
     /// Bound for the --fold / --cousin check [default: 10000]
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
@@ -114,7 +122,11 @@ pub fn parse_rules(text: &str) -> CliResult<Rules> {
 
 /// `-n` (or its default) as a checked heap size, with the engine's own limit.
 pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
-    let default = if args.until_period { 1_000_000 } else { 1000 };
+    let default = if args.until_period {
+        engine_limit.min(1_000_000)
+    } else {
+        1000
+    };
     let n = match &args.n {
         Some(w) => parse_u64("heap size", w)?,
         None => default,
@@ -126,8 +138,8 @@ pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
     }
     if n > engine_limit {
         return Err(CliError::input(format!(
-            "heap size {n} is too large for the naive engine (its time grows like n^2): \
-             at most {engine_limit}"
+            "heap size {n} is too large for the naive engine on these rules (its time grows \
+             like n^2): at most {engine_limit}"
         )));
     }
     Ok(n as usize)
@@ -135,6 +147,14 @@ pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
 
 pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     let rules = parse_rules(&args.code)?;
+    if args.check_up_to.is_some() && args.fold.is_none() && !args.cousin {
+        return Err(CliError::input(
+            "--check-up-to goes with --fold or --cousin",
+        ));
+    }
+    if args.max_moves.is_some() && args.heaps.is_none() {
+        return Err(CliError::input("--max-moves goes with --heaps"));
+    }
     if let Some(m) = &args.fold {
         return run_fold(&args, &rules, m, json);
     }
@@ -145,7 +165,12 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
         return run_position(&args, &rules, list, json);
     }
     let mut engine = Naive::new(rules.clone());
-    let n = parse_n(&args, MAX_N_NAIVE)?;
+    let limit = if rules.max_heaps_left() <= 2 {
+        MAX_N_NAIVE
+    } else {
+        MAX_N_NAIVE_MANY_HEAPS
+    };
+    let n = parse_n(&args, limit)?;
     run_sequence(&args, &rules, n, &mut engine, json)
 }
 
@@ -242,9 +267,10 @@ fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
             .filter(|&p| (4..=40).contains(&p))
             .unwrap_or(10);
         let label = (r.n.max(1).ilog10() + 1) as usize;
+        let cell = ((r.max_value.max(1)).ilog10() + 1).max(2) as usize;
         s.push_str("values:\n");
         for (row, chunk) in values.chunks(width).enumerate() {
-            let cells: Vec<String> = chunk.iter().map(|v| format!("{v:>2}")).collect();
+            let cells: Vec<String> = chunk.iter().map(|v| format!("{v:>cell$}")).collect();
             s.push_str(&format!("  {:>label$}: {}\n", row * width, cells.join(" ")));
         }
     }
@@ -274,7 +300,10 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
             "heap {h} is too large: at most {MAX_HEAP} (its Grundy sequence is computed naively)"
         )));
     }
-    let max_moves = parse_u64("--max-moves", &args.max_moves)? as usize;
+    let max_moves = match &args.max_moves {
+        Some(w) => parse_u64("--max-moves", w)?.min(usize::MAX as u64) as usize,
+        None => 1000,
+    };
     let heaps: Vec<u32> = heaps.into_iter().map(|h| h as u32).collect();
     let a = analyse(rules, &heaps, max_moves)?;
     let report = PositionReport {

@@ -21,6 +21,9 @@ use super::engine::{value_too_large, SequenceEngine};
 use super::rules::Rules;
 use crate::Error;
 
+/// The most memory the naive engine's nim-sum tables may take (1 GiB).
+pub const TABLE_BUDGET: usize = 1 << 30;
+
 /// The nim-sums reachable by splitting `r` tokens into `j` non-empty heaps, for `j >= 2` and
 /// every `r` reached so far, as bitsets of `words` words (values below `64 * words`).
 ///
@@ -37,6 +40,7 @@ pub(crate) struct SplitSets {
     group: Vec<u64>,
     touched: Vec<u32>,
     current: Vec<u64>,
+    budget: usize,
 }
 
 impl SplitSets {
@@ -54,6 +58,7 @@ impl SplitSets {
             group: Vec::new(),
             touched: Vec::new(),
             current: Vec::new(),
+            budget: TABLE_BUDGET,
         }
     }
 
@@ -63,11 +68,34 @@ impl SplitSets {
     }
 
     /// Make every set wide enough for values up to `max_value` (call before any push).
-    pub(crate) fn widen_for(&mut self, max_value: usize) {
+    pub(crate) fn widen_for(&mut self, max_value: usize) -> Result<(), Error> {
         let words = (max_value / 64 + 1).next_power_of_two();
         if words > self.words {
-            self.widen(words);
+            self.widen(words)?;
         }
+        Ok(())
+    }
+
+    /// Refuse tables larger than the budget (`count` values of r, `words` per set).
+    fn check_budget(&self, count: usize, words: usize) -> Result<(), Error> {
+        let slots = self.window.map_or(count, |w| w.min(count));
+        let bytes = self
+            .rows
+            .len()
+            .saturating_mul(slots)
+            .saturating_mul(words)
+            .saturating_mul(8);
+        if bytes > self.budget {
+            return Err(Error::TooLarge(format!(
+                "the naive engine's tables of nim-sums of {} heaps would need {} MiB \
+                 (values up to {} at heap size {count}); the limit is {} MiB",
+                self.max_j,
+                bytes >> 20,
+                64 * words - 1,
+                self.budget >> 20
+            )));
+        }
+        Ok(())
     }
 
     fn slot(&self, r: usize) -> usize {
@@ -84,8 +112,9 @@ impl SplitSets {
     }
 
     /// Make room for values below `64 * words` (a power of two, larger than the current one).
-    pub(crate) fn widen(&mut self, words: usize) {
+    pub(crate) fn widen(&mut self, words: usize) -> Result<(), Error> {
         debug_assert!(words.is_power_of_two() && words > self.words);
+        self.check_budget(self.count, words)?;
         let old = self.words;
         for row in &mut self.rows {
             let slots = row.len() / old;
@@ -96,14 +125,19 @@ impl SplitSets {
             *row = wide;
         }
         self.words = words;
+        Ok(())
     }
 
     /// Compute `S_j(r)` for `r = g.len()` and every `j`, from `g = G(0..r)`. Every value in
     /// `g` must be below `64 * words`.
-    pub(crate) fn push(&mut self, g: &[u16]) {
+    pub(crate) fn push(&mut self, g: &[u16]) -> Result<(), Error> {
         let r = g.len();
         debug_assert_eq!(r, self.count);
         let w = self.words;
+        if r.is_power_of_two() {
+            // Checked as the tables double, so the cost is nil.
+            self.check_budget(2 * r, w)?;
+        }
         for j in 2..=self.max_j {
             self.current.clear();
             self.current.resize(w, 0);
@@ -124,6 +158,7 @@ impl SplitSets {
             }
         }
         self.count += 1;
+        Ok(())
     }
 
     /// `current = S_j(r) = ∪_{a=1}^{r-j+1} G(a) ⊕ S_{j-1}(r - a)`, grouped by `G(a)`.
@@ -255,20 +290,30 @@ impl Naive {
         }
     }
 
+    /// Limit the memory of the nim-sum tables to `bytes` (default [`TABLE_BUDGET`]); beyond
+    /// it `next_value` reports [`Error::TooLarge`].
+    pub fn with_table_budget(mut self, bytes: usize) -> Self {
+        if let Some(s) = &mut self.sets {
+            s.budget = bytes;
+        }
+        self
+    }
+
     /// The rules this engine runs.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
-    fn widen_for(&mut self, value: usize) {
+    fn widen_for(&mut self, value: usize) -> Result<(), Error> {
         let words = (value / 64 + 1).next_power_of_two();
         if words > self.words {
+            if let Some(s) = &mut self.sets {
+                s.widen(words)?;
+            }
             self.words = words;
             self.acc = vec![0; words];
-            if let Some(s) = &mut self.sets {
-                s.widen(words);
-            }
         }
+        Ok(())
     }
 }
 
@@ -289,7 +334,7 @@ impl SequenceEngine for Naive {
             }
             Some(moves) => {
                 if let Some(sets) = &mut self.sets {
-                    sets.push(g);
+                    sets.push(g)?;
                 }
                 if moves.whole.contains(&n) {
                     bitset::insert(&mut self.acc, 0);
@@ -314,7 +359,7 @@ impl SequenceEngine for Naive {
         let value = bitset::mex(&self.acc);
         let checked = checked_value(value, n)?;
         if value >= 64 * self.words {
-            self.widen_for(value);
+            self.widen_for(value)?;
         }
         Ok(checked)
     }
@@ -378,6 +423,22 @@ mod tests {
         let code = format!("0.{}", "3".repeat(200));
         let g = seq(&code, 200);
         assert!(g.iter().enumerate().all(|(n, &v)| v as usize == n));
+    }
+
+    #[test]
+    fn tables_beyond_the_budget_are_an_error() {
+        // 0.8 grows like n/3, so its tables grow like n²: 64 KiB is exceeded before n = 2000.
+        let mut e = Naive::new(Code::parse("0.8").unwrap()).with_table_budget(64 << 10);
+        let mut g = Vec::new();
+        let err = loop {
+            match e.next_value(&g) {
+                Ok(v) => g.push(v),
+                Err(err) => break err,
+            }
+            assert!(g.len() < 2000, "the budget must stop the engine");
+        };
+        assert!(matches!(err, Error::TooLarge(_)), "{err}");
+        assert!(err.to_string().contains("MiB"), "{err}");
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub fn analyse(rules: &Rules, heaps: &[u32], max_moves: usize) -> Result<Positio
     let g = sequence_of(rules, max_heap)?;
     let heap_values: Vec<u16> = heaps.iter().map(|&h| g[h as usize]).collect();
     let total = heap_values.iter().fold(0u16, |a, &v| a ^ v);
-    let mut search = MoveSearch::new(rules, &g, max_moves);
+    let mut search = MoveSearch::new(rules, &g, max_moves)?;
     if total != 0 {
         for (i, &n) in heaps.iter().enumerate() {
             let x = total ^ heap_values[i];
@@ -82,17 +82,19 @@ struct MoveSearch<'a> {
 }
 
 impl<'a> MoveSearch<'a> {
-    fn new(rules: &'a Rules, g: &'a [u16], max_moves: usize) -> Self {
+    fn new(rules: &'a Rules, g: &'a [u16], max_moves: usize) -> Result<Self, Error> {
         let max_j = rules.max_heaps_left() as usize;
-        let sets = (max_j >= 3).then(|| {
+        let sets = if max_j >= 3 {
             let mut sets = SplitSets::new(max_j, None);
-            sets.widen_for(g.iter().copied().max().unwrap_or(0) as usize);
+            sets.widen_for(g.iter().copied().max().unwrap_or(0) as usize)?;
             for r in 0..g.len() {
-                sets.push(&g[..r]);
+                sets.push(&g[..r])?;
             }
-            sets
-        });
-        MoveSearch {
+            Some(sets)
+        } else {
+            None
+        };
+        Ok(MoveSearch {
             rules,
             g,
             sets,
@@ -100,7 +102,7 @@ impl<'a> MoveSearch<'a> {
             found: Vec::new(),
             truncated: false,
             parts: Vec::new(),
-        }
+        })
     }
 
     fn full(&self) -> bool {
