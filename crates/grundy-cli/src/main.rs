@@ -27,6 +27,8 @@ enum Command {
     Mex(commands::mex::MexArgs),
     Nim(commands::nim::NimArgs),
     Subtraction(commands::subtraction::SubtractionArgs),
+    #[command(alias = "octal")]
+    Takebreak(commands::takebreak::TakebreakArgs),
     Wythoff(commands::wythoff::WythoffArgs),
     Cdnim(commands::cdnim::CdnimArgs),
     Graph(commands::graph::GraphArgs),
@@ -42,6 +44,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Mex(a) => commands::mex::run(a, json),
         Command::Nim(a) => commands::nim::run(a, json),
         Command::Subtraction(a) => commands::subtraction::run(a, json),
+        Command::Takebreak(a) => commands::takebreak::run(a, json),
         Command::Wythoff(a) => commands::wythoff::run(a, json),
         Command::Cdnim(a) => commands::cdnim::run(a, json),
         Command::Graph(a) => commands::graph::run(a, json),

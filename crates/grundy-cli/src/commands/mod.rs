@@ -7,6 +7,8 @@ pub mod multiplayer;
 pub mod nim;
 pub mod play;
 pub mod subtraction;
+pub mod takebreak;
+pub mod takebreak_plot;
 pub mod tour;
 pub mod verify;
 pub mod wythoff;
