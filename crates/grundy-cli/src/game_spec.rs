@@ -37,9 +37,62 @@ pub struct GameChoice {
 pub const KNOWN: &[&str] = &[
     "nim",
     "subtraction:LIST (e.g. subtraction:1,3,4)",
-    // "takebreak:CODE (e.g. takebreak:0.77)",  -- added when the take-and-break family merges
-    // "cdnim",                                  -- added when common-divisor Nim merges
+    "takebreak:CODE (e.g. takebreak:0.77, takebreak:kayles, takebreak:grundys-game)",
+    "cdnim",
 ];
+
+/// Take-and-break rules over `u64` heap lists (the family's own positions are `u32` lists
+/// without empty heaps). The work bound refuses heaps above `u32::MAX` before any conversion.
+struct TakeBreakHeaps(grundy::takebreak::TakeBreakGame);
+
+fn to_u32(p: &[u64]) -> Vec<u32> {
+    p.iter().map(|&h| h as u32).collect()
+}
+
+impl Game for TakeBreakHeaps {
+    type Position = Vec<u64>;
+    fn options(&self, position: &Vec<u64>, out: &mut Vec<Vec<u64>>) {
+        let mut buf = Vec::new();
+        self.0.options(&to_u32(position), &mut buf);
+        out.extend(
+            buf.into_iter()
+                .map(|q| q.into_iter().map(u64::from).collect()),
+        );
+    }
+    fn components(&self, position: &Vec<u64>) -> Option<Vec<Vec<u64>>> {
+        (position.len() > 1).then(|| position.iter().map(|&h| vec![h]).collect())
+    }
+}
+
+fn non_empty_sorted(heaps: &[u64]) -> Vec<u64> {
+    let mut p: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+    p.sort_unstable();
+    p
+}
+
+/// Work bound for take-and-break play from heaps of total `s`: every reachable position is a
+/// multiset of heaps with total at most `s` (so at most sum_{t<=s} p(t) of them, p the
+/// partition numbers), each with at most `s * s * (last digit + 1)` options.
+fn takebreak_work(heaps: &[u64], digits: usize) -> u128 {
+    if heaps.iter().any(|&h| h > u32::MAX as u64) {
+        return u128::MAX;
+    }
+    let s: u64 = heaps.iter().sum();
+    if s > 5_000 {
+        return u128::MAX;
+    }
+    let s = s as usize;
+    let mut p = vec![0u128; s + 1];
+    p[0] = 1;
+    for part in 1..=s {
+        for t in part..=s {
+            p[t] = p[t].saturating_add(p[t - part]);
+        }
+    }
+    let positions = p.iter().fold(0u128, |a, &x| a.saturating_add(x));
+    let options = (s as u128 + 1) * (s as u128 + 1) * (digits as u128 + 1);
+    positions.saturating_mul(options)
+}
 
 fn sorted(heaps: &[u64]) -> Vec<u64> {
     let mut p = heaps.to_vec();
@@ -124,9 +177,34 @@ pub fn parse_game(spec: &str) -> CliResult<GameChoice> {
                 is_nim: false,
             })
         }
-        // Merge point for the other families, e.g.:
-        // ("takebreak", Some(code)) => Ok(GameChoice { .. }),
-        // ("cdnim", None) => Ok(GameChoice { .. }),
+        ("takebreak" | "octal", Some(code)) => {
+            let rules = grundy::takebreak::Rules::parse(code)?;
+            let digits = rules.code().map_or(1, |c| c.last_nonzero());
+            Ok(GameChoice {
+                spec: format!("takebreak:{rules}"),
+                name: format!("take-and-break game {rules}"),
+                game: Box::new(TakeBreakHeaps(grundy::takebreak::TakeBreakGame::new(rules))),
+                position: non_empty_sorted,
+                work: Box::new(move |heaps| takebreak_work(heaps, digits)),
+                is_nim: false,
+            })
+        }
+        ("cdnim", None) => Ok(GameChoice {
+            spec: "cdnim".into(),
+            name: "common-divisor Nim".into(),
+            game: Box::new(grundy::games::cdnim::CommonDivisorNim),
+            position: sorted,
+            // Each heap can lose at most max(heaps) different common divisors.
+            work: Box::new(|heaps| {
+                let top = heaps.iter().copied().max().unwrap_or(0) as u128;
+                shrinking_heaps_work(heaps, heaps.len() as u128 * top)
+            }),
+            is_nim: false,
+        }),
+        ("takebreak" | "octal", None) => Err(CliError::input(
+            "the game 'takebreak' needs its code, e.g. --game takebreak:0.77",
+        )),
+        ("cdnim", Some(_)) => Err(CliError::input("the game 'cdnim' takes no parameters")),
         ("nim", Some(_)) => Err(CliError::input("the game 'nim' takes no parameters")),
         ("subtraction", None) => Err(CliError::input(
             "the game 'subtraction' needs its set, e.g. --game subtraction:1,3,4",
