@@ -107,3 +107,29 @@ fn multiplayer_engines_fill_the_other_seats() {
         "not a permutation",
     );
 }
+
+#[test]
+fn registry_games_play_with_values_and_splits() {
+    let t = play(&["cdnim", "6", "3", "2"], "hint\n");
+    assert!(t.contains("value 1: N-position"), "{t}");
+    assert!(
+        t.contains("suggested move: 1 3 6 (to a position of value 0)"),
+        "{t}"
+    );
+    // Kayles from 5: the engine splits into 2 + 2 (value 0), a move that leaves two heaps.
+    let t = play(
+        &["takebreak:kayles", "5", "--first", "engine"],
+        "1 3\nquit\n",
+    );
+    assert!(
+        t.contains("engine plays 2 2: to a position of value 0"),
+        "{t}"
+    );
+    assert!(
+        t.contains("illegal move: '1 3' cannot be reached in one move from '2 2'"),
+        "{t}"
+    );
+    let t = play(&["takebreak:0.07", "2"], "(no heaps)\n");
+    assert!(t.contains("The engine cannot move: you win!"), "{t}");
+    bad_input(&["play", "takebreak:0.7#", "3"], "'#'");
+}

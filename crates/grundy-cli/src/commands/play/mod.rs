@@ -4,6 +4,7 @@
 //! syntax, evaluate, choose the engine's move); the loop here is shared. Input is read line by
 //! line from standard input, so a game can be scripted (`printf '1 1\n' | grundy play nim 3 5 2`).
 
+mod generic;
 mod heapgames;
 mod multi;
 
@@ -24,7 +25,8 @@ pub enum First {
 /// Example: `grundy play nim 3 5 2` (then type `1 1`: heap 1 becomes 1).
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// The family: nim, subtraction, wythoff
+    /// The family: nim, subtraction, wythoff, multiplayer, cdnim, takebreak:CODE (e.g.
+    /// takebreak:kayles), or any other `--game` spec
     #[arg(value_name = "FAMILY")]
     pub family: String,
     #[command(flatten)]
@@ -84,10 +86,17 @@ fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
         "subtraction" => heapgames::subtraction(&words, args.set.as_deref()),
         "wythoff" => heapgames::wythoff(&words),
         "multiplayer" => multi::build(args, &words),
-        other => Err(CliError::input(format!(
-            "unknown family '{other}' for play (choose one of: {})",
-            FAMILIES.join(", ")
-        ))),
+        other => generic::build(other, &words).map_err(|e| {
+            if e.message.starts_with("unknown game") {
+                CliError::input(format!(
+                    "unknown family '{other}' for play (choose one of: {}, or a game spec: {})",
+                    FAMILIES.join(", "),
+                    crate::game_spec::KNOWN.join(", ")
+                ))
+            } else {
+                e
+            }
+        }),
     }
 }
 
