@@ -1,7 +1,9 @@
 //! `grundy tour`: a quick walk through one example from each family, printing what it shows.
 
 use crate::common::{emit, CliResult};
-use grundy::games::{nim, subtraction, wythoff};
+use grundy::games::multiplayer::{li, Preferences};
+use grundy::games::{cdnim, nim, subtraction, wythoff};
+use grundy::solve::Solver;
 use num_bigint::BigUint;
 use serde::Serialize;
 
@@ -57,8 +59,62 @@ pub fn run(_args: TourArgs, json: bool) -> CliResult {
         lines: vec![format!("k = 10: ({a}, {b}) is a P-position")],
     });
 
+    // Common-divisor Nim (paper §2): Theorem 2.4 on the paper's example and on huge heaps.
+    let ex: Vec<BigUint> = [6u32, 3, 2].iter().map(|&h| h.into()).collect();
+    let inv = cdnim::Invariants::of(&ex);
+    let moves = cdnim::winning_moves(&ex, 10);
+    let huge: Vec<BigUint> = vec![
+        BigUint::from(3u32).pow(200) << 5u32,
+        BigUint::from(7u32).pow(150) << 5u32,
+    ];
+    stops.push(Stop {
+        topic: "Common-divisor Nim (Theorem 2.4): sg = lambda + 1 if iota is odd, else 0".into(),
+        lines: vec![
+            format!(
+                "(6, 3, 2): lambda = {}, iota = {}, grundy value {}",
+                inv.lambda.expect("non-zero position"),
+                inv.iota,
+                inv.grundy_value()
+            ),
+            format!(
+                "winning move: heap {} minus common divisor {} -> {}",
+                moves.moves[0].heap, moves.moves[0].divisor, moves.moves[0].to
+            ),
+            format!(
+                "(3^200 * 32, 7^150 * 32), heaps of {} and {} digits: grundy value {} (iota = 2 is even)",
+                huge[0].to_string().len(),
+                huge[1].to_string().len(),
+                cdnim::grundy_value(&huge)
+            ),
+        ],
+    });
+
     let (topic, lines) = super::takebreak::tour_stop();
     stops.push(Stop { topic, lines });
+
+    // Multiplayer Nim (paper §5): sums do not behave as in two-player games.
+    let li = Preferences::li(3).expect("three players");
+    let mut solver = Solver::multiplayer(nim::nim(), li);
+    let mut offset = |heaps: &[u64]| {
+        solver
+            .position_offset(&nim::Nim::position(heaps), 0)
+            .expect("small Nim positions evaluate")
+    };
+    let (a, b, c) = (
+        offset(&[2, 2, 2]),
+        offset(&[1, 3]),
+        offset(&[2, 2, 2, 1, 3]),
+    );
+    stops.push(Stop {
+        topic: "Three-player Nim under Li's ranking GAMES(0,1,2) (multiplayer paper §5)".into(),
+        lines: vec![
+            format!("(2,2,2) is a {a}-position and (1,3) a {b}-position, yet their sum (2,2,2,1,3) is a {c}-position"),
+            format!(
+                "Li's oplus_3(2,2,2) = {}: Thm 3.1, the previous player wins iff oplus_3 = 0",
+                li::oplus_m(&[2u32.into(), 2u32.into(), 2u32.into()], 3)
+            ),
+        ],
+    });
 
     emit(json, &serde_json::json!({ "stops": stops }), || {
         let mut s = String::new();
