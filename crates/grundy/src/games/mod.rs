@@ -10,6 +10,7 @@
 pub mod heaps;
 pub mod nim;
 pub mod subtraction;
+pub mod welter;
 pub mod wythoff;
 
 pub use heaps::{HeapMove, HeapRule, Heaps};
