@@ -15,12 +15,14 @@
 //! | [`solve`] | the shared traversal; normal-play and misère evaluators |
 //! | [`graph`] | explicit finite game graphs: JSON, DOT, exploring a game |
 //! | [`games`] | Nim, subtraction games, Wythoff's game, ... |
+//! | [`young`] | Young diagrams: beta-numbers, hooks, cores, quotients, the hook-removal game |
 
 pub mod game;
 pub mod games;
 pub mod graph;
 pub mod nimber;
 pub mod solve;
+pub mod young;
 
 pub use game::{Game, Outcome};
 pub use nimber::{mex, nim_sum, MexScratch, Nimber};
