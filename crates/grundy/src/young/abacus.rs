@@ -105,7 +105,8 @@ mod tests {
     #[test]
     fn sage_quotient_examples() {
         // SageMath reference manual, Partition.quotient(length), EXAMPLES and TESTS.
-        let cases: &[(&[u64], u64, &[&[u64]])] = &[
+        type Case<'a> = (&'a [u64], u64, &'a [&'a [u64]]);
+        let cases: &[Case] = &[
             (&[7, 7, 5, 3, 3, 3, 1], 3, &[&[2], &[1], &[2, 2, 2]]),
             (&[8, 7, 7, 4, 1, 1, 1, 1, 1], 3, &[&[2, 1], &[2, 2], &[2]]),
             (&[10, 8, 7, 7], 4, &[&[2], &[3], &[2], &[1]]),
@@ -157,11 +158,7 @@ mod tests {
                     assert_eq!(q.len(), r as usize);
                     let qsize: u64 = q.iter().map(|x| x.boxes()).sum();
                     assert_eq!(c.boxes() + r * qsize, n, "{y} r={r}");
-                    assert!(c
-                        .hook_lengths()
-                        .iter()
-                        .flatten()
-                        .all(|h| h % r != 0));
+                    assert!(c.hook_lengths().iter().flatten().all(|h| h % r != 0));
                 }
             }
         }

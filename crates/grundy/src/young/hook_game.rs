@@ -54,7 +54,8 @@ impl Game for HookRemoval {
                     let mut next = beta.clone();
                     next[i] = target;
                     out.push(
-                        Partition::from_beta_numbers(&next).expect("moving a bead to a free square"),
+                        Partition::from_beta_numbers(&next)
+                            .expect("moving a bead to a free square"),
                     );
                 }
                 h += r;

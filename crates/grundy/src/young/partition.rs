@@ -272,8 +272,14 @@ mod tests {
         // SageMath reference manual, Partition.hook_lengths():
         // [2,2,1] -> [[4, 2], [3, 1], [1]]; [3,3] -> [[4, 3, 2], [3, 2, 1]];
         // [3,2,1] -> [[5, 3, 1], [3, 1], [1]]; [2,2] -> [[3, 2], [2, 1]].
-        assert_eq!(p(&[2, 2, 1]).hook_lengths(), vec![vec![4, 2], vec![3, 1], vec![1]]);
-        assert_eq!(p(&[3, 3]).hook_lengths(), vec![vec![4, 3, 2], vec![3, 2, 1]]);
+        assert_eq!(
+            p(&[2, 2, 1]).hook_lengths(),
+            vec![vec![4, 2], vec![3, 1], vec![1]]
+        );
+        assert_eq!(
+            p(&[3, 3]).hook_lengths(),
+            vec![vec![4, 3, 2], vec![3, 2, 1]]
+        );
         assert_eq!(
             p(&[3, 2, 1]).hook_lengths(),
             vec![vec![5, 3, 1], vec![3, 1], vec![1]]
