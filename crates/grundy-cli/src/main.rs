@@ -28,6 +28,7 @@ enum Command {
     Graph(commands::graph::GraphArgs),
     Tour(commands::tour::TourArgs),
     Verify(commands::verify::VerifyArgs),
+    Welter(commands::welter::WelterArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -39,6 +40,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Graph(a) => commands::graph::run(a, json),
         Command::Tour(a) => commands::tour::run(a, json),
         Command::Verify(a) => commands::verify::run(a, json),
+        Command::Welter(a) => commands::welter::run(a, json),
     }
 }
 

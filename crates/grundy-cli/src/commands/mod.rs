@@ -5,4 +5,5 @@ pub mod nim;
 pub mod subtraction;
 pub mod tour;
 pub mod verify;
+pub mod welter;
 pub mod wythoff;

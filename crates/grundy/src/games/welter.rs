@@ -30,6 +30,7 @@ mod lowbits;
 
 use crate::{Error, Game, Nimber, Result};
 use lowbits::{pair_mask, LowBitTrie};
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// The Sato–Welter game for the generic evaluators. A position is the list of occupied squares
@@ -138,42 +139,25 @@ impl Coins {
         self.squares.binary_search(&square).is_ok()
     }
 
-    /// The Grundy value by Theorem 2, in O(k log k).
-    pub fn grundy_value(&self) -> Nimber {
-        if self.squares.is_empty() {
-            return 0;
+    /// The trie behind Theorem 2, built once for a value and any number of move queries.
+    pub fn analyse(&self) -> Analysis<'_> {
+        let trie = (!self.squares.is_empty()).then(|| LowBitTrie::new(&self.squares));
+        let value = trie.as_ref().map_or(0, value_from_trie);
+        Analysis {
+            coins: self,
+            trie,
+            value,
         }
-        value_from_trie(&LowBitTrie::new(&self.squares))
     }
 
-    /// Every move to a position of value `target`, by solving Theorem 2 for the target square
-    /// of each coin (at most one move per coin), sorted by the square the coin leaves.
-    ///
-    /// For `target` below the value the list is non-empty (definition of mex); for `target`
-    /// equal to the value it is empty; above the value it lists whatever moves exist.
+    /// The Grundy value by Theorem 2, in O(k log k).
+    pub fn grundy_value(&self) -> Nimber {
+        self.analyse().grundy_value()
+    }
+
+    /// Every move to a position of value `target` (see [`Analysis::moves_to`]).
     pub fn moves_to(&self, target: Nimber) -> Vec<WelterMove> {
-        if self.squares.is_empty() {
-            return Vec::new();
-        }
-        let trie = LowBitTrie::new(&self.squares);
-        let value = value_from_trie(&trie);
-        let sums = trie.pair_sums();
-        let mut moves = Vec::new();
-        for (i, &from) in trie.sorted.iter().enumerate() {
-            // value(R) for R = the other coins: value = value(R) ⊕ from ⊕ f_R(from).
-            let rest_value = value ^ from ^ sums[i];
-            let to = trie.solve(i as u32, rest_value ^ target);
-            if to < from as u128 {
-                let to = to as u64;
-                // Legal: smaller, and free (the solution never lands on another coin).
-                debug_assert!(!self.is_occupied(to), "target square {to} is occupied");
-                if !self.is_occupied(to) {
-                    moves.push(WelterMove { from, to });
-                }
-            }
-        }
-        moves.sort_unstable();
-        moves
+        self.analyse().moves_to(target)
     }
 
     /// Every winning move (to value 0); empty exactly when the position is a P-position.
@@ -197,6 +181,59 @@ impl Coins {
             .collect();
         squares.push(m.to);
         Coins::new(squares)
+    }
+}
+
+/// Positions with at least this many coins look for moves on several threads.
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// A position with its low-bit trie: the value, and moves to any value, without rebuilding.
+pub struct Analysis<'a> {
+    coins: &'a Coins,
+    trie: Option<LowBitTrie>,
+    value: Nimber,
+}
+
+impl Analysis<'_> {
+    /// The Grundy value (Theorem 2).
+    pub fn grundy_value(&self) -> Nimber {
+        self.value
+    }
+
+    /// Every move to a position of value `target`, by solving Theorem 2 for the target square
+    /// of each coin (at most one move per coin), sorted by the square the coin leaves.
+    ///
+    /// The list is exactly the set of options of value `target`: for `target` below the value
+    /// it is non-empty (definition of mex), for `target` equal to the value it is empty.
+    pub fn moves_to(&self, target: Nimber) -> Vec<WelterMove> {
+        let Some(trie) = &self.trie else {
+            return Vec::new();
+        };
+        let sums = trie.pair_sums();
+        let move_of = |i: usize| {
+            let from = trie.sorted[i];
+            // value(R) for R = the other coins: value = value(R) ⊕ from ⊕ f_R(from).
+            let rest_value = self.value ^ from ^ sums[i];
+            let to = trie.solve(i as u32, rest_value ^ target);
+            // Legal: smaller, and free (the solution never lands on another coin).
+            (to < from as u128 && !self.coins.is_occupied(to as u64)).then_some(WelterMove {
+                from,
+                to: to as u64,
+            })
+        };
+        // One independent walk per coin: large positions spread them over the cores.
+        let k = trie.sorted.len();
+        let mut moves: Vec<WelterMove> = if k < PARALLEL_FROM {
+            (0..k).filter_map(move_of).collect()
+        } else {
+            (0..k)
+                .into_par_iter()
+                .with_min_len(PARALLEL_FROM / 4)
+                .filter_map(move_of)
+                .collect()
+        };
+        moves.sort_unstable();
+        moves
     }
 }
 

@@ -35,6 +35,8 @@ pub(crate) fn pair_mask(t: u32) -> u64 {
 /// `split == 64`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Node {
+    /// The low bits shared by the node's squares (any one of them: bits below `split` agree).
+    pub prefix: u64,
     pub lo: u32,
     pub hi: u32,
     pub split: u32,
@@ -70,15 +72,18 @@ impl LowBitTrie {
         sorted.sort_unstable_by_key(|x| x.reverse_bits());
         let mut nodes = Vec::with_capacity(2 * sorted.len());
         nodes.push(Node {
+            prefix: sorted[0],
             lo: 0,
             hi: sorted.len() as u32,
             split: 64,
             children: [0, 0],
         });
-        // Explicit stack: depth is at most 64, but a work list keeps it simple and uniform.
-        let mut work = vec![0usize];
-        while let Some(u) = work.pop() {
+        // Children are appended, so visiting nodes in index order is breadth-first: the top
+        // levels, which every walk crosses, end up next to each other in memory.
+        let mut u = 0;
+        while u < nodes.len() {
             let Node { lo, hi, .. } = nodes[u];
+            u += 1;
             if hi - lo == 1 {
                 continue; // a leaf
             }
@@ -91,21 +96,21 @@ impl LowBitTrie {
             let mid = lo + range.partition_point(|&x| (x >> split) & 1 == 0) as u32;
             let left = nodes.len() as u32;
             nodes.push(Node {
+                prefix: sorted[lo as usize],
                 lo,
                 hi: mid,
                 split: 64,
                 children: [0, 0],
             });
             nodes.push(Node {
+                prefix: sorted[mid as usize],
                 lo: mid,
                 hi,
                 split: 64,
                 children: [0, 0],
             });
-            nodes[u].split = split;
-            nodes[u].children = [left, left + 1];
-            work.push(left as usize);
-            work.push(left as usize + 1);
+            nodes[u - 1].split = split;
+            nodes[u - 1].children = [left, left + 1];
         }
         LowBitTrie { sorted, nodes }
     }
@@ -168,7 +173,7 @@ impl LowBitTrie {
                 return (b | (want & bit_range(j, 64))) as u128;
             }
             let flip = if count & 1 == 1 { u64::MAX } else { 0 };
-            let prefix = self.sorted[n.lo as usize];
+            let prefix = n.prefix;
             let end = n.split; // bits j..end are shared by every square of this node
             let forced = want ^ flip;
             let mismatch = (forced ^ prefix) & bit_range(j, end);
