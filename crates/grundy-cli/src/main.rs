@@ -29,6 +29,7 @@ enum Command {
     Tour(commands::tour::TourArgs),
     Verify(commands::verify::VerifyArgs),
     Welter(commands::welter::WelterArgs),
+    Young(commands::young::YoungArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -41,6 +42,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Tour(a) => commands::tour::run(a, json),
         Command::Verify(a) => commands::verify::run(a, json),
         Command::Welter(a) => commands::welter::run(a, json),
+        Command::Young(a) => commands::young::run(a, json),
     }
 }
 

@@ -7,3 +7,5 @@ pub mod tour;
 pub mod verify;
 pub mod welter;
 pub mod wythoff;
+pub mod young;
+pub mod young_draw;
