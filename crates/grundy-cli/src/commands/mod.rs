@@ -1,6 +1,7 @@
 //! One module per subcommand: argument struct, `run`, and the report it prints.
 
 pub mod graph;
+pub mod graph_structure;
 pub mod nim;
 pub mod subtraction;
 pub mod tour;

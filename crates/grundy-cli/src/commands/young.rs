@@ -89,7 +89,16 @@ fn read_partition(args: &YoungArgs) -> CliResult<Partition> {
         .iter()
         .flat_map(|w| w.split(','))
         .filter(|w| !w.is_empty())
-        .map(|w| parse_u64(if args.from_beta { "beta-number" } else { "part" }, w))
+        .map(|w| {
+            parse_u64(
+                if args.from_beta {
+                    "beta-number"
+                } else {
+                    "part"
+                },
+                w,
+            )
+        })
         .collect::<CliResult<Vec<_>>>()?;
     if numbers.is_empty() {
         return Err(CliError::input(

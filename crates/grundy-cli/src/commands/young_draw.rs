@@ -23,7 +23,13 @@ pub enum Format {
 }
 
 /// Draw `p` (English notation: first row on top) with `hooks[i][j]` written in box (i, j).
-pub fn draw(p: &Partition, hooks: &[Vec<u64>], title: &str, path: &Path, format: Format) -> CliResult {
+pub fn draw(
+    p: &Partition,
+    hooks: &[Vec<u64>],
+    title: &str,
+    path: &Path,
+    format: Format,
+) -> CliResult {
     let rows = p.len() as u64;
     let cols = p.parts().first().copied().unwrap_or(0);
     if rows > MAX_SIDE || cols > MAX_SIDE {
@@ -70,7 +76,11 @@ fn render<DB: DrawingBackend>(
         (MARGIN as i32, (MARGIN + TITLE / 2) as i32 - 4),
         title_style,
     ))?;
-    let widest = hooks.iter().flatten().max().map_or(1, |h| h.to_string().len());
+    let widest = hooks
+        .iter()
+        .flatten()
+        .max()
+        .map_or(1, |h| h.to_string().len());
     let font_size = match widest {
         0..=2 => 16,
         3 => 13,

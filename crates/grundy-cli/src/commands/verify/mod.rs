@@ -5,6 +5,8 @@
 //! [`exhaustive`] runner does the parallel loop, the progress bar and the report.
 
 pub mod nim;
+pub mod quotient_theorem;
+pub mod welter;
 
 use crate::common::{emit, progress_bar, CliError, CliResult};
 use rayon::prelude::*;
@@ -24,11 +26,17 @@ pub struct VerifyArgs {
 pub enum VerifyTarget {
     /// Nim: nim-sum and the misère rule (Thm 2.3) against the evaluators
     Nim(nim::Args),
+    /// Sato-Welter game: Welter's formula (hook paper Thm 2) and its winning moves
+    Welter(welter::Args),
+    /// Young diagrams: the quotient theorem (hook paper Thm 4), each term by brute force
+    QuotientTheorem(quotient_theorem::Args),
 }
 
 pub fn run(args: VerifyArgs, json: bool) -> CliResult {
     match args.target {
         VerifyTarget::Nim(a) => nim::run(a, json),
+        VerifyTarget::Welter(a) => welter::run(a, json),
+        VerifyTarget::QuotientTheorem(a) => quotient_theorem::run(a, json),
     }
 }
 
