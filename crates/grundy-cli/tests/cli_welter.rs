@@ -127,6 +127,10 @@ fn young_beta_numbers_and_sage_examples() {
     assert_eq!(v["quotient"], j!([[2], [1], [2, 2, 2]]));
     let v = json(&["young", "6,3,2,2", "--core", "3"]);
     assert_eq!(v["core"], j!([2, 1, 1]));
+    // Fig. 1 -> Fig. 2 of the paper: a hook of length 7 in row 3 (0-based).
+    let v = json(&["young", "10,10,8,6,5,5,3,1", "--remove-hook", "3,2"]);
+    assert_eq!(v["removed_hook"]["hook_length"], 7);
+    assert_eq!(v["removed_hook"]["result"], j!([10, 10, 8, 4, 4, 2, 2, 1]));
     let v = json(&["young", "0"]);
     assert_eq!(v["boxes"], 0);
     assert_eq!(v["outcome"], "P");
@@ -165,6 +169,11 @@ fn young_bad_input() {
     bad_input(&["young", "3,3", "--from-beta"], "appears twice");
     bad_input(&["young"], "no parts");
     bad_input(&["young", "3,1", "--beads", "1"], "too few");
+    bad_input(
+        &["young", "3,1", "--remove-hook", "1,1"],
+        "not in the diagram",
+    );
+    bad_input(&["young", "3,1", "--remove-hook", "1"], "ROW,COL");
     bad_input(&["young", "3,1", "--quotient", "100000000"], "limited");
     bad_input(&["young", "18446744073709551615,1"], "too large");
     bad_input(&["young", "200", "--png", "/tmp/never-written.png"], "150");

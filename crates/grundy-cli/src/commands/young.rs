@@ -44,6 +44,9 @@ pub struct YoungArgs {
     /// Draw the diagram with each box's hook length as PNG
     #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
+    /// Remove the hook of box ROW,COL (0-based, row 0 on top) and report the diagram left
+    #[arg(long, value_name = "ROW,COL")]
+    pub remove_hook: Option<String>,
     /// Write the game graph of every diagram reachable by hook removals (JSON, for
     /// `grundy graph FILE --plain` or `--divide A`)
     #[arg(long, value_name = "FILE")]
@@ -63,6 +66,15 @@ struct HookMove {
 }
 
 #[derive(Serialize)]
+struct RemovedHook {
+    row: usize,
+    column: u64,
+    hook_length: u64,
+    result: Partition,
+    result_grundy_value: Nimber,
+}
+
+#[derive(Serialize)]
 struct Report {
     partition: Partition,
     boxes: u64,
@@ -79,6 +91,8 @@ struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     quotient: Option<Vec<Partition>>,
     quotient_theorem: QuotientTheorem,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    removed_hook: Option<RemovedHook>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     files: Vec<String>,
 }
@@ -143,6 +157,27 @@ fn hook_moves(p: &Partition, beta: &[u64]) -> Vec<HookMove> {
         .collect()
 }
 
+fn remove_hook(p: &Partition, spec: &str) -> CliResult<RemovedHook> {
+    let numbers = crate::common::parse_u64_list("box coordinate", spec)?;
+    let [row, column] = numbers[..] else {
+        return Err(CliError::input(format!(
+            "--remove-hook takes ROW,COL (two numbers), got '{spec}'"
+        )));
+    };
+    let row = usize::try_from(row).unwrap_or(usize::MAX);
+    let hook_length = p.hook_length(row, column).ok_or_else(|| {
+        CliError::input(format!("box ({row}, {column}) is not in the diagram {p}"))
+    })?;
+    let result = p.remove_hook(row, column)?;
+    Ok(RemovedHook {
+        row,
+        column,
+        hook_length,
+        result_grundy_value: young::grundy_value(&result),
+        result,
+    })
+}
+
 fn check_r(flag: &str, r: u64) -> CliResult<u64> {
     if r == 0 {
         return Err(CliError::input(format!("{flag} must be at least 1")));
@@ -169,6 +204,10 @@ pub fn run(args: YoungArgs, json: bool) -> CliResult {
     };
     let quotient = match args.quotient {
         Some(r) => Some(young::quotient(&p, check_r("--quotient", r)?)?),
+        None => None,
+    };
+    let removed_hook = match &args.remove_hook {
+        Some(spec) => Some(remove_hook(&p, spec)?),
         None => None,
     };
     let grundy_value = young::grundy_value(&p);
@@ -224,6 +263,7 @@ pub fn run(args: YoungArgs, json: bool) -> CliResult {
         core,
         quotient,
         quotient_theorem: theorem,
+        removed_hook,
         files,
         partition: p,
     };
@@ -290,6 +330,12 @@ fn human(r: &Report, args: &YoungArgs) -> String {
         "  v_φ2(p) = v({}) xor v({}) = {} xor {}; p² = {} (2-core), v(p²) = {} = boxes mod 2\n",
         t.halves[0], t.halves[1], t.half_values[0], t.half_values[1], t.two_core, t.two_core_value
     ));
+    if let Some(h) = &r.removed_hook {
+        s.push_str(&format!(
+            "removing the hook of box (row {}, column {}), length {}, leaves {} (grundy value {})\n",
+            h.row, h.column, h.hook_length, h.result, h.result_grundy_value
+        ));
+    }
     for f in &r.files {
         s.push_str(&format!("written: {f}\n"));
     }
