@@ -63,6 +63,9 @@ fn welter_reads_a_file_and_stdin() {
     std::fs::write(&path, coins.join("\n")).unwrap();
     let v = json(&["welter", "--input", path.to_str().unwrap()]);
     assert_eq!(v["coins"], 5000);
+    let w = json(&["welter", "--input", path.to_str().unwrap(), "--value-only"]);
+    assert_eq!(w["grundy_value"], v["grundy_value"]);
+    assert!(w.get("winning_moves").is_none());
     let out = grundy()
         .args(["welter", "--input", "-", "--json"])
         .write_stdin("2 3 5\n7 11 13 17 19 23\n")

@@ -19,8 +19,11 @@ pub struct WelterArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// List every move to a position of value H instead of the winning moves
-    #[arg(long, value_name = "H")]
+    #[arg(long, value_name = "H", conflicts_with = "value_only")]
     pub target: Option<String>,
+    /// Only the value and the outcome (skip the search for moves)
+    #[arg(long)]
+    pub value_only: bool,
 }
 
 #[derive(Serialize)]
@@ -94,6 +97,7 @@ pub fn run(args: WelterArgs, json: bool) -> CliResult {
         moves: None,
     };
     match &args.target {
+        _ if args.value_only => {}
         Some(t) => {
             let target = parse_u64("target value", t)?;
             report.moves = Some(analysis.moves_to(target));

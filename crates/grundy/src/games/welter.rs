@@ -206,6 +206,11 @@ impl Analysis<'_> {
     /// The list is exactly the set of options of value `target`: for `target` below the value
     /// it is non-empty (definition of mex), for `target` equal to the value it is empty.
     pub fn moves_to(&self, target: Nimber) -> Vec<WelterMove> {
+        self.moves_to_with(target, PARALLEL_FROM)
+    }
+
+    /// [`moves_to`](Self::moves_to), on several threads from `parallel_from` coins on.
+    fn moves_to_with(&self, target: Nimber, parallel_from: usize) -> Vec<WelterMove> {
         let Some(trie) = &self.trie else {
             return Vec::new();
         };
@@ -223,12 +228,12 @@ impl Analysis<'_> {
         };
         // One independent walk per coin: large positions spread them over the cores.
         let k = trie.sorted.len();
-        let mut moves: Vec<WelterMove> = if k < PARALLEL_FROM {
+        let mut moves: Vec<WelterMove> = if k < parallel_from {
             (0..k).filter_map(move_of).collect()
         } else {
             (0..k)
                 .into_par_iter()
-                .with_min_len(PARALLEL_FROM / 4)
+                .with_min_len((parallel_from / 4).max(1))
                 .filter_map(move_of)
                 .collect()
         };
@@ -380,6 +385,23 @@ mod tests {
             assert_eq!(coins.play(m).unwrap().grundy_value(), 0);
         }
         assert!(!coins.winning_moves().is_empty() || coins.grundy_value() == 0);
+    }
+
+    #[test]
+    fn parallel_and_sequential_move_search_agree() {
+        // 100,000 distinct squares (an invertible multiplier modulo a prime).
+        let squares: Vec<u64> = (1..=100_000u64)
+            .map(|i| i * 2_654_435_761 % 4_294_967_311)
+            .collect();
+        let coins = Coins::new(squares).unwrap();
+        let a = coins.analyse();
+        let sequential = a.moves_to_with(0, usize::MAX);
+        assert!(!sequential.is_empty());
+        assert_eq!(a.moves_to_with(0, 1), sequential);
+        assert_eq!(a.moves_to(0), sequential);
+        for m in sequential.iter().step_by(sequential.len() / 3 + 1) {
+            assert_eq!(coins.play(*m).unwrap().grundy_value(), 0);
+        }
     }
 
     proptest::proptest! {

@@ -30,7 +30,7 @@ use crate::{Nimber, Result};
 use serde::Serialize;
 
 /// Default step budget for [`check_axioms`] in the convenience functions.
-pub const DEFAULT_STEP_LIMIT: u64 = 50_000_000;
+pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000_000;
 
 /// Options and "parents" of every node as sorted, duplicate-free lists (the paper's `φ(p)` is
 /// a set), for quick membership tests.
