@@ -65,6 +65,9 @@ pub struct Violation {
     pub description: String,
 }
 
+/// Largest cube PG1 is checked for (2^20 corners).
+const MAX_CUBE_DIMENSION: usize = 20;
+
 pub(crate) struct Budget {
     left: u64,
     limit: u64,
@@ -152,6 +155,12 @@ pub(crate) fn is_square(moves: &Moves, set: [usize; 4]) -> bool {
 /// the corners must have exactly the cube's moves.
 fn count_cubes(moves: &Moves, p: usize, base: &[usize], budget: &mut Budget) -> Result<usize> {
     let n = base.len();
+    if n > MAX_CUBE_DIMENSION {
+        return Err(Error::TooLarge(format!(
+            "a position has {n} pairwise unrelated options: checking PG1 would need {n}-dimensional cubes (at most {MAX_CUBE_DIMENSION})"
+        )));
+    }
+    budget.spend(1 << n)?;
     let full = (1usize << n) - 1;
     let mut corner = vec![usize::MAX; 1 << n];
     corner[full] = p;

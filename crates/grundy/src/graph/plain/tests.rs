@@ -56,6 +56,15 @@ fn check_young(lambda: &Partition) {
         assert_eq!(from_graph, from_rules, "phi_2 at {position}");
     }
 
+    // Prop. 5 for r = 3: φ₃ is plain, and p³ (the unique terminal of ⟨p⟩₃) is the 3-core.
+    let phi3 = phi_r(&g, 3);
+    assert_eq!(violation(&phi3), None, "phi_3 of {lambda} should be plain");
+    for (p, t) in unique_terminals(&phi3).into_iter().enumerate() {
+        let position = by_name_partition(g.name(p));
+        let core = young::core(&position, 3).unwrap().to_string();
+        assert_eq!(t, Some(by_name[core.as_str()]), "3-core of {position}");
+    }
+
     // Theorem 5 at every node, and p² is the 2-core.
     for t in theorem_5(&g) {
         assert!(
