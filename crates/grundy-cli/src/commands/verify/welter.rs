@@ -2,7 +2,10 @@
 //! from it, against the generic evaluator on every position of a range.
 
 use super::{check_budget, exhaustive, finish};
-use crate::common::CliResult;
+use crate::common::{CliError, CliResult};
+
+/// Positions times options per position that one run may check.
+const WORK_BUDGET: u128 = 50_000_000;
 use grundy::games::welter::{Coins, Welter, WelterMove};
 use grundy::NormalPlay;
 
@@ -86,7 +89,16 @@ fn check(p: &Vec<u64>, solver: &mut NormalPlay<Welter>) -> Option<String> {
 }
 
 pub fn run(args: Args, json: bool) -> CliResult {
-    check_budget(binomial_sum(args.coins, args.max_square), 2_000_000)?;
+    // Each position has up to max_square options for the evaluator: budget the product.
+    let positions = binomial_sum(args.coins, args.max_square);
+    check_budget(positions, 2_000_000)?;
+    let work = positions.saturating_mul(args.max_square as u128);
+    if work > WORK_BUDGET {
+        return Err(CliError::input(format!(
+            "that range has {positions} positions with up to {} options each; at most {WORK_BUDGET} position-options are checked in one run (choose a smaller range)",
+            args.max_square
+        )));
+    }
     let items = all_positions(args.coins, args.max_square);
     let scope = format!(
         "every position of at most {} coins on squares below {}; value and moves to every value up to value + 1",
