@@ -219,6 +219,10 @@ fn graph_division_and_plain_games() {
     let v = json(&["graph", np.to_str().unwrap(), "--plain"]);
     assert_eq!(v["plain"]["is_plain"], false);
     assert_eq!(v["plain"]["violation"]["axiom"], "PG3");
+    assert_eq!(
+        v["plain"]["violation"]["nodes"],
+        j!(["1", "0", "3", "2", "4", "2"])
+    );
     let two = dir.path().join("two.json");
     std::fs::write(
         &two,

@@ -3,7 +3,7 @@
 
 use crate::common::{CliError, CliResult};
 use grundy::graph::division::divide;
-use grundy::graph::plain::{self, Violation};
+use grundy::graph::plain::{self, Axiom};
 use grundy::graph::GameGraph;
 use grundy::Nimber;
 use serde::Serialize;
@@ -155,10 +155,18 @@ pub struct Theorem5Root {
     options_parity: Nimber,
 }
 
+/// An axiom violation with node names instead of indices.
+#[derive(Serialize)]
+pub struct NamedViolation {
+    axiom: Axiom,
+    nodes: Vec<String>,
+    description: String,
+}
+
 #[derive(Serialize)]
 pub struct PlainReport {
     is_plain: bool,
-    violation: Option<Violation>,
+    violation: Option<NamedViolation>,
     #[serde(skip_serializing_if = "Option::is_none")]
     diagram: Option<Diagram>,
     /// Proposition 4 at every (p, x ∈ φ(p)): null when it holds, else the pair.
@@ -185,7 +193,11 @@ pub fn plain_report(graph: &GameGraph) -> CliResult<PlainReport> {
     let violation = plain::check_axioms(graph, PLAIN_STEP_LIMIT).map_err(CliError::from)?;
     let mut report = PlainReport {
         is_plain: violation.is_none(),
-        violation,
+        violation: violation.map(|v| NamedViolation {
+            axiom: v.axiom,
+            nodes: names(graph, &v.nodes),
+            description: v.description,
+        }),
         diagram: None,
         proposition_4_counterexample: None,
         phi_2_is_plain: None,
