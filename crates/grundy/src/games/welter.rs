@@ -11,7 +11,7 @@
 //! The pair term `(n_j − n_i) ⊕ (n_j − n_i − 1)` is `2^(t+1) − 1`, where `t` is the number of
 //! trailing zeros of `n_j − n_i`, i.e. the lowest bit at which `n_i` and `n_j` differ. So only
 //! the parity of the number of pairs first differing at each bit matters, and a trie over the
-//! low bits ([`lowbits`]) counts those pairs in O(k · 64) after an O(k log k) sort.
+//! low bits (module `lowbits`) counts those pairs in O(k · 64) after an O(k log k) sort.
 //!
 //! ## Winning moves from the formula
 //! Moving coin `a` to `b` changes the position `R ∪ {a}` (where `R` is the other coins) into

@@ -10,7 +10,7 @@
 //! | [`partition`] | partitions, beta-numbers (any number of beads), hook lengths, hook removal |
 //! | [`abacus`] | r-core and r-quotient (SageMath's component order) |
 //! | [`hook_game`] | the hook-removal game (any hook, or hooks divisible by r); value by Welter's formula and by the hook formula |
-//! | [`quotient_theorem`] | Theorem 4: `v(p) = 2 v_{φ₂}(p) + v(p²)` |
+//! | [`quotient_theorem`](mod@quotient_theorem) | Theorem 4: `v(p) = 2 v_{φ₂}(p) + v(p²)` |
 //!
 //! The Sato–Welter game on coins is in [`crate::games::welter`]; the plain-game axioms that
 //! this game satisfies are in [`crate::graph::plain`].
