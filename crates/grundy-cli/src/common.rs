@@ -135,16 +135,22 @@ pub fn parse_u64_list(what: &str, text: &str) -> CliResult<Vec<u64>> {
 
 /// Print `report` as one JSON object, or the human text.
 pub fn emit<T: Serialize>(json: bool, report: &T, human: impl FnOnce() -> String) -> CliResult {
-    if json {
-        println!("{}", serde_json::to_string(report)?);
+    let mut text = if json {
+        serde_json::to_string(report)?
     } else {
-        let text = human();
-        print!("{text}");
-        if !text.ends_with('\n') {
-            println!();
-        }
+        human()
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
     }
-    Ok(())
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // The reader went away (`grundy ... | head`): nothing left to say to anybody.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(CliError::input(format!("cannot write the output: {e}"))),
+    }
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).

@@ -36,6 +36,8 @@ enum Command {
     Tour(commands::tour::TourArgs),
     Verify(commands::verify::VerifyArgs),
     Multiplayer(commands::multiplayer::MultiplayerArgs),
+    Welter(commands::welter::WelterArgs),
+    Young(commands::young::YoungArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -52,6 +54,8 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Tour(a) => commands::tour::run(a, json),
         Command::Verify(a) => commands::verify::run(a, json),
         Command::Multiplayer(a) => commands::multiplayer::run(a, json),
+        Command::Welter(a) => commands::welter::run(a, json),
+        Command::Young(a) => commands::young::run(a, json),
     }
 }
 

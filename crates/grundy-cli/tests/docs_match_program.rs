@@ -5,9 +5,10 @@
 //! A line consisting of `...` alone stands for any number of lines (to elide long output);
 //! everything else must match exactly.
 //!
-//! Rules for writers: commands run from the repository root; arguments are split on spaces, with
-//! '...' or "..." quoting; no pipes or redirections (use a ```text block for output that is
-//! illustrative only, e.g. timings).
+//! Rules for writers: each documentation file's commands run in order in a scratch directory
+//! where `docs/` is the repository's; a line with a pipe or redirection runs through `sh -c`
+//! with the built `grundy` first on PATH; use a ```text or ```sh block for output that is
+//! illustrative only (timings, random data).
 
 mod common;
 use std::path::{Path, PathBuf};
@@ -91,23 +92,55 @@ fn examples() -> Vec<(String, usize, String, String)> {
     out
 }
 
+/// The directory of the built `grundy` binary, to put on PATH for shell lines.
+fn binary_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_grundy"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
 #[test]
 fn every_console_example_matches_the_program() {
     let root = repo_root();
     let examples = examples();
     assert!(examples.len() >= 5, "expected examples in README.md");
     let mut failures = Vec::new();
+    // One scratch directory per documentation file, so files one command writes can be read by
+    // the next without touching the repository; `docs/` is linked in for the example inputs.
+    let mut scratch: std::collections::HashMap<String, tempfile::TempDir> = Default::default();
     for (file, line, cmd, expected) in &examples {
+        let dir = scratch.entry(file.clone()).or_insert_with(|| {
+            let d = tempfile::tempdir().unwrap();
+            std::os::unix::fs::symlink(root.join("docs"), d.path().join("docs")).unwrap();
+            d
+        });
         let args = split_args(cmd);
         assert_eq!(
             args[0], "grundy",
             "{file}:{line}: only grundy commands can be checked"
         );
-        let out = common::grundy()
-            .current_dir(&root)
-            .args(&args[1..])
-            .output()
-            .unwrap();
+        let out = if cmd.contains(['|', '>', '<', ';', '&']) {
+            // A shell line: pipes and redirections as a user would type them.
+            let path = format!(
+                "{}:{}",
+                binary_dir().display(),
+                std::env::var("PATH").unwrap_or_default()
+            );
+            std::process::Command::new("sh")
+                .arg("-c")
+                .arg(cmd)
+                .env("PATH", path)
+                .current_dir(dir.path())
+                .output()
+                .unwrap()
+        } else {
+            common::grundy()
+                .current_dir(dir.path())
+                .args(&args[1..])
+                .output()
+                .unwrap()
+        };
         // What a terminal shows: stdout, then stderr (errors are one line there).
         let actual = format!(
             "{}{}",

@@ -16,6 +16,7 @@
 //! | [`graph`] | explicit finite game graphs: JSON, DOT, exploring a game |
 //! | [`games`] | Nim, subtraction games, Wythoff's game, ... |
 //! | [`takebreak`] | take-and-break codes, Grundy sequences, periods, transforms |
+//! | [`young`] | Young diagrams: beta-numbers, hooks, cores, quotients, the hook-removal game |
 
 pub mod game;
 pub mod games;
@@ -23,6 +24,7 @@ pub mod graph;
 pub mod nimber;
 pub mod solve;
 pub mod takebreak;
+pub mod young;
 
 pub use game::{Game, Outcome};
 pub use nimber::{mex, nim_sum, MexScratch, Nimber};

@@ -1,6 +1,7 @@
 //! `grundy graph`: explicit game graphs from a JSON file (format in the README and in
 //! `grundy::graph`).
 
+use super::graph_structure::{division_report, plain_report, DivisionReport, PlainReport};
 use crate::common::{emit, outcome_words, read_text, CliError, CliResult};
 use grundy::graph::{to_dot, GameGraph};
 use grundy::{Nimber, Outcome};
@@ -28,6 +29,14 @@ pub struct GraphArgs {
     /// Write the graph in Graphviz DOT, every node labelled with its value
     #[arg(long, value_name = "OUT")]
     pub dot: Option<PathBuf>,
+    /// Game division (hook paper Thm 3): build the quotient and remainder games for divisor A
+    /// and check that their values are floor(v/A) and v mod A at every node
+    #[arg(long, value_name = "A")]
+    pub divide: Option<u64>,
+    /// Check the plain-game axioms PG1-PG3 (hook paper §6); for a plain game also the
+    /// diagram and hooks of the root, Prop. 4, Prop. 5 and Thm 5
+    #[arg(long)]
+    pub plain: bool,
 }
 
 #[derive(Serialize)]
@@ -50,6 +59,10 @@ struct Report {
     nodes: Option<Vec<NodeValue>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dot: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    division: Option<DivisionReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plain: Option<PlainReport>,
 }
 
 /// Load a graph file, with the file name in any error.
@@ -94,7 +107,21 @@ pub fn run(args: GraphArgs, json: bool) -> CliResult {
                 .collect()
         }),
         dot: args.dot.as_ref().map(|p| p.display().to_string()),
+        division: match args.divide {
+            Some(a) => Some(division_report(&graph, a, args.all)?),
+            None => None,
+        },
+        plain: if args.plain {
+            Some(plain_report(&graph)?)
+        } else {
+            None
+        },
     };
+    let failed = report
+        .division
+        .as_ref()
+        .is_some_and(|d| d.counterexample.is_some())
+        || report.plain.as_ref().is_some_and(|p| p.paper_contradicted);
     emit(json, &report, || {
         let mut s = format!(
             "root: {}\ngrundy value: {}\noutcome: {}\n",
@@ -127,6 +154,18 @@ pub fn run(args: GraphArgs, json: bool) -> CliResult {
         if let Some(d) = &report.dot {
             s.push_str(&format!("DOT written to {d}\n"));
         }
+        if let Some(d) = &report.division {
+            s.push_str(&d.human());
+        }
+        if let Some(p) = &report.plain {
+            s.push_str(&p.human());
+        }
         s
-    })
+    })?;
+    if failed {
+        return Err(CliError::check_failed(
+            "a theorem of the hook paper failed on this graph (see the report)",
+        ));
+    }
+    Ok(())
 }

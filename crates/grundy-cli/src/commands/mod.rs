@@ -2,6 +2,7 @@
 
 pub mod cdnim;
 pub mod graph;
+pub mod graph_structure;
 pub mod mex;
 pub mod multiplayer;
 pub mod nim;
@@ -11,4 +12,7 @@ pub mod takebreak;
 pub mod takebreak_plot;
 pub mod tour;
 pub mod verify;
+pub mod welter;
 pub mod wythoff;
+pub mod young;
+pub mod young_draw;

@@ -13,6 +13,7 @@ pub mod heaps;
 pub mod multiplayer;
 pub mod nim;
 pub mod subtraction;
+pub mod welter;
 pub mod wythoff;
 
 pub use heaps::{HeapMove, HeapRule, Heaps};

@@ -20,8 +20,10 @@
 //! `root` is optional (default: the first node). Node ids are strings; each option names a node
 //! of the same file. Nodes not listed as anybody's option are fine (several sources).
 
+pub mod division;
 mod dot;
 mod explore;
+pub mod plain;
 
 pub use dot::to_dot;
 pub use explore::explore;

@@ -7,6 +7,8 @@
 pub mod cdnim;
 pub mod multiplayer;
 pub mod nim;
+pub mod quotient_theorem;
+pub mod welter;
 
 use crate::common::{emit, progress_bar, CliError, CliResult};
 use rayon::prelude::*;
@@ -30,6 +32,10 @@ pub enum VerifyTarget {
     Multiplayer(multiplayer::Args),
     /// Common-divisor Nim: Theorem 2.4 and its winning moves against the evaluator
     Cdnim(cdnim::Args),
+    /// Sato-Welter game: Welter's formula (hook paper Thm 2) and its winning moves
+    Welter(welter::Args),
+    /// Young diagrams: the quotient theorem (hook paper Thm 4), each term by brute force
+    QuotientTheorem(quotient_theorem::Args),
 }
 
 pub fn run(args: VerifyArgs, json: bool) -> CliResult {
@@ -37,6 +43,8 @@ pub fn run(args: VerifyArgs, json: bool) -> CliResult {
         VerifyTarget::Nim(a) => nim::run(a, json),
         VerifyTarget::Multiplayer(a) => multiplayer::run(a, json),
         VerifyTarget::Cdnim(a) => cdnim::run(a, json),
+        VerifyTarget::Welter(a) => welter::run(a, json),
+        VerifyTarget::QuotientTheorem(a) => quotient_theorem::run(a, json),
     }
 }
 

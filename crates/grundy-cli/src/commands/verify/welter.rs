@@ -1,0 +1,133 @@
+//! `grundy verify welter`: Welter's formula (hook paper, Theorem 2) and the winning moves solved
+//! from it, against the generic evaluator on every position of a range.
+
+use super::{check_budget, exhaustive, finish};
+use crate::common::{CliError, CliResult};
+
+/// Positions times options per position that one run may check.
+const WORK_BUDGET: u128 = 50_000_000;
+use grundy::games::welter::{Coins, Welter, WelterMove};
+use grundy::NormalPlay;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Positions of 0 up to K coins
+    #[arg(long, value_name = "K", default_value_t = 4)]
+    pub coins: usize,
+    /// Squares range over 0..N-1
+    #[arg(long, value_name = "N", default_value_t = 14)]
+    pub max_square: u64,
+}
+
+/// Every set of at most `k` distinct squares below `n`, smaller sets first.
+pub fn all_positions(k: usize, n: u64) -> Vec<Vec<u64>> {
+    let mut out = vec![vec![]];
+    let mut frontier: Vec<Vec<u64>> = vec![vec![]];
+    for _ in 0..k {
+        let mut next = Vec::new();
+        for p in &frontier {
+            let start = p.last().map_or(0, |&l| l + 1);
+            for s in start..n {
+                let mut q = p.clone();
+                q.push(s);
+                next.push(q);
+            }
+        }
+        out.extend(next.iter().cloned());
+        frontier = next;
+    }
+    out
+}
+
+fn binomial_sum(k: usize, n: u64) -> u128 {
+    let mut total = 0u128;
+    let mut c = 1u128; // C(n, 0)
+    for i in 0..=k as u128 {
+        total += c;
+        if i as u64 >= n {
+            break;
+        }
+        c = c * (n as u128 - i) / (i + 1);
+    }
+    total
+}
+
+/// Compare one position: the value, and for every target value up to value + 1 the moves
+/// solved from the formula against the options of that value.
+fn check(p: &Vec<u64>, solver: &mut NormalPlay<Welter>) -> Option<String> {
+    let coins = Coins::new(p.clone()).ok()?;
+    let analysis = coins.analyse();
+    let brute = match solver.grundy_value(p) {
+        Ok(v) => v,
+        Err(e) => return Some(format!("{p:?}: evaluator failed: {e}")),
+    };
+    if analysis.grundy_value() != brute {
+        return Some(format!(
+            "{p:?}: evaluator {brute}, Welter's formula {}",
+            analysis.grundy_value()
+        ));
+    }
+    let options = solver.options_with_values(p).ok()?;
+    for target in 0..=brute + 1 {
+        let mut expected: Vec<WelterMove> = options
+            .iter()
+            .filter(|(_, v)| *v == target)
+            .map(|(q, _)| WelterMove {
+                from: *p.iter().find(|c| !q.contains(c)).expect("a coin moved"),
+                to: *q.iter().find(|c| !p.contains(c)).expect("to a new square"),
+            })
+            .collect();
+        expected.sort();
+        let solved = analysis.moves_to(target);
+        if solved != expected {
+            return Some(format!(
+                "{p:?}: moves to value {target}: evaluator {expected:?}, formula {solved:?}"
+            ));
+        }
+    }
+    None
+}
+
+pub fn run(args: Args, json: bool) -> CliResult {
+    // Each position has up to max_square options for the evaluator: budget the product.
+    let positions = binomial_sum(args.coins, args.max_square);
+    check_budget(positions, 2_000_000)?;
+    let work = positions.saturating_mul(args.max_square as u128);
+    if work > WORK_BUDGET {
+        return Err(CliError::input(format!(
+            "that range has {positions} positions with up to {} options each; at most {WORK_BUDGET} position-options are checked in one run (choose a smaller range)",
+            args.max_square
+        )));
+    }
+    let items = all_positions(args.coins, args.max_square);
+    let scope = format!(
+        "every position of at most {} coins on squares below {}; value and moves to every value up to value + 1",
+        args.coins, args.max_square
+    );
+    let report = exhaustive(
+        "Sato-Welter game: Welter's formula (Thm 2) and the moves solved from it",
+        &scope,
+        &items,
+        |p| {
+            thread_local! {
+                static SOLVER: std::cell::RefCell<NormalPlay<Welter>> =
+                    std::cell::RefCell::new(NormalPlay::new(Welter));
+            }
+            SOLVER.with(|s| check(p, &mut s.borrow_mut()))
+        },
+    );
+    finish(report, json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(all_positions(4, 14).len() as u128, binomial_sum(4, 14));
+        assert_eq!(binomial_sum(4, 14), 1 + 14 + 91 + 364 + 1001);
+        assert_eq!(binomial_sum(5, 3), 8);
+        assert_eq!(all_positions(5, 3).len(), 8);
+    }
+}
