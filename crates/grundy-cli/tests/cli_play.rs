@@ -133,3 +133,25 @@ fn registry_games_play_with_values_and_splits() {
     assert!(t.contains("The engine cannot move: you win!"), "{t}");
     bad_input(&["play", "takebreak:0.7#", "3"], "'#'");
 }
+
+#[test]
+fn welter_moves_from_the_formula_and_legality() {
+    let t = play(&["welter", "1", "4", "7"], "hint\n7 4\n7 9\n3 2\n4 2\n");
+    assert!(t.contains("value 1 (Welter's formula)"), "{t}");
+    assert!(
+        t.contains("suggested move: 7 6 (to a position of value 0)"),
+        "{t}"
+    );
+    assert!(t.contains("illegal move: square 4 is not empty"), "{t}");
+    assert!(t.contains("illegal move: a coin moves left"), "{t}");
+    assert!(
+        t.contains("illegal move: there is no coin on square 3"),
+        "{t}"
+    );
+    assert!(
+        t.contains("engine plays 7 0: to a position of value 0"),
+        "{t}"
+    );
+    assert!(t.contains("You cannot move: the engine wins."), "{t}");
+    bad_input(&["play", "welter", "3", "3"], "3");
+}

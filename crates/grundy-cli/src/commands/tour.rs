@@ -2,8 +2,10 @@
 
 use crate::common::{emit, CliResult};
 use grundy::games::multiplayer::{li, Preferences};
+use grundy::games::welter::Coins;
 use grundy::games::{cdnim, nim, subtraction, wythoff};
 use grundy::solve::Solver;
+use grundy::young::{grundy_value_by_hooks, quotient_theorem, Partition};
 use num_bigint::BigUint;
 use serde::Serialize;
 
@@ -112,6 +114,42 @@ pub fn run(_args: TourArgs, json: bool) -> CliResult {
             format!(
                 "Li's oplus_3(2,2,2) = {}: Thm 3.1, the previous player wins iff oplus_3 = 0",
                 li::oplus_m(&[2u32.into(), 2u32.into(), 2u32.into()], 3)
+            ),
+        ],
+    });
+
+    // Sato–Welter game and Young diagrams (hook paper): the paper's running example.
+    let lambda = Partition::new(vec![10, 10, 8, 6, 5, 5, 3, 1]).expect("a partition");
+    let beta = lambda.beta_numbers();
+    let coins = Coins::new(beta.clone()).expect("distinct squares");
+    let mv = coins.winning_moves().into_iter().next();
+    let qt = quotient_theorem(&lambda);
+    stops.push(Stop {
+        topic: "Sato-Welter game and Young diagrams (hook paper, Theorems 2 and 4)".into(),
+        lines: vec![
+            format!(
+                "partition (10,10,8,6,5,5,3,1): beta-numbers {beta:?}, {} boxes",
+                lambda.boxes()
+            ),
+            format!(
+                "Welter's formula: grundy value {} (hook formula: {})",
+                coins.grundy_value(),
+                grundy_value_by_hooks(&lambda)
+            ),
+            match mv {
+                Some(m) => format!(
+                    "a winning move: coin {} -> square {} (removes a hook of length {})",
+                    m.from,
+                    m.to,
+                    m.from - m.to
+                ),
+                None => "no winning move: a P-position".into(),
+            },
+            format!(
+                "quotient theorem: sg = 2 * {} + {} = {}",
+                qt.even_hook_value,
+                qt.two_core_value,
+                qt.right_hand_side()
             ),
         ],
     });

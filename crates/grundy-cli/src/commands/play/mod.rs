@@ -7,6 +7,7 @@
 mod generic;
 mod heapgames;
 mod multi;
+mod welter;
 
 use crate::common::{CliError, CliResult, PositionArgs};
 use std::io::{BufRead, IsTerminal, Write};
@@ -25,7 +26,7 @@ pub enum First {
 /// Example: `grundy play nim 3 5 2` (then type `1 1`: heap 1 becomes 1).
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// The family: nim, subtraction, wythoff, multiplayer, cdnim, takebreak:CODE (e.g.
+    /// The family: nim, subtraction, wythoff, welter, multiplayer, cdnim, takebreak:CODE (e.g.
     /// takebreak:kayles), or any other `--game` spec
     #[arg(value_name = "FAMILY")]
     pub family: String,
@@ -77,7 +78,7 @@ pub trait Playable {
 }
 
 /// The families `play` knows.
-const FAMILIES: &[&str] = &["nim", "subtraction", "wythoff", "multiplayer"];
+const FAMILIES: &[&str] = &["nim", "subtraction", "wythoff", "welter", "multiplayer"];
 
 fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
     let words = args.position.words()?;
@@ -86,6 +87,7 @@ fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
         "subtraction" => heapgames::subtraction(&words, args.set.as_deref()),
         "wythoff" => heapgames::wythoff(&words),
         "multiplayer" => multi::build(args, &words),
+        "welter" => welter::build(&words),
         other => generic::build(other, &words).map_err(|e| {
             if e.message.starts_with("unknown game") {
                 CliError::input(format!(
