@@ -149,3 +149,33 @@ fn argument_errors_keep_the_missing_names_on_one_line() {
     bad_input(&["graph"], "<FILE>");
     bad_input(&["subtraction", "5"], "--set");
 }
+
+#[test]
+fn every_command_help_says_what_and_gives_an_example() {
+    let top = grundy().arg("--help").output().unwrap();
+    let top = String::from_utf8(top.stdout).unwrap();
+    let names = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+            .filter(|n| n != "help")
+            .collect()
+    };
+    let mut commands: Vec<Vec<String>> = names(&top).into_iter().map(|n| vec![n]).collect();
+    let verify = grundy().args(["verify", "--help"]).output().unwrap();
+    for n in names(&String::from_utf8(verify.stdout).unwrap()) {
+        commands.push(vec!["verify".into(), n]);
+    }
+    assert!(commands.len() >= 15, "{commands:?}");
+    for c in commands {
+        let out = grundy().args(&c).arg("--help").output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("Example"),
+            "`grundy {} --help` has no example:\n{text}",
+            c.join(" ")
+        );
+    }
+}

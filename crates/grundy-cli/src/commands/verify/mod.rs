@@ -27,14 +27,24 @@ pub struct VerifyArgs {
 #[derive(clap::Subcommand, Debug)]
 pub enum VerifyTarget {
     /// Nim: nim-sum and the misère rule (Thm 2.3) against the evaluators
+    ///
+    /// Example: `grundy verify nim --heaps 3 --max-heap 16`
     Nim(nim::Args),
     /// Multiplayer Nim: Thm 4.2 (every i) and Thm 4.3 (exactly one n_k) against the evaluator
+    ///
+    /// Example: `grundy verify multiplayer --players 3 --heaps 4 --max-heap 12`
     Multiplayer(multiplayer::Args),
     /// Common-divisor Nim: Theorem 2.4 and its winning moves against the evaluator
+    ///
+    /// Example: `grundy verify cdnim --heaps 3 --max-heap 40`
     Cdnim(cdnim::Args),
     /// Sato-Welter game: Welter's formula (hook paper Thm 2) and its winning moves
+    ///
+    /// Example: `grundy verify welter --coins 4 --max-square 14`
     Welter(welter::Args),
     /// Young diagrams: the quotient theorem (hook paper Thm 4), each term by brute force
+    ///
+    /// Example: `grundy verify quotient-theorem --max-boxes 20`
     QuotientTheorem(quotient_theorem::Args),
 }
 
