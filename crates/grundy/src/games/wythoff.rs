@@ -42,20 +42,21 @@ pub fn p_position(k: &BigUint) -> (BigUint, BigUint) {
     (a, b)
 }
 
-/// If `x` is the smaller member `floor(k φ)` of a P-position, that `k`.
-fn lower_index(x: &BigUint) -> Option<BigUint> {
-    // k is near x / φ = x (√5 − 1) / 2; test the integers around that estimate.
-    let est = ((x * x * 5u32).sqrt() + 1u32)
-        .checked_sub(x)
-        .map(|v| v / 2u32)?;
-    let lo = if est.is_zero() {
+/// The `k` with `member(p_position(k)) == x`, searching the integers around `estimate`
+/// (the closed-form estimate is off by at most one).
+fn index_near(
+    x: &BigUint,
+    estimate: Option<BigUint>,
+    member: impl Fn((BigUint, BigUint)) -> BigUint,
+) -> Option<BigUint> {
+    let est = estimate?;
+    let mut k = if est.is_zero() {
         est.clone()
     } else {
         &est - 1u32
     };
-    let mut k = lo;
     while k <= &est + 1u32 {
-        if p_position(&k).0 == *x {
+        if member(p_position(&k)) == *x {
             return Some(k);
         }
         k += 1u32;
@@ -63,25 +64,22 @@ fn lower_index(x: &BigUint) -> Option<BigUint> {
     None
 }
 
+/// If `x` is the smaller member `floor(k φ)` of a P-position, that `k`.
+fn lower_index(x: &BigUint) -> Option<BigUint> {
+    // k is near x / φ = x (√5 − 1) / 2.
+    let est = ((x * x * 5u32).sqrt() + 1u32)
+        .checked_sub(x)
+        .map(|v| v / 2u32);
+    index_near(x, est, |(a, _)| a)
+}
+
 /// If `x` is the larger member `floor(k φ²)` of a P-position, that `k`.
 fn upper_index(x: &BigUint) -> Option<BigUint> {
     // k is near x / φ² = x (3 − √5) / 2.
     let est = (x * 3u32)
         .checked_sub(&(x * x * 5u32).sqrt())
-        .map(|v| v / 2u32)?;
-    let lo = if est.is_zero() {
-        est.clone()
-    } else {
-        &est - 1u32
-    };
-    let mut k = lo;
-    while k <= &est + 1u32 {
-        if p_position(&k).1 == *x {
-            return Some(k);
-        }
-        k += 1u32;
-    }
-    None
+        .map(|v| v / 2u32);
+    index_near(x, est, |(_, b)| b)
 }
 
 /// Whether `(a, b)` is a P-position (in either order).

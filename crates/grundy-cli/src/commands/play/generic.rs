@@ -2,7 +2,7 @@
 //! two players, normal play, the engine evaluating with the generic normal-play evaluator.
 //! Moves are typed as the position after the move, which works for splitting moves too.
 
-use super::Playable;
+use super::{heaps_text, position_move, Playable};
 use crate::common::{parse_u64, CliError, CliResult};
 use crate::game_spec::{parse_game, HeapGame};
 use grundy::{Game, NormalPlay};
@@ -15,14 +15,6 @@ struct GenericPlay {
     canonical: fn(&[u64]) -> Vec<u64>,
     name: String,
     position: Vec<u64>,
-}
-
-fn heaps_text(h: &[u64]) -> String {
-    if h.is_empty() {
-        "(no heaps)".into()
-    } else {
-        h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
-    }
 }
 
 impl Playable for GenericPlay {
@@ -58,30 +50,8 @@ impl Playable for GenericPlay {
         Some((heaps_text(&best), why))
     }
     fn play(&mut self, input: &str) -> Result<(), String> {
-        let heaps = if input.trim() == "(no heaps)" {
-            Vec::new()
-        } else {
-            input
-                .split_whitespace()
-                .map(|w| parse_u64("heap", w).map_err(|e| e.message))
-                .collect::<Result<Vec<u64>, String>>()?
-        };
-        let target = (self.canonical)(&heaps);
-        if self
-            .solver
-            .game()
-            .options_vec(&self.position)
-            .contains(&target)
-        {
-            self.position = target;
-            Ok(())
-        } else {
-            Err(format!(
-                "'{}' cannot be reached in one move from '{}'",
-                heaps_text(&heaps),
-                heaps_text(&self.position)
-            ))
-        }
+        self.position = position_move(self.solver.game(), self.canonical, &self.position, input)?;
+        Ok(())
     }
     fn is_over(&self) -> bool {
         self.solver.game().options_vec(&self.position).is_empty()

@@ -77,6 +77,43 @@ pub trait Playable {
     fn is_over(&self) -> bool;
 }
 
+/// The heaps typed as "the position after the move" (`(no heaps)` for the empty position),
+/// in the game's canonical form, if that position is an option of `from`.
+fn position_move(
+    game: &impl grundy::Game<Position = Vec<u64>>,
+    canonical: fn(&[u64]) -> Vec<u64>,
+    from: &[u64],
+    input: &str,
+) -> Result<Vec<u64>, String> {
+    let heaps = if input.trim() == "(no heaps)" {
+        Vec::new()
+    } else {
+        input
+            .split_whitespace()
+            .map(|w| crate::common::parse_u64("heap", w).map_err(|e| e.message))
+            .collect::<Result<Vec<u64>, String>>()?
+    };
+    let target = canonical(&heaps);
+    if game.options_vec(&from.to_vec()).contains(&target) {
+        Ok(target)
+    } else {
+        Err(format!(
+            "'{}' cannot be reached in one move from '{}'",
+            heaps_text(&heaps),
+            heaps_text(from)
+        ))
+    }
+}
+
+/// Heaps for people; `(no heaps)` for the empty position.
+fn heaps_text(h: &[u64]) -> String {
+    if h.is_empty() {
+        "(no heaps)".into()
+    } else {
+        h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+    }
+}
+
 /// The families `play` knows.
 const FAMILIES: &[&str] = &["nim", "subtraction", "wythoff", "welter", "multiplayer"];
 

@@ -1,7 +1,7 @@
 //! `play multiplayer`: m players, the engine in every seat but yours, each engine seat playing
 //! its own preference order exactly (multiplayer paper, Def. 4.1).
 
-use super::{PlayArgs, Playable};
+use super::{heaps_text, position_move, PlayArgs, Playable};
 use crate::common::{parse_u64, CliError, CliResult};
 use crate::game_spec::{parse_game, HeapGame};
 use grundy::games::multiplayer::{LastMover, Preferences};
@@ -16,10 +16,6 @@ struct MultiPlay {
     canonical: fn(&[u64]) -> Vec<u64>,
     name: String,
     position: Vec<u64>,
-}
-
-fn heaps_text(h: &[u64]) -> String {
-    h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
 }
 
 impl Playable for MultiPlay {
@@ -58,22 +54,8 @@ impl Playable for MultiPlay {
         ))
     }
     fn play(&mut self, input: &str) -> Result<(), String> {
-        let heaps = input
-            .split_whitespace()
-            .map(|w| parse_u64("heap", w).map_err(|e| e.message))
-            .collect::<Result<Vec<u64>, String>>()?;
-        let target = (self.canonical)(&heaps);
-        let options = self.solver.game().options_vec(&self.position);
-        if options.contains(&target) {
-            self.position = target;
-            Ok(())
-        } else {
-            Err(format!(
-                "'{}' cannot be reached in one move from '{}'",
-                heaps_text(&heaps),
-                heaps_text(&self.position)
-            ))
-        }
+        self.position = position_move(self.solver.game(), self.canonical, &self.position, input)?;
+        Ok(())
     }
     fn is_over(&self) -> bool {
         self.solver.game().options_vec(&self.position).is_empty()
