@@ -6,5 +6,6 @@
 //! evaluator (which still runs the same rules in tests, as the reference).
 
 pub mod code;
+pub mod sparse;
 
 pub use code::Code;
