@@ -24,6 +24,8 @@ struct Cli {
 enum Command {
     Nim(commands::nim::NimArgs),
     Subtraction(commands::subtraction::SubtractionArgs),
+    #[command(alias = "octal")]
+    Takebreak(commands::takebreak::TakebreakArgs),
     Wythoff(commands::wythoff::WythoffArgs),
     Graph(commands::graph::GraphArgs),
     Tour(commands::tour::TourArgs),
@@ -35,6 +37,7 @@ fn run(cli: Cli) -> common::CliResult {
     match cli.command {
         Command::Nim(a) => commands::nim::run(a, json),
         Command::Subtraction(a) => commands::subtraction::run(a, json),
+        Command::Takebreak(a) => commands::takebreak::run(a, json),
         Command::Wythoff(a) => commands::wythoff::run(a, json),
         Command::Graph(a) => commands::graph::run(a, json),
         Command::Tour(a) => commands::tour::run(a, json),

@@ -3,6 +3,8 @@
 pub mod graph;
 pub mod nim;
 pub mod subtraction;
+pub mod takebreak;
+pub mod takebreak_plot;
 pub mod tour;
 pub mod verify;
 pub mod wythoff;

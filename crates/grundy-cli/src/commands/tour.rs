@@ -57,6 +57,9 @@ pub fn run(_args: TourArgs, json: bool) -> CliResult {
         lines: vec![format!("k = 10: ({a}, {b}) is a P-position")],
     });
 
+    let (topic, lines) = super::takebreak::tour_stop();
+    stops.push(Stop { topic, lines });
+
     emit(json, &serde_json::json!({ "stops": stops }), || {
         let mut s = String::new();
         for stop in &stops {

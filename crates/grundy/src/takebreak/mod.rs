@@ -2,10 +2,41 @@
 //! (splitting paper, `splitting-nim-transforms.ja.txt`; README §3).
 //!
 //! A family of its own because of scale: sequences G(0..n) run to millions of heap sizes, so
-//! they are computed over compact arrays by dedicated engines rather than by the generic
-//! evaluator (which still runs the same rules in tests, as the reference).
+//! they are computed over compact arrays (`u16` per heap size) by dedicated engines rather
+//! than by the generic evaluator (which still runs the same rules in tests, as the reference).
+//!
+//! | module | what |
+//! |---|---|
+//! | [`code`] | the code notation `d0.d1d2...`, named games |
+//! | [`rules`] | a code or Grundy's game |
+//! | [`engine`] | the [`SequenceEngine`] interface |
+//! | [`naive`] | the engine for any rules: mex over all options, bitset DP for j >= 3 heaps |
+//! | [`sparse`] | the rare/common ("sparse space") engine for octal codes |
+//! | [`checkpoint`] | resumable runs: atomic checkpoints, verified on load |
+//! | [`period`] | online least period, certified by the periodicity theorem |
+//! | [`driver`] | run an engine to n (or until certified), summarise |
+//! | [`position`] | several heaps: value, outcome, every winning move |
+//! | [`transform`] | Theorems 6.5 (m-fold) and 6.6 (cousin), with their checks |
+//! | [`game`] | the rules as a plain [`Game`](crate::Game): the reference for tests |
 
+mod bitset;
+pub mod checkpoint;
 pub mod code;
+pub mod driver;
+pub mod engine;
+pub mod game;
+pub mod naive;
+pub mod period;
+pub mod position;
+pub mod rules;
 pub mod sparse;
+pub mod transform;
 
 pub use code::Code;
+pub use driver::{compute, extend, Computation};
+pub use engine::SequenceEngine;
+pub use game::TakeBreakGame;
+pub use naive::Naive;
+pub use period::{Period, PeriodDetector};
+pub use position::{analyse, PositionAnalysis, TakeBreakMove};
+pub use rules::Rules;

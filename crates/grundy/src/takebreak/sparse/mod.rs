@@ -27,7 +27,7 @@ pub mod split;
 mod wide;
 mod word;
 
-use crate::takebreak::Code;
+use crate::takebreak::{Code, Rules, SequenceEngine};
 use crate::Error;
 use split::{Split, SplitParities};
 
@@ -311,6 +311,17 @@ impl RareCommon {
         self.wide = wide::WideState::default();
     }
 
+    /// The engine for `rules`, which must be an octal code.
+    pub fn for_rules(rules: &Rules) -> Result<Self, Error> {
+        match rules.code() {
+            Some(code) => Self::new(code),
+            None => Err(Error::Invalid(format!(
+                "the rare/common engine handles octal codes only; {rules} is not a code: \
+                 use the naive engine"
+            ))),
+        }
+    }
+
     /// The code this engine computes.
     pub fn code(&self) -> &Code {
         &self.code
@@ -454,11 +465,17 @@ impl RareCommon {
         } else {
             self.next_wide(g)
         };
-        u16::try_from(v).map_err(|_| {
-            Error::TooLarge(format!(
-                "G({n}) would be {v}, above 65535, the largest value the engines store"
-            ))
-        })
+        u16::try_from(v).map_err(|_| crate::takebreak::engine::value_too_large(n))
+    }
+}
+
+impl SequenceEngine for RareCommon {
+    fn name(&self) -> &'static str {
+        ENGINE_NAME
+    }
+
+    fn next_value(&mut self, g: &[u16]) -> Result<u16, Error> {
+        RareCommon::next_value(self, g)
     }
 }
 

@@ -1,35 +1,11 @@
-//! The rare/common engine against the definition, value by value, whatever the split.
+//! The rare/common engine against the naive engine, value by value, whatever the split.
 
 use super::*;
 use proptest::prelude::*;
 
-/// G(0..=n) straight from the definition (every option of every heap).
+/// G(0..=n) from the naive engine (every option of every heap).
 fn reference(code: &Code, n: usize) -> Vec<u16> {
-    let digit = |k: usize| code.digit(k) as u8;
-    let mut g: Vec<u16> = Vec::with_capacity(n + 1);
-    for h in 0..=n {
-        let mut seen = vec![false; 2 * (h + 2)];
-        for k in 0..=h {
-            let d = digit(k);
-            if d & 1 != 0 && k == h && k >= 1 {
-                seen[0] = true;
-            }
-            if d & 2 != 0 && k < h && k >= 1 {
-                seen[g[h - k] as usize] = true;
-            }
-            if d & 4 != 0 && h >= k + 2 {
-                let m = h - k;
-                for a in 1..=m / 2 {
-                    let x = (g[a] ^ g[m - a]) as usize;
-                    if x < seen.len() {
-                        seen[x] = true;
-                    }
-                }
-            }
-        }
-        g.push(seen.iter().position(|&s| !s).unwrap() as u16);
-    }
-    g
+    crate::takebreak::naive::sequence(code, n).unwrap()
 }
 
 fn run(engine: &mut RareCommon, n: usize) -> Vec<u16> {

@@ -1,0 +1,483 @@
+//! `grundy takebreak` (alias `octal`): Grundy sequences of take-and-break games, their
+//! certified periods, positions of several heaps, and the splitting paper's transforms.
+//!
+//! The sequence part is written against `&mut dyn SequenceEngine` ([`run_sequence`]) so that
+//! other engines plug in without touching the argument handling or the report.
+
+use super::takebreak_plot;
+use crate::common::{emit, outcome_words, parse_u64, parse_u64_list, CliError, CliResult};
+use grundy::takebreak::{
+    analyse, compute, transform, Code, Computation, Naive, Period, Rules, SequenceEngine,
+    TakeBreakMove,
+};
+use grundy::Outcome;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Largest heap size a sequence may be asked for (values are kept in memory, 2 bytes each).
+pub const MAX_N: u64 = 100_000_000;
+/// Largest heap size the naive engine is asked for when moves leave at most two heaps: its
+/// time grows like n² (10^5 takes about a second).
+pub const MAX_N_NAIVE: u64 = 2_000_000;
+/// The same when moves may leave three or more heaps: the nim-sum tables grow with n too.
+pub const MAX_N_NAIVE_MANY_HEAPS: u64 = 200_000;
+/// Largest heap in a position (its whole sequence is computed by the naive engine).
+pub const MAX_HEAP: u64 = 200_000;
+/// Options that only make sense when computing a sequence.
+const SEQUENCE_ONLY: [&str; 5] = ["n", "until_period", "print", "png", "svg"];
+/// Default bound for `--fold` / `--cousin` checks.
+pub const DEFAULT_CHECK: u64 = 10_000;
+
+/// Take-and-break games: Grundy sequence, period, positions, transforms.
+///
+/// CODE is `d0.d1d2...` (digits 0-9, A-Z, or [N] for larger; the leading 0 is optional), or
+/// a name: kayles, dawsons-kayles, dawsons-chess, officers, grundys-game. Bit 2^j of digit
+/// d_k allows removing k tokens from one heap and leaving exactly j non-empty heaps.
+///
+/// Examples: `grundy takebreak 0.07 -n 300`, `grundy takebreak kayles --until-period`,
+/// `grundy takebreak 0.77 --heaps 5,7,9`, `grundy takebreak .77 --fold 2`,
+/// `grundy takebreak .6 --cousin`, `grundy takebreak 0.07 -n 500 --png dawson.png`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TakebreakArgs {
+    /// The code (e.g. 0.77, .07, 4.07, 0.F, 0.[63]7) or a named game
+    #[arg(value_name = "CODE", allow_hyphen_values = true)]
+    pub code: String,
+    /// Compute G(0..=N) [default: 1000; with --until-period it is the limit, default 1000000,
+    /// or 200000 when moves may leave three or more heaps]
+    #[arg(short = 'n', long = "n", value_name = "N", allow_hyphen_values = true)]
+    pub n: Option<String>,
+    /// Stop as soon as a period is certified by the periodicity theorem
+    #[arg(long)]
+    pub until_period: bool,
+    /// Print the values G(0), G(1), ...
+    #[arg(long)]
+    pub print: bool,
+    /// Analyse the position made of these heaps (e.g. 5,7,9): value, outcome, winning moves
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true,
+          conflicts_with_all = SEQUENCE_ONLY)]
+    pub heaps: Option<String>,
+    /// With --heaps: list at most this many winning moves [default: 1000]
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    pub max_moves: Option<String>,
+    /// Build the m-fold game B of Theorem 6.5 and check g_B(n) = g_A(floor(n/M))
+    #[arg(long, value_name = "M", allow_hyphen_values = true,
+          conflicts_with_all = ["cousin", "heaps", "n", "until_period", "print", "png", "svg"])]
+    pub fold: Option<String>,
+    /// Build the cousin B of Theorem 6.6 and check g_B(n) = g_A(n+1)
+    #[arg(long, conflicts_with_all = ["heaps", "n", "until_period", "print", "png", "svg"])]
+    pub cousin: bool,
+    /// Bound for the --fold / --cousin check [default: 10000]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub check_up_to: Option<String>,
+    /// Draw G(n) against n, with the period marked, as a PNG
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Draw G(n) against n, with the period marked, as an SVG
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+/// The JSON report of a sequence (keys are a contract: code, n, values, period, max_value,
+/// value_counts).
+#[derive(Serialize, Debug)]
+pub struct SequenceReport {
+    pub code: String,
+    pub n: usize,
+    pub engine: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<u16>>,
+    pub period: Option<Period>,
+    pub max_value: u16,
+    pub value_counts: Vec<u64>,
+}
+
+#[derive(Serialize)]
+struct PositionReport {
+    code: String,
+    heaps: Vec<u32>,
+    heap_values: Vec<u16>,
+    grundy_value: u16,
+    outcome: Outcome,
+    winning_moves: Vec<TakeBreakMove>,
+    winning_moves_truncated: bool,
+}
+
+#[derive(Serialize)]
+struct TransformReport {
+    transform: &'static str,
+    code_a: String,
+    code_b: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    m: Option<usize>,
+    identity: String,
+    checked_up_to: usize,
+    holds: bool,
+    first_failure: Option<usize>,
+}
+
+/// Parse CODE into rules.
+pub fn parse_rules(text: &str) -> CliResult<Rules> {
+    Ok(Rules::parse(text)?)
+}
+
+/// `-n` (or its default) as a checked heap size, with the engine's own limit.
+pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
+    let default = if args.until_period {
+        engine_limit.min(1_000_000)
+    } else {
+        1000
+    };
+    let n = match &args.n {
+        Some(w) => parse_u64("heap size", w)?,
+        None => default,
+    };
+    if n > MAX_N {
+        return Err(CliError::input(format!(
+            "heap size {n} is too large: at most {MAX_N} (the sequence is kept in memory)"
+        )));
+    }
+    if n > engine_limit {
+        return Err(CliError::input(format!(
+            "heap size {n} is too large for the naive engine on these rules (its time grows \
+             like n^2): at most {engine_limit}"
+        )));
+    }
+    Ok(n as usize)
+}
+
+pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
+    let rules = parse_rules(&args.code)?;
+    if args.check_up_to.is_some() && args.fold.is_none() && !args.cousin {
+        return Err(CliError::input(
+            "--check-up-to goes with --fold or --cousin",
+        ));
+    }
+    if args.max_moves.is_some() && args.heaps.is_none() {
+        return Err(CliError::input("--max-moves goes with --heaps"));
+    }
+    if let Some(m) = &args.fold {
+        return run_fold(&args, &rules, m, json);
+    }
+    if args.cousin {
+        return run_cousin(&args, &rules, json);
+    }
+    if let Some(list) = &args.heaps {
+        return run_position(&args, &rules, list, json);
+    }
+    let mut engine = Naive::new(rules.clone());
+    let limit = if rules.max_heaps_left() <= 2 {
+        MAX_N_NAIVE
+    } else {
+        MAX_N_NAIVE_MANY_HEAPS
+    };
+    let n = parse_n(&args, limit)?;
+    run_sequence(&args, &rules, n, &mut engine, json)
+}
+
+/// Compute the sequence with `engine` (showing progress for long runs) and report it.
+pub fn run_sequence(
+    args: &TakebreakArgs,
+    rules: &Rules,
+    n: usize,
+    engine: &mut dyn SequenceEngine,
+    json: bool,
+) -> CliResult {
+    let computation = compute_with_progress(rules, n, args.until_period, engine)?;
+    let report = sequence_report(rules, &computation, engine.name(), args.print);
+    draw_pictures(args, rules, &computation)?;
+    emit(json, &report, || human_sequence(&report, args.until_period))
+}
+
+/// [`compute`] with a progress bar on stderr when the run is long.
+pub fn compute_with_progress(
+    rules: &Rules,
+    n: usize,
+    until_period: bool,
+    engine: &mut dyn SequenceEngine,
+) -> CliResult<Computation> {
+    let bar = (n >= 1 << 16).then(|| crate::common::progress_bar(n as u64 + 1, "G(n)"));
+    let tick = |k: usize| {
+        if let Some(b) = &bar {
+            b.set_position(k as u64);
+        }
+    };
+    let result = compute(rules, n, until_period, engine, Some(&tick));
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    Ok(result?)
+}
+
+/// The report of a computed sequence.
+pub fn sequence_report(
+    rules: &Rules,
+    c: &Computation,
+    engine: &'static str,
+    print: bool,
+) -> SequenceReport {
+    SequenceReport {
+        code: rules.to_string(),
+        n: c.n(),
+        engine,
+        values: print.then(|| c.values.clone()),
+        period: c.period,
+        max_value: c.max_value,
+        value_counts: c.value_counts.clone(),
+    }
+}
+
+/// Describe a period for people.
+pub fn period_words(p: &Period) -> String {
+    let how = if p.certified {
+        format!(
+            "certified by the periodicity theorem at n = {}",
+            p.certified_at.unwrap_or_default()
+        )
+    } else {
+        "observed, not certified (the periodicity theorem does not apply to these rules)".into()
+    };
+    format!("preperiod {}, period {} — {how}", p.preperiod, p.period)
+}
+
+fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
+    let mut s = format!("code: {}\n", r.code);
+    s.push_str(&format!("computed G(0..={}) ({} values)\n", r.n, r.n + 1));
+    match &r.period {
+        Some(p) => s.push_str(&format!("period: {}\n", period_words(p))),
+        None if until_period => s.push_str(&format!("period: none certified up to n = {}\n", r.n)),
+        None => s.push_str("period: none found yet\n"),
+    }
+    s.push_str(&format!("max value: {}\n", r.max_value));
+    let counts: Vec<String> = r
+        .value_counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c > 0)
+        .map(|(v, c)| format!("{v}:{c}"))
+        .collect();
+    s.push_str(&format!(
+        "value counts (value:count): {}\n",
+        counts.join(" ")
+    ));
+    if let Some(values) = &r.values {
+        // Rows of the period length when there is a short one (the usual table), else 10.
+        let width = r
+            .period
+            .map(|p| p.period)
+            .filter(|&p| (4..=40).contains(&p))
+            .unwrap_or(10);
+        let label = (r.n.max(1).ilog10() + 1) as usize;
+        let cell = ((r.max_value.max(1)).ilog10() + 1).max(2) as usize;
+        s.push_str("values:\n");
+        for (row, chunk) in values.chunks(width).enumerate() {
+            let cells: Vec<String> = chunk.iter().map(|v| format!("{v:>cell$}")).collect();
+            s.push_str(&format!("  {:>label$}: {}\n", row * width, cells.join(" ")));
+        }
+    }
+    s
+}
+
+fn draw_pictures(args: &TakebreakArgs, rules: &Rules, c: &Computation) -> CliResult {
+    let title = format!("G(n) of {}", rules);
+    if let Some(path) = &args.png {
+        takebreak_plot::draw(path, takebreak_plot::Format::Png, &title, c)?;
+    }
+    if let Some(path) = &args.svg {
+        takebreak_plot::draw(path, takebreak_plot::Format::Svg, &title, c)?;
+    }
+    Ok(())
+}
+
+fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> CliResult {
+    let heaps = parse_u64_list("heap", list)?;
+    if heaps.is_empty() {
+        return Err(CliError::input(
+            "--heaps needs at least one heap (e.g. --heaps 5,7,9)",
+        ));
+    }
+    if let Some(&h) = heaps.iter().find(|&&h| h > MAX_HEAP) {
+        return Err(CliError::input(format!(
+            "heap {h} is too large: at most {MAX_HEAP} (its Grundy sequence is computed naively)"
+        )));
+    }
+    let max_moves = match &args.max_moves {
+        Some(w) => parse_u64("--max-moves", w)?.min(usize::MAX as u64) as usize,
+        None => 1000,
+    };
+    let heaps: Vec<u32> = heaps.into_iter().map(|h| h as u32).collect();
+    let a = analyse(rules, &heaps, max_moves)?;
+    let report = PositionReport {
+        code: rules.to_string(),
+        heaps: a.heaps,
+        heap_values: a.heap_values,
+        grundy_value: a.grundy_value,
+        outcome: a.outcome,
+        winning_moves: a.winning_moves,
+        winning_moves_truncated: a.winning_moves_truncated,
+    };
+    emit(json, &report, || {
+        let mut s = format!("code: {}\n", report.code);
+        let shown: Vec<String> = report
+            .heaps
+            .iter()
+            .zip(&report.heap_values)
+            .map(|(h, v)| format!("{h} (G = {v})"))
+            .collect();
+        s.push_str(&format!("heaps: {}\n", shown.join(", ")));
+        s.push_str(&format!(
+            "grundy value: {}\noutcome: {}\n",
+            report.grundy_value,
+            outcome_words(report.outcome)
+        ));
+        if report.winning_moves.is_empty() {
+            s.push_str("winning moves: none\n");
+        } else {
+            s.push_str(&format!(
+                "winning moves ({}{}):\n",
+                report.winning_moves.len(),
+                if report.winning_moves_truncated {
+                    ", list truncated by --max-moves"
+                } else {
+                    ""
+                }
+            ));
+            for m in &report.winning_moves {
+                let left = if m.leaves.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    m.leaves
+                        .iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                };
+                s.push_str(&format!(
+                    "  heap {} (0-based) of {}: remove {}, leave {}\n",
+                    m.heap, m.from, m.removed, left
+                ));
+            }
+        }
+        s
+    })
+}
+
+fn check_bound(args: &TakebreakArgs) -> CliResult<usize> {
+    let n = match &args.check_up_to {
+        Some(w) => parse_u64("--check-up-to", w)?,
+        None => DEFAULT_CHECK,
+    };
+    if n > MAX_HEAP {
+        return Err(CliError::input(format!(
+            "--check-up-to {n} is too large: at most {MAX_HEAP} (both sequences are computed naively)"
+        )));
+    }
+    Ok(n as usize)
+}
+
+fn code_of<'a>(rules: &'a Rules, what: &str) -> CliResult<&'a Code> {
+    rules.code().ok_or_else(|| {
+        CliError::input(format!(
+            "{what} needs a take-and-break code, and {rules} is not one"
+        ))
+    })
+}
+
+fn run_fold(args: &TakebreakArgs, rules: &Rules, m: &str, json: bool) -> CliResult {
+    let a = code_of(rules, "--fold")?;
+    let m = parse_u64("--fold", m)?;
+    if m == 0 || m > 1000 {
+        return Err(CliError::input(format!(
+            "--fold {m} is out of range: m must be between 1 and 1000"
+        )));
+    }
+    let up_to = check_bound(args)?;
+    let c = transform::check_fold(a, m as usize, up_to)?;
+    let report = TransformReport {
+        transform: "fold",
+        code_a: c.code_a,
+        code_b: c.code_b,
+        m: Some(m as usize),
+        identity: format!("g_B(n) = g_A(floor(n/{m}))"),
+        checked_up_to: c.checked_up_to,
+        holds: c.holds,
+        first_failure: c.first_failure,
+    };
+    finish_transform(report, "Theorem 6.5 (m-fold)", json)
+}
+
+fn run_cousin(args: &TakebreakArgs, rules: &Rules, json: bool) -> CliResult {
+    let a = code_of(rules, "--cousin")?;
+    let up_to = check_bound(args)?;
+    let c = transform::check_cousin(a, up_to)?;
+    let report = TransformReport {
+        transform: "cousin",
+        code_a: c.code_a,
+        code_b: c.code_b,
+        m: None,
+        identity: "g_B(n) = g_A(n+1)".into(),
+        checked_up_to: c.checked_up_to,
+        holds: c.holds,
+        first_failure: c.first_failure,
+    };
+    finish_transform(report, "Theorem 6.6 (cousin)", json)
+}
+
+fn finish_transform(report: TransformReport, theorem: &str, json: bool) -> CliResult {
+    emit(json, &report, || {
+        let mut s = format!("{theorem}\nA: {}\nB: {}\n", report.code_a, report.code_b);
+        match report.first_failure {
+            None => s.push_str(&format!(
+                "check: {} holds for n = 0..={}\n",
+                report.identity, report.checked_up_to
+            )),
+            Some(n) => s.push_str(&format!(
+                "check: {} FAILS at n = {n} (checked up to {})\n",
+                report.identity, report.checked_up_to
+            )),
+        }
+        s
+    })?;
+    if report.holds {
+        Ok(())
+    } else {
+        Err(CliError::check_failed(format!(
+            "{} does not hold at n = {}",
+            report.identity,
+            report.first_failure.unwrap_or_default()
+        )))
+    }
+}
+
+/// The take-and-break stop of `grundy tour`: a certified period and the cousin transform.
+pub fn tour_stop() -> (String, Vec<String>) {
+    let mut lines = Vec::new();
+    let rules = Rules::parse("dawsons-kayles").expect("named game");
+    match compute(&rules, 10_000, true, &mut Naive::new(rules.clone()), None) {
+        Ok(c) => {
+            let p = c
+                .period
+                .expect("Dawson's Kayles certifies before n = 10000");
+            lines.push(format!(
+                "Dawson's Kayles 0.07: G(0..10) = {:?}",
+                &c.values[..=10]
+            ));
+            lines.push(format!("0.07: {}", period_words(&p)));
+        }
+        Err(e) => lines.push(format!("0.07: {e}")),
+    }
+    let officers = Code::parse("officers").expect("named game");
+    match transform::check_cousin(&officers, 1000) {
+        Ok(c) => lines.push(format!(
+            "cousin (Theorem 6.6) of {} is {}: g_B(n) = g_A(n+1) {} for n <= {}",
+            c.code_a,
+            c.code_b,
+            if c.holds { "holds" } else { "FAILS" },
+            c.checked_up_to
+        )),
+        Err(e) => lines.push(format!("cousin of 0.6: {e}")),
+    }
+    (
+        "Take-and-break games (splitting paper): certified periods, transforms".into(),
+        lines,
+    )
+}

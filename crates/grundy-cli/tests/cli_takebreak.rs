@@ -1,0 +1,243 @@
+//! `grundy takebreak` (alias `octal`) through the real binary.
+
+mod common;
+use common::{bad_input, grundy, json};
+
+fn values(code: &str, n: u64) -> Vec<u64> {
+    json(&["takebreak", code, "-n", &n.to_string(), "--print"])["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn dawsons_kayles_sequence_and_certified_period() {
+    let v = json(&["takebreak", "0.07", "-n", "300"]);
+    assert_eq!(v["code"], "0.07");
+    assert_eq!(v["n"], 300);
+    assert!(v.get("values").is_none(), "values only with --print");
+    let p = &v["period"];
+    assert_eq!(p["preperiod"], 53);
+    assert_eq!(p["period"], 34);
+    assert_eq!(p["certified"], true);
+    // 2·53 + 2·34 + t - 1 with t = 2
+    assert_eq!(p["certified_at"], 175);
+    let counts: Vec<u64> = v["value_counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert_eq!(counts.iter().sum::<u64>(), 301);
+    assert_eq!(counts.len() as u64, v["max_value"].as_u64().unwrap() + 1);
+
+    let g = values(".07", 300);
+    assert_eq!(g.len(), 301);
+    assert_eq!(&g[..10], &[0, 0, 1, 1, 2, 0, 3, 1, 1, 0]);
+    for n in 53..=300 - 34 {
+        assert_eq!(g[n + 34], g[n]);
+    }
+}
+
+#[test]
+fn until_period_stops_at_the_certificate() {
+    let v = json(&["takebreak", "kayles", "--until-period"]);
+    assert_eq!(v["code"], "0.77");
+    assert_eq!(v["period"]["preperiod"], 71);
+    assert_eq!(v["period"]["period"], 12);
+    assert_eq!(v["n"], v["period"]["certified_at"]);
+    let v = json(&["octal", "dawsons-kayles", "--until-period", "-n", "5000"]);
+    assert!(v["n"].as_u64().unwrap() < 300);
+    assert_eq!(v["period"]["period"], 34);
+    // Without a certificate within the limit, exactly the limit is computed.
+    let v = json(&["takebreak", "0.07", "--until-period", "-n", "100"]);
+    assert_eq!(v["n"], 100);
+    assert!(v["period"].is_null());
+}
+
+#[test]
+fn rules_without_the_theorem_are_observed_never_certified() {
+    let v = json(&["takebreak", "0.F", "-n", "500"]);
+    assert_eq!(v["period"]["period"], 2);
+    assert_eq!(v["period"]["certified"], false);
+    assert!(v["period"]["certified_at"].is_null());
+    // --until-period cannot stop on an observed period: all 500 are computed.
+    let v = json(&["takebreak", "0.F", "-n", "500", "--until-period"]);
+    assert_eq!(v["n"], 500);
+    let v = json(&["takebreak", "grundys-game", "-n", "200", "--print"]);
+    let g: Vec<u64> = v["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(&g[..12], &[0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2]);
+}
+
+#[test]
+fn hexadecimal_and_larger_digits() {
+    // 0.[16] removes 1 and leaves exactly four heaps.
+    let g = values("0.[16]", 12);
+    assert_eq!(g[..5], [0, 0, 0, 0, 0]);
+    assert_eq!(g[5], 1);
+    // Case of letters does not matter; the canonical code is printed.
+    assert_eq!(json(&["takebreak", ".fz", "-n", "5"])["code"], "0.FZ");
+}
+
+#[test]
+fn positions_of_several_heaps() {
+    let v = json(&["takebreak", "0.77", "--heaps", "5,7,9"]);
+    let g = values("0.77", 9);
+    assert_eq!(v["heap_values"], serde_json::json!([g[5], g[7], g[9]]));
+    assert_eq!(v["grundy_value"].as_u64().unwrap(), g[5] ^ g[7] ^ g[9]);
+    assert_eq!(v["outcome"], "N");
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    let heaps = [5u64, 7, 9];
+    for m in moves {
+        let i = m["heap"].as_u64().unwrap() as usize;
+        let left: Vec<u64> = m["leaves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        assert_eq!(
+            heaps[i],
+            m["removed"].as_u64().unwrap() + left.iter().sum::<u64>()
+        );
+        let mut value = 0;
+        for (j, &h) in heaps.iter().enumerate() {
+            if j != i {
+                value ^= g[h as usize];
+            }
+        }
+        for &h in &left {
+            value ^= g[h as usize];
+        }
+        assert_eq!(value, 0, "move {m} must lead to value 0");
+    }
+    let v = json(&["takebreak", "0.77", "--heaps", "3,4", "--max-moves", "1"]);
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 1);
+    assert_eq!(v["winning_moves_truncated"], true);
+    let v = json(&["takebreak", "0.77", "--heaps", "1,1"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    let out = grundy()
+        .args(["takebreak", "kayles", "--heaps", "5,7,9"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("remove 1, leave 3 + 3"), "{text}");
+}
+
+#[test]
+fn fold_and_cousin_transforms() {
+    let v = json(&["takebreak", ".77", "--fold", "2"]);
+    assert_eq!(v["code_b"], "0.077");
+    assert_eq!(v["checked_up_to"], 10000);
+    assert_eq!(v["holds"], true);
+    let v = json(&["takebreak", ".777", "--fold", "3", "--check-up-to", "3000"]);
+    assert_eq!(v["code_b"], "0.0077777");
+    assert_eq!(v["holds"], true);
+    let v = json(&["takebreak", "officers", "--cousin", "--check-up-to", "3000"]);
+    assert_eq!(v["code_b"], "0.37");
+    assert_eq!(v["checked_up_to"], 3000);
+    assert_eq!(v["holds"], true);
+    // A hexadecimal A gives a non-octal cousin.
+    let v = json(&["takebreak", ".0F", "--cousin", "--check-up-to", "400"]);
+    assert_eq!(v["code_b"], "0.137F");
+    assert_eq!(v["holds"], true);
+}
+
+#[test]
+fn transform_refusals_name_the_reason() {
+    bad_input(&["takebreak", ".76", "--fold", "2"], "digit 2 is 6");
+    bad_input(&["takebreak", ".707", "--fold", "2"], "lone 7");
+    bad_input(&["takebreak", ".77", "--fold", "0"], "--fold 0");
+    bad_input(&["takebreak", ".37", "--cousin"], "a1 must be even");
+    bad_input(
+        &["takebreak", "grundys-game", "--cousin"],
+        "needs a take-and-break code",
+    );
+}
+
+#[test]
+fn pictures_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("g.png");
+    let svg = dir.path().join("g.svg");
+    grundy()
+        .args(["takebreak", "0.07", "-n", "300", "--png"])
+        .arg(&png)
+        .arg("--svg")
+        .arg(&svg)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg"));
+    let bad = dir.path().join("no-such-dir").join("g.png");
+    let out = grundy()
+        .args(["takebreak", "0.07", "-n", "30", "--png"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn human_output() {
+    let out = grundy()
+        .args(["takebreak", "0.07", "-n", "300", "--print"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("preperiod 53, period 34"), "{text}");
+    assert!(text.contains("certified by the periodicity theorem at n = 175"));
+    // rows of the period length
+    assert!(text.contains("\n   34: "), "{text}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    bad_input(&["takebreak", "0.7#7"], "'#'");
+    bad_input(&["takebreak", "0.7#7"], "position 4");
+    bad_input(&["takebreak", "77"], "no '.'");
+    bad_input(&["takebreak", "1.7"], "d0");
+    bad_input(&["takebreak", "0.07", "-n", "-5"], "negative");
+    bad_input(&["takebreak", "0.07", "-n", "abc"], "not a non-negative");
+    bad_input(&["takebreak", "0.07", "-n", "1000000000000"], "too large");
+    bad_input(&["takebreak", "0.07", "--heaps", "5,x"], "heap 'x'");
+    bad_input(
+        &["takebreak", "0.07", "--heaps", "5,99999999999"],
+        "too large",
+    );
+    bad_input(
+        &["takebreak", ".77", "--fold", "2", "--check-up-to", "-1"],
+        "negative",
+    );
+    bad_input(
+        &["takebreak", ".77", "--check-up-to", "5"],
+        "goes with --fold",
+    );
+    bad_input(
+        &["takebreak", ".77", "--max-moves", "5"],
+        "goes with --heaps",
+    );
+    bad_input(
+        &["takebreak", ".77", "--fold", "2", "-n", "5"],
+        "cannot be used with",
+    );
+    bad_input(
+        &["takebreak", ".77", "--heaps", "3", "--print"],
+        "cannot be used with",
+    );
+    bad_input(
+        &["takebreak", "0.F", "--until-period", "-n", "300000"],
+        "at most 200000",
+    );
+}
