@@ -388,7 +388,7 @@ mod tests {
     fn saves_and_loads_bit_identical_values() {
         let dir = temp_dir();
         let path = dir.join("a.ckpt");
-        let values: Vec<u16> = (0..(3 * CHUNK as u32 + 17))
+        let values: Vec<u16> = (0..(3 * CHUNK as u64 + 17))
             .map(|i| (i * 7919 % 65536) as u16)
             .collect();
         save(&path, &identity(), &values).unwrap();

@@ -14,13 +14,13 @@
 //! the same source, so they cannot disagree.
 
 /// Bit `j` of the result is set when `targets[j]` equals `G(i) ^ G(m - i)` for some `i` in
-/// `lo..hi`. Needs `1 <= lo`, `hi <= m / 2 + 1` and `m < g.len()`.
+/// `lo..hi`. Needs `1 <= lo`, `hi <= m / 2 + 1` and `m <= g.len()` (a split never reads `G(m)`).
 #[inline]
 pub fn targets_hit(g: &[u16], m: usize, lo: usize, hi: usize, targets: [u16; 4]) -> u8 {
     if lo >= hi {
         return 0;
     }
-    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m < g.len());
+    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
     let low = &g[lo..hi];
     // pairs (i, m - i): the partner of lo is m - lo, of hi - 1 is m - hi + 1
     let high = &g[m + 1 - hi..=m - lo];
@@ -65,7 +65,7 @@ pub fn xor_mask(g: &[u16], m: usize, lo: usize, hi: usize) -> u64 {
     if lo >= hi {
         return 0;
     }
-    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m < g.len());
+    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
     let low = &g[lo..hi];
     let high = &g[m + 1 - hi..=m - lo];
     #[cfg(target_arch = "x86_64")]

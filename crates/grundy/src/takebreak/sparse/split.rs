@@ -32,6 +32,12 @@ const KEY_WORDS: usize = 2 * VALUE_WORDS;
 #[derive(Clone)]
 pub struct Bits<const W: usize>(Box<[u64; W]>);
 
+impl<const W: usize> Default for Bits<W> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<const W: usize> Bits<W> {
     pub fn new() -> Self {
         Bits(Box::new([0; W]))
@@ -67,9 +73,9 @@ pub struct SplitParities {
 impl SplitParities {
     pub fn new(split_moves: &[usize]) -> Self {
         let mut reach = [0u8; 2];
-        for q in 0..2 {
+        for (q, r) in reach.iter_mut().enumerate() {
             for &k in split_moves {
-                reach[q] |= 1 << ((q ^ k) & 1);
+                *r |= 1 << ((q ^ k) & 1);
             }
         }
         SplitParities { reach }
