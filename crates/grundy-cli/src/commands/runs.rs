@@ -80,7 +80,9 @@ impl Engine {
         Ok(match choice {
             EngineChoice::Auto if octal => Engine::Sparse(Box::new(RareCommon::for_rules(rules)?)),
             EngineChoice::Sparse => Engine::Sparse(Box::new(RareCommon::for_rules(rules)?)),
-            EngineChoice::Auto | EngineChoice::Naive => Engine::Naive(Box::new(Naive::new(rules.clone()))),
+            EngineChoice::Auto | EngineChoice::Naive => {
+                Engine::Naive(Box::new(Naive::new(rules.clone())))
+            }
         })
     }
 

@@ -198,42 +198,274 @@ fn far_masks_body<L: Lane>(g: &[u16], positions: &[u32], m0: usize, masks: &mut 
 }
 
 /// As [`far_masks`] for values of any size: mark `G(r) ^ G(m0 + j - r)` in the byte map
-/// `maps[j * stride ..][.. stride]` of heap `m0 + j`. Every xor must be below `stride`.
+/// `maps[j * stride ..][.. stride]` of heap `m0 + j`. `stride` must be a power of two above
+/// every value.
 #[inline]
 pub fn far_maps(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride: usize) {
-    assert!(maps.len() >= BLOCK * stride);
+    assert!(stride.is_power_of_two() && maps.len() >= BLOCK * stride);
+    let maps = &mut maps[..BLOCK * stride];
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor supports AVX2 (checked just above).
-            unsafe { far_maps_avx2(g, positions, m0, maps, stride) };
+            unsafe {
+                match stride {
+                    128 => far_maps_avx2::<128>(g, positions, m0, maps),
+                    256 => far_maps_avx2::<256>(g, positions, m0, maps),
+                    512 => far_maps_avx2::<512>(g, positions, m0, maps),
+                    1024 => far_maps_avx2::<1024>(g, positions, m0, maps),
+                    2048 => far_maps_avx2::<2048>(g, positions, m0, maps),
+                    _ => far_maps_any(g, positions, m0, maps, stride),
+                }
+            }
             return;
         }
     }
-    far_maps_body(g, positions, m0, maps, stride)
+    far_maps_any(g, positions, m0, maps, stride)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn far_maps_avx2(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride: usize) {
-    far_maps_body(g, positions, m0, maps, stride)
-}
-
-#[inline(always)]
-fn far_maps_body(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride: usize) {
-    let maps = &mut maps[..BLOCK * stride];
+unsafe fn far_maps_avx2<const S: usize>(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8]) {
+    // fixed-size maps: every index below is provably in bounds, so the stores are bare
+    let mut chunks = maps
+        .chunks_exact_mut(S)
+        .map(|c| <&mut [u8; S]>::try_from(c).expect("S bytes"));
+    let maps: [&mut [u8; S]; BLOCK] = std::array::from_fn(|_| chunks.next().expect("BLOCK maps"));
+    let mut maps = maps;
+    use std::arch::x86_64::*;
+    let mask = _mm_set1_epi16((S - 1) as i16);
+    let mut xors = [0u16; BLOCK];
     for &r in positions {
         let r = r as usize;
         let v = g[r];
         let partners: &[u16; BLOCK] = g[m0 - r..m0 - r + BLOCK].try_into().expect("BLOCK values");
-        let mut xors = [0u16; BLOCK];
-        for j in 0..BLOCK {
-            xors[j] = v ^ partners[j];
-        }
-        for (j, &x) in xors.iter().enumerate() {
-            maps[j * stride + x as usize] = 1;
+        // the eight xors in one vector operation, then eight plain stores
+        // SAFETY: `partners` and `xors` are 8 u16 = 16 bytes each.
+        let p = _mm_loadu_si128(partners.as_ptr() as *const __m128i);
+        let x = _mm_and_si128(_mm_xor_si128(p, _mm_set1_epi16(v as i16)), mask);
+        _mm_storeu_si128(xors.as_mut_ptr() as *mut __m128i, x);
+        for (map, &x) in maps.iter_mut().zip(&xors) {
+            map[x as usize & (S - 1)] = 1;
         }
     }
+}
+
+fn far_maps_any(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride: usize) {
+    for &r in positions {
+        let r = r as usize;
+        let v = g[r];
+        let partners: &[u16; BLOCK] = g[m0 - r..m0 - r + BLOCK].try_into().expect("BLOCK values");
+        for (j, &p) in partners.iter().enumerate() {
+            maps[j * stride + ((v ^ p) as usize & (stride - 1))] = 1;
+        }
+    }
+}
+
+/// Values below this have their "wanted" set held in two AVX2 registers by [`find_in_bits`].
+pub const SMALL_SET: usize = 512;
+
+/// The first `i` in `lo..hi` such that `G(i) ^ G(m - i)` is in `bits` (a bit set of values
+/// below [`SMALL_SET`], bit `v % 32` of word `v / 32`). Every value of `g` must be below
+/// [`SMALL_SET`]; range conditions as in [`targets_hit`].
+///
+/// This is the witness search of games without local structure (0.6), which look for dozens of
+/// values at once: the set is looked up for 8 splits per step with in-register table lookups.
+#[inline]
+pub fn find_in_bits(
+    g: &[u16],
+    m: usize,
+    lo: usize,
+    hi: usize,
+    bits: &[u32; SMALL_SET / 32],
+) -> Option<usize> {
+    if lo >= hi {
+        return None;
+    }
+    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
+    let low = &g[lo..hi];
+    let high = &g[m + 1 - hi..=m - lo];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            return unsafe { find_in_bits_avx2(low, high, bits) }.map(|j| lo + j);
+        }
+    }
+    find_in_bits_scalar(low, high, 0, bits).map(|j| lo + j)
+}
+
+/// Scan the splits `lo..hi` of a heap of `m` for the values of `bits` (as [`find_in_bits`]),
+/// taking each value out of `bits` at its first split and pushing `(i, value)` to `taken`;
+/// stop early when `bits` is empty. Returns the split where it emptied, if it did.
+pub fn take_in_bits(
+    g: &[u16],
+    m: usize,
+    lo: usize,
+    hi: usize,
+    bits: &mut [u32; SMALL_SET / 32],
+    taken: &mut Vec<(usize, u16)>,
+) -> Option<usize> {
+    if lo >= hi || bits.iter().all(|&w| w == 0) {
+        return None;
+    }
+    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
+    let low = &g[lo..hi];
+    let high = &g[m + 1 - hi..=m - lo];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            return unsafe { take_in_bits_avx2(low, high, lo, bits, taken) };
+        }
+    }
+    take_in_bits_from(low, high, lo, 0, bits, taken)
+}
+
+/// The scalar [`take_in_bits`] from offset `from`.
+fn take_in_bits_from(
+    low: &[u16],
+    high: &[u16],
+    lo: usize,
+    from: usize,
+    bits: &mut [u32; SMALL_SET / 32],
+    taken: &mut Vec<(usize, u16)>,
+) -> Option<usize> {
+    let len = low.len().min(high.len());
+    let mut j = from;
+    while let Some(k) = find_in_bits_scalar(low, high, j, bits) {
+        let x = low[k] ^ high[len - 1 - k];
+        if take_bit(bits, x, lo + k, taken) {
+            return Some(lo + k);
+        }
+        j = k + 1;
+    }
+    None
+}
+
+/// Take `x` out of `bits` (if still there) and note it; whether `bits` is now empty.
+#[inline(always)]
+fn take_bit(
+    bits: &mut [u32; SMALL_SET / 32],
+    x: u16,
+    i: usize,
+    taken: &mut Vec<(usize, u16)>,
+) -> bool {
+    let x = x as usize & (SMALL_SET - 1);
+    let word = &mut bits[x >> 5];
+    if *word >> (x & 31) & 1 == 1 {
+        *word &= !(1 << (x & 31));
+        taken.push((i, x as u16));
+        if *word == 0 && bits.iter().all(|&w| w == 0) {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn take_in_bits_avx2(
+    low: &[u16],
+    high: &[u16],
+    lo: usize,
+    bits: &mut [u32; SMALL_SET / 32],
+    taken: &mut Vec<(usize, u16)>,
+) -> Option<usize> {
+    use std::arch::x86_64::*;
+    let len = low.len().min(high.len());
+    let mut table_lo = _mm256_loadu_si256(bits.as_ptr() as *const __m256i);
+    let mut table_hi = _mm256_loadu_si256(bits.as_ptr().add(8) as *const __m256i);
+    let reverse = _mm_set_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    let low_bits = _mm256_set1_epi32(31);
+    let mut j = 0;
+    while j + 8 <= len {
+        // SAFETY: j + 8 <= len, so low[j..j + 8] and high[len - j - 8..len - j] are in bounds.
+        let a = _mm256_cvtepu16_epi32(_mm_loadu_si128(low.as_ptr().add(j) as *const __m128i));
+        let b = _mm_loadu_si128(high.as_ptr().add(len - j - 8) as *const __m128i);
+        let b = _mm256_cvtepu16_epi32(_mm_shuffle_epi8(b, reverse));
+        let x = _mm256_xor_si256(a, b);
+        let word = _mm256_srli_epi32::<5>(x);
+        let from_lo = _mm256_permutevar8x32_epi32(table_lo, word);
+        let from_hi = _mm256_permutevar8x32_epi32(table_hi, word);
+        let pick = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(word));
+        let w = _mm256_castps_si256(_mm256_blendv_ps(
+            _mm256_castsi256_ps(from_lo),
+            _mm256_castsi256_ps(from_hi),
+            pick,
+        ));
+        let bit = _mm256_srlv_epi32(w, _mm256_and_si256(x, low_bits));
+        let mut hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32::<31>(bit)));
+        if hits != 0 {
+            while hits != 0 {
+                let lane = hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                let k = j + lane;
+                if take_bit(bits, low[k] ^ high[len - 1 - k], lo + k, taken) {
+                    return Some(lo + k);
+                }
+            }
+            table_lo = _mm256_loadu_si256(bits.as_ptr() as *const __m256i);
+            table_hi = _mm256_loadu_si256(bits.as_ptr().add(8) as *const __m256i);
+        }
+        j += 8;
+    }
+    take_in_bits_from(low, high, lo, j, bits, taken)
+}
+
+/// The first `j >= from` with `low[j] ^ high[len - 1 - j]` in `bits`.
+fn find_in_bits_scalar(
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    bits: &[u32; SMALL_SET / 32],
+) -> Option<usize> {
+    let len = low.len().min(high.len());
+    (from..len).find(|&j| {
+        let x = ((low[j] ^ high[len - 1 - j]) as usize) & (SMALL_SET - 1);
+        bits[x >> 5] >> (x & 31) & 1 == 1
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn find_in_bits_avx2(
+    low: &[u16],
+    high: &[u16],
+    bits: &[u32; SMALL_SET / 32],
+) -> Option<usize> {
+    use std::arch::x86_64::*;
+    let len = low.len().min(high.len());
+    let table_lo = _mm256_loadu_si256(bits.as_ptr() as *const __m256i);
+    let table_hi = _mm256_loadu_si256(bits.as_ptr().add(8) as *const __m256i);
+    // reverses the eight 16-bit lanes of a 128-bit vector
+    let reverse = _mm_set_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    let low_bits = _mm256_set1_epi32(31);
+    let mut j = 0;
+    while j + 8 <= len {
+        // SAFETY: j + 8 <= len, so low[j..j + 8] and high[len - j - 8..len - j] are in bounds.
+        let a = _mm256_cvtepu16_epi32(_mm_loadu_si128(low.as_ptr().add(j) as *const __m128i));
+        let b = _mm_loadu_si128(high.as_ptr().add(len - j - 8) as *const __m128i);
+        let b = _mm256_cvtepu16_epi32(_mm_shuffle_epi8(b, reverse));
+        let x = _mm256_xor_si256(a, b);
+        let word = _mm256_srli_epi32::<5>(x);
+        let from_lo = _mm256_permutevar8x32_epi32(table_lo, word);
+        let from_hi = _mm256_permutevar8x32_epi32(table_hi, word);
+        // bit 3 of the word index picks the table (moved to the sign bit for the blend)
+        let pick = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(word));
+        let w = _mm256_castps_si256(_mm256_blendv_ps(
+            _mm256_castsi256_ps(from_lo),
+            _mm256_castsi256_ps(from_hi),
+            pick,
+        ));
+        let bit = _mm256_srlv_epi32(w, _mm256_and_si256(x, low_bits));
+        let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32::<31>(bit)));
+        if hits != 0 {
+            return Some(j + hits.trailing_zeros() as usize);
+        }
+        j += 8;
+    }
+    find_in_bits_scalar(low, high, j, bits)
 }
 
 #[cfg(test)]
@@ -308,15 +540,99 @@ mod tests {
             .collect();
         let positions: Vec<u32> = vec![8, 9, 15, 40, 41, 100, 200];
         let m0 = 300;
-        let stride = 256;
-        let mut maps = vec![0u8; BLOCK * stride];
-        far_maps(&g, &positions, m0, &mut maps, stride);
-        for j in 0..BLOCK {
-            let mut expect = vec![0u8; stride];
-            for &r in &positions {
-                expect[(g[r as usize] ^ g[m0 + j - r as usize]) as usize] = 1;
+        for stride in [256, 4096] {
+            let mut maps = vec![0u8; BLOCK * stride];
+            far_maps(&g, &positions, m0, &mut maps, stride);
+            for j in 0..BLOCK {
+                let mut expect = vec![0u8; stride];
+                for &r in &positions {
+                    expect[(g[r as usize] ^ g[m0 + j - r as usize]) as usize] = 1;
+                }
+                assert_eq!(&maps[j * stride..(j + 1) * stride], &expect[..], "heap {j}");
             }
-            assert_eq!(&maps[j * stride..(j + 1) * stride], &expect[..], "heap {j}");
+        }
+    }
+
+    #[test]
+    fn find_in_bits_finds_the_first_wanted_split() {
+        let mut state = 99u64;
+        let g: Vec<u16> = (0..4000)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                ((state >> 33) % 320) as u16
+            })
+            .collect();
+        for wanted in [
+            vec![0u16],
+            vec![5, 300, 17],
+            vec![511],
+            vec![1, 2, 3, 4, 5, 6, 7, 8, 9],
+        ] {
+            let mut bits = [0u32; SMALL_SET / 32];
+            for &w in &wanted {
+                bits[w as usize / 32] |= 1 << (w % 32);
+            }
+            for &(m, lo) in &[(3999usize, 1usize), (2000, 7), (17, 1), (100, 40)] {
+                let hi = m / 2 + 1;
+                let expect = (lo..hi).find(|&i| wanted.contains(&(g[i] ^ g[m - i])));
+                assert_eq!(
+                    find_in_bits(&g, m, lo, hi, &bits),
+                    expect,
+                    "m {m} lo {lo} {wanted:?}"
+                );
+                let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
+                assert_eq!(
+                    find_in_bits_scalar(low, high, 0, &bits).map(|j| lo + j),
+                    expect
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn take_in_bits_takes_each_value_at_its_first_split() {
+        let g: Vec<u16> = (0..3000u32)
+            .map(|i| ((i * 7919 + i / 5) % 400) as u16)
+            .collect();
+        for wanted in [vec![0u16, 3, 399], vec![7], (0..60).collect::<Vec<u16>>()] {
+            for &(m, lo) in &[(2999usize, 1usize), (1500, 9), (30, 2)] {
+                let hi = m / 2 + 1;
+                let mut bits = [0u32; SMALL_SET / 32];
+                for &w in &wanted {
+                    bits[w as usize / 32] |= 1 << (w % 32);
+                }
+                let mut taken = Vec::new();
+                let end = take_in_bits(&g, m, lo, hi, &mut bits, &mut taken);
+                // expected: first occurrence of each wanted value, in order of position
+                let mut expect = Vec::new();
+                let mut left: Vec<u16> = wanted.clone();
+                let mut expect_end = None;
+                for i in lo..hi {
+                    let x = g[i] ^ g[m - i];
+                    if let Some(p) = left.iter().position(|&w| w == x) {
+                        left.remove(p);
+                        expect.push((i, x));
+                        if left.is_empty() {
+                            expect_end = Some(i);
+                            break;
+                        }
+                    }
+                }
+                assert_eq!(taken, expect, "m {m} lo {lo}");
+                assert_eq!(end, expect_end);
+                let low = &g[lo..hi];
+                let high = &g[m + 1 - hi..=m - lo];
+                let mut bits2 = [0u32; SMALL_SET / 32];
+                for &w in &wanted {
+                    bits2[w as usize / 32] |= 1 << (w % 32);
+                }
+                let mut taken2 = Vec::new();
+                assert_eq!(
+                    take_in_bits_from(low, high, lo, 0, &mut bits2, &mut taken2),
+                    expect_end
+                );
+                assert_eq!(taken2, expect);
+            }
         }
     }
 

@@ -24,7 +24,7 @@
 
 pub mod kernels;
 pub mod split;
-mod wide;
+pub mod wide;
 mod word;
 
 use crate::takebreak::{Code, Rules, SequenceEngine};
@@ -194,6 +194,11 @@ impl HintControl {
         } else {
             true
         }
+    }
+
+    /// Whether witnesses are worth remembering now (hints are in use, or soon will be tried).
+    fn recording(&self) -> bool {
+        self.skip < 64
     }
 
     fn report(&mut self, success: bool) {
@@ -426,8 +431,14 @@ impl RareCommon {
         let memory_budget =
             (len / self.tuning.memory_ratio.max(1) + self.tuning.min_rare_budget) as u64;
         let vectorised_budget = (len / self.tuning.dense_ratio.max(1)) as u64;
+        // Dense when the rare positions would not fit the memory bound, or when scanning
+        // every split costs less than the rare ones: vectorised scans (values below 64) beat
+        // one-by-one rare options once more than 1/dense_ratio of the positions are rare;
+        // plain scans (wider values) once a quarter are.
+        let word_path = self.span <= 64 && !self.tuning.force_wide;
         let dense = self.rare_count > memory_budget
-            || (self.span <= 64 && !self.tuning.force_wide && self.rare_count > vectorised_budget);
+            || (word_path && self.rare_count > vectorised_budget)
+            || (!word_path && self.rare_count > (len / 4) as u64);
         let mode = self
             .tuning
             .force_mode

@@ -8,9 +8,12 @@
 //! find are fixed at the start; the search marks them in a byte map and counts them down,
 //! stopping at the very split that finds the last one.
 
-use super::kernels::{self, BLOCK};
+use super::kernels::{self, BLOCK, SMALL_SET};
 use super::split::VALUES;
 use super::{record_hint, Hints, Mode, RareCommon, HINT_DEPTH, HINT_REACH};
+
+/// Splits per look once at most four values are still wanted.
+const TAIL_CHUNK: usize = 256;
 
 /// How many split moves keep hints on this path.
 const HINTED_MOVES: usize = 2;
@@ -27,6 +30,8 @@ pub(super) struct WideState {
     /// Per value, for the first split moves: past witnesses.
     hints: Vec<[Hints; HINTED_MOVES]>,
     targets: Vec<u16>,
+    /// Witnesses found by the vectorised lookup: (split, value).
+    taken: Vec<(usize, u16)>,
     cursors: Vec<usize>,
     block: MapBlock,
 }
@@ -53,6 +58,7 @@ impl Default for WideState {
             wanted: vec![0u8; VALUES].into_boxed_slice(),
             hints: Vec::new(),
             targets: Vec::new(),
+            taken: Vec::new(),
             cursors: Vec::new(),
             block: MapBlock::default(),
         }
@@ -152,18 +158,51 @@ fn scan_wanted(
     lo: usize,
     hi: usize,
     wanted: &mut [u8; VALUES],
+    small: &mut Option<[u32; SMALL_SET / 32]>,
+    taken: &mut Vec<(usize, u16)>,
     mut visit: impl FnMut(usize, u16) -> bool,
 ) -> Option<usize> {
+    if let Some(bits) = small {
+        // values below 512: the vectorised lookup takes every wanted value it meets
+        taken.clear();
+        kernels::take_in_bits(g, m, lo, hi, bits, taken);
+        for &(i, x) in taken.iter() {
+            wanted[x as usize] = 0;
+            if visit(i, x) {
+                return Some(i);
+            }
+        }
+        return None;
+    }
+    let mut at = lo;
+    while at < hi {
+        let Some(i) = find_wanted(g, m, at, hi, wanted) else {
+            return None;
+        };
+        let x = g[i] ^ g[m - i];
+        wanted[x as usize] = 0;
+        if visit(i, x) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
+}
+
+/// The first `i` in `lo..hi` whose split produces a wanted value. Kept out of line and free of
+/// bounds checks so that the loop stays in registers: it is the innermost loop of games
+/// without structure (0.6), a handful of instructions per split.
+#[inline(never)]
+fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES]) -> Option<usize> {
     if lo >= hi {
         return None;
     }
     let len = hi - lo;
     let low = &g[lo..hi];
     let high = &g[m + 1 - hi..=m - lo];
-    assert!(low.len() == len && high.len() == len);
+    let (low, high) = (&low[..len], &high[..len]);
     for j in 0..len {
-        let x = low[j] ^ high[len - 1 - j];
-        if take(wanted, x) && visit(lo + j, x) {
+        if wanted[(low[j] ^ high[len - 1 - j]) as usize] != 0 {
             return Some(lo + j);
         }
     }
@@ -191,7 +230,7 @@ impl RareCommon {
         }
         let block = &self.wide.block;
         if block.epoch != self.rare_epoch
-            || block.stride != words * 64
+            || block.stride < words * 64
             || n < block.start
             || n >= block.start + BLOCK
         {
@@ -226,6 +265,12 @@ impl RareCommon {
             self.stats.proved_directly += 1;
             return free;
         }
+        self.stats.rebuilds += 0;
+        TARGETS_SUM.fetch_add(
+            self.wide.targets.len() as u64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        TARGETS_N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.witness_search_wide(g, free)
     }
 
@@ -249,7 +294,7 @@ impl RareCommon {
         let block = &mut self.wide.block;
         block.start = n;
         block.epoch = self.rare_epoch;
-        block.stride = words * 64;
+        block.stride = (words * 64).next_power_of_two();
         block.maps.clear();
         block.maps.resize(BLOCK * block.stride, 0);
         block.near_end = rare.partition_point(|&r| (r as usize) < BLOCK);
@@ -282,6 +327,15 @@ impl RareCommon {
         for &t in &state.targets {
             state.wanted[t as usize] = 1;
         }
+        // values below 512: the wanted set also as a bit set, for the vectorised lookup
+        let mut small = (self.span <= SMALL_SET).then(|| {
+            let mut bits = [0u32; SMALL_SET / 32];
+            for &t in state.targets.iter().filter(|&&t| (t as usize) < SMALL_SET) {
+                bits[t as usize >> 5] |= 1 << (t & 31);
+            }
+            bits
+        });
+        let record = self.hint_control.recording();
         let mut remaining = state.targets.len();
         let wanted: &mut [u8; VALUES] = (&mut state.wanted[..]).try_into().expect("VALUES");
         let mut scanned = 0u64;
@@ -302,11 +356,20 @@ impl RareCommon {
                             let hi = (h + HINT_REACH + 1).min(m / 2 + 1);
                             scanned += hi.saturating_sub(lo) as u64;
                             let hints = &mut state.hints;
-                            let last = scan_wanted(g, m, lo, hi, wanted, |i, x| {
-                                record_hint(&mut hints[x as usize][s], i);
-                                remaining -= 1;
-                                remaining == 0
-                            });
+                            let last = scan_wanted(
+                                g,
+                                m,
+                                lo,
+                                hi,
+                                wanted,
+                                &mut small,
+                                &mut state.taken,
+                                |i, x| {
+                                    record_hint(&mut hints[x as usize][s], i);
+                                    remaining -= 1;
+                                    remaining == 0
+                                },
+                            );
                             if last.is_some() {
                                 self.hint_control.report(true);
                                 self.stats.hinted += 1;
@@ -332,17 +395,50 @@ impl RareCommon {
                     let hi = (lo + chunk).min(m / 2 + 1);
                     state.cursors[s] = hi;
                     progressed = true;
-                    let hints = &mut state.hints;
-                    let last = scan_wanted(g, m, lo, hi, wanted, |i, x| {
-                        if s < HINTED_MOVES {
-                            record_hint(&mut hints[x as usize][s], i);
+                    let mut at = lo;
+                    while at < hi {
+                        let end = (at + TAIL_CHUNK).min(hi);
+                        if remaining <= 4 && small.is_none() {
+                            // Few values left: compare 16 splits per instruction with each of
+                            // them, and look closer only at a chunk that holds one.
+                            let mut left = [0u16; 4];
+                            let mut count = 0;
+                            for &t in &state.targets {
+                                if wanted[t as usize] != 0 && count < 4 {
+                                    left[count] = t;
+                                    count += 1;
+                                }
+                            }
+                            for j in count..4 {
+                                left[j] = left[0];
+                            }
+                            if kernels::targets_hit(g, m, at, end, left) == 0 {
+                                at = end;
+                                continue;
+                            }
                         }
-                        remaining -= 1;
-                        remaining == 0
-                    });
-                    if let Some(i) = last {
-                        scanned += (i + 1 - lo) as u64;
-                        break 'search;
+                        let hints = &mut state.hints;
+                        let last = scan_wanted(
+                            g,
+                            m,
+                            at,
+                            end,
+                            wanted,
+                            &mut small,
+                            &mut state.taken,
+                            |i, x| {
+                                if s < HINTED_MOVES && record {
+                                    record_hint(&mut hints[x as usize][s], i);
+                                }
+                                remaining -= 1;
+                                remaining == 0
+                            },
+                        );
+                        if let Some(i) = last {
+                            scanned += (i + 1 - lo) as u64;
+                            break 'search;
+                        }
+                        at = end;
                     }
                     scanned += (hi - lo) as u64;
                 }
@@ -383,3 +479,5 @@ mod tests {
         }
     }
 }
+pub static TARGETS_SUM: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+pub static TARGETS_N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

@@ -181,12 +181,23 @@ impl RareCommon {
                     }
                     let lo = h.saturating_sub(HINT_REACH).max(1);
                     let hi = (h + HINT_REACH + 1).min(m / 2 + 1);
-                    self.stats.scanned_options += hi.saturating_sub(lo) as u64;
-                    for i in lo..hi {
-                        let x = g[i] ^ g[m - i];
-                        found |= 1 << (x & 63);
-                        if x as usize == t {
-                            record_hint(&mut hints[t], i);
+                    if lo >= hi {
+                        continue;
+                    }
+                    self.stats.scanned_options += (hi - lo) as u64;
+                    let len = hi - lo;
+                    let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
+                    let (low, high) = (&low[..len], &high[..len]);
+                    let mut mask = 0u64;
+                    for j in 0..len {
+                        mask |= 1 << ((low[j] ^ high[len - 1 - j]) & 63);
+                    }
+                    found |= mask;
+                    if mask >> t & 1 == 1 {
+                        if let Some(j) =
+                            (0..len).find(|&j| (low[j] ^ high[len - 1 - j]) as usize == t)
+                        {
+                            record_hint(&mut hints[t], lo + j);
                         }
                     }
                     want_all = pending(found, blocked);
