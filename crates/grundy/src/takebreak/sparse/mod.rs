@@ -24,7 +24,7 @@
 
 pub mod kernels;
 pub mod split;
-pub mod wide;
+mod wide;
 mod word;
 
 use crate::takebreak::{Code, Rules, SequenceEngine};

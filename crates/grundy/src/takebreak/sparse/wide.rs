@@ -137,31 +137,19 @@ fn missing_below(found: &[u64], limit: usize, out: &mut Vec<u16>) {
     }
 }
 
-/// Whether `x` was still wanted (and now no longer is).
-#[inline(always)]
-fn take(wanted: &mut [u8; VALUES], x: u16) -> bool {
-    let slot = &mut wanted[x as usize];
-    if *slot != 0 {
-        *slot = 0;
-        true
-    } else {
-        false
-    }
-}
-
 /// The first `i` in `lo..hi` (after `G(i) ^ G(m - i)` was taken from `wanted`) for which
 /// `visit` returns `true`, visiting every split that produces a wanted value.
 #[inline(always)]
 fn scan_wanted(
     g: &[u16],
     m: usize,
-    lo: usize,
-    hi: usize,
+    range: std::ops::Range<usize>,
     wanted: &mut [u8; VALUES],
     small: &mut Option<[u32; SMALL_SET / 32]>,
     taken: &mut Vec<(usize, u16)>,
     mut visit: impl FnMut(usize, u16) -> bool,
 ) -> Option<usize> {
+    let (lo, hi) = (range.start, range.end);
     if let Some(bits) = small {
         // values below 512: the vectorised lookup takes every wanted value it meets
         taken.clear();
@@ -176,9 +164,7 @@ fn scan_wanted(
     }
     let mut at = lo;
     while at < hi {
-        let Some(i) = find_wanted(g, m, at, hi, wanted) else {
-            return None;
-        };
+        let i = find_wanted(g, m, at, hi, wanted)?;
         let x = g[i] ^ g[m - i];
         wanted[x as usize] = 0;
         if visit(i, x) {
@@ -265,12 +251,6 @@ impl RareCommon {
             self.stats.proved_directly += 1;
             return free;
         }
-        self.stats.rebuilds += 0;
-        TARGETS_SUM.fetch_add(
-            self.wide.targets.len() as u64,
-            std::sync::atomic::Ordering::Relaxed,
-        );
-        TARGETS_N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.witness_search_wide(g, free)
     }
 
@@ -359,8 +339,7 @@ impl RareCommon {
                             let last = scan_wanted(
                                 g,
                                 m,
-                                lo,
-                                hi,
+                                lo..hi,
                                 wanted,
                                 &mut small,
                                 &mut state.taken,
@@ -421,8 +400,7 @@ impl RareCommon {
                         let last = scan_wanted(
                             g,
                             m,
-                            at,
-                            end,
+                            at..end,
                             wanted,
                             &mut small,
                             &mut state.taken,
@@ -479,5 +457,3 @@ mod tests {
         }
     }
 }
-pub static TARGETS_SUM: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static TARGETS_N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
