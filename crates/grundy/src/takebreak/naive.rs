@@ -143,7 +143,7 @@ impl SplitSets {
             self.current.resize(w, 0);
             if r >= j {
                 if j == 2 {
-                    pair_sums(g, r, &mut self.current);
+                    pair_sums(g, r, r / 2, &mut self.current);
                 } else {
                     self.split_sums(g, r, j);
                 }
@@ -190,32 +190,50 @@ impl SplitSets {
     }
 }
 
-/// `out |= { G(a) ⊕ G(r - a) : 1 <= a <= r/2 }`: the values of splitting `r` into two
-/// non-empty heaps. Every value in `g[1..r]` is below `64 * out.len()`.
-pub(crate) fn pair_sums(g: &[u16], r: usize, out: &mut [u64]) {
-    let h = r / 2;
+/// `out |= { G(a) ⊕ G(r - a) : 1 <= a <= h }` (`h <= r/2`): the values of splitting `r` into
+/// two non-empty heaps (`h = r/2`; Grundy's game, unequal heaps only: `h = (r-1)/2`). Every
+/// value in `g[1..r]` is below `64 * out.len()`.
+pub(crate) fn pair_sums(g: &[u16], r: usize, h: usize, out: &mut [u64]) {
     let low = &g[1..=h];
     let high = &g[r - h..r];
-    if out.len() == 1 {
-        // One word: accumulate in registers (the hot loop of every octal game); four
-        // independent accumulators keep the OR chain from serialising the loop.
-        let mut acc = [0u64; 4];
-        let mut lo = low.chunks_exact(4);
-        let mut hi = high.rchunks_exact(4);
-        for (l, h) in (&mut lo).zip(&mut hi) {
-            acc[0] |= 1u64 << ((l[0] ^ h[3]) & 63);
-            acc[1] |= 1u64 << ((l[1] ^ h[2]) & 63);
-            acc[2] |= 1u64 << ((l[2] ^ h[1]) & 63);
-            acc[3] |= 1u64 << ((l[3] ^ h[0]) & 63);
+    match out.len() {
+        1 => {
+            // One word: accumulate in registers (the hot loop of every octal game); four
+            // independent accumulators keep the OR chain from serialising the loop.
+            let mut acc = [0u64; 4];
+            let mut lo = low.chunks_exact(4);
+            let mut hi = high.rchunks_exact(4);
+            for (l, h) in (&mut lo).zip(&mut hi) {
+                acc[0] |= 1u64 << ((l[0] ^ h[3]) & 63);
+                acc[1] |= 1u64 << ((l[1] ^ h[2]) & 63);
+                acc[2] |= 1u64 << ((l[2] ^ h[1]) & 63);
+                acc[3] |= 1u64 << ((l[3] ^ h[0]) & 63);
+            }
+            for (&x, &y) in lo.remainder().iter().zip(hi.remainder().iter().rev()) {
+                acc[0] |= 1u64 << ((x ^ y) & 63);
+            }
+            out[0] |= acc[0] | acc[1] | acc[2] | acc[3];
         }
-        for (&x, &y) in lo.remainder().iter().zip(hi.remainder().iter().rev()) {
-            acc[0] |= 1u64 << ((x ^ y) & 63);
+        2 => pair_sums_fixed::<2>(low, high, out),
+        4 => pair_sums_fixed::<4>(low, high, out),
+        8 => pair_sums_fixed::<8>(low, high, out),
+        _ => {
+            for (&x, &y) in low.iter().zip(high.iter().rev()) {
+                bitset::insert(out, (x ^ y) as u32);
+            }
         }
-        out[0] |= acc[0] | acc[1] | acc[2] | acc[3];
-    } else {
-        for (&x, &y) in low.iter().zip(high.iter().rev()) {
-            bitset::insert(out, (x ^ y) as u32);
-        }
+    }
+}
+
+/// [`pair_sums`] with a local `W`-word accumulator (values below `64 * W`).
+fn pair_sums_fixed<const W: usize>(low: &[u16], high: &[u16], out: &mut [u64]) {
+    let mut acc = [0u64; W];
+    for (&x, &y) in low.iter().zip(high.iter().rev()) {
+        let v = (x ^ y) as usize;
+        acc[(v >> 6) % W] |= 1u64 << (v & 63);
+    }
+    for (o, a) in out.iter_mut().zip(acc) {
+        *o |= a;
     }
 }
 
@@ -328,8 +346,8 @@ impl SequenceEngine for Naive {
         match &self.moves {
             None => {
                 // Grundy's game: (n) -> (a, n - a) with 0 < a < n - a.
-                for a in 1..n.div_ceil(2) {
-                    bitset::insert(&mut self.acc, (g[a] ^ g[n - a]) as u32);
+                if n >= 3 {
+                    pair_sums(g, n, (n - 1) / 2, &mut self.acc);
                 }
             }
             Some(moves) => {
