@@ -197,13 +197,17 @@ fn far_masks_body<L: Lane>(g: &[u16], positions: &[u32], m0: usize, masks: &mut 
     }
 }
 
-/// As [`far_masks`] for values of any size: mark `G(r) ^ G(m0 + j - r)` in the byte map
-/// `maps[j * stride ..][.. stride]` of heap `m0 + j`. `stride` must be a power of two above
-/// every value.
+/// Heaps handled together by [`far_maps`] (twice [`BLOCK`]: byte maps are marked one store
+/// per option, so the shared work per rare position is spread over more heaps).
+pub const MAP_BLOCK: usize = 16;
+
+/// As [`far_masks`] for values of any size and [`MAP_BLOCK`] heaps: mark `G(r) ^ G(m0 + j - r)`
+/// in the byte map `maps[j * stride ..][.. stride]` of heap `m0 + j`. `stride` must be a power
+/// of two above every value.
 #[inline]
 pub fn far_maps(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride: usize) {
-    assert!(stride.is_power_of_two() && maps.len() >= BLOCK * stride);
-    let maps = &mut maps[..BLOCK * stride];
+    assert!(stride.is_power_of_two() && maps.len() >= MAP_BLOCK * stride);
+    let maps = &mut maps[..MAP_BLOCK * stride];
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -227,24 +231,26 @@ pub fn far_maps(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn far_maps_avx2<const S: usize>(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8]) {
+    use std::arch::x86_64::*;
     // fixed-size maps: every index below is provably in bounds, so the stores are bare
     let mut chunks = maps
         .chunks_exact_mut(S)
         .map(|c| <&mut [u8; S]>::try_from(c).expect("S bytes"));
-    let maps: [&mut [u8; S]; BLOCK] = std::array::from_fn(|_| chunks.next().expect("BLOCK maps"));
-    let mut maps = maps;
-    use std::arch::x86_64::*;
-    let mask = _mm_set1_epi16((S - 1) as i16);
-    let mut xors = [0u16; BLOCK];
+    let mut maps: [&mut [u8; S]; MAP_BLOCK] =
+        std::array::from_fn(|_| chunks.next().expect("MAP_BLOCK maps"));
+    let mask = _mm256_set1_epi16((S - 1) as i16);
+    let mut xors = [0u16; MAP_BLOCK];
     for &r in positions {
         let r = r as usize;
         let v = g[r];
-        let partners: &[u16; BLOCK] = g[m0 - r..m0 - r + BLOCK].try_into().expect("BLOCK values");
-        // the eight xors in one vector operation, then eight plain stores
-        // SAFETY: `partners` and `xors` are 8 u16 = 16 bytes each.
-        let p = _mm_loadu_si128(partners.as_ptr() as *const __m128i);
-        let x = _mm_and_si128(_mm_xor_si128(p, _mm_set1_epi16(v as i16)), mask);
-        _mm_storeu_si128(xors.as_mut_ptr() as *mut __m128i, x);
+        let partners: &[u16; MAP_BLOCK] = g[m0 - r..m0 - r + MAP_BLOCK]
+            .try_into()
+            .expect("MAP_BLOCK values");
+        // the sixteen xors in one vector operation, then sixteen plain stores
+        // SAFETY: `partners` and `xors` are 16 u16 = 32 bytes each.
+        let p = _mm256_loadu_si256(partners.as_ptr() as *const __m256i);
+        let x = _mm256_and_si256(_mm256_xor_si256(p, _mm256_set1_epi16(v as i16)), mask);
+        _mm256_storeu_si256(xors.as_mut_ptr() as *mut __m256i, x);
         for (map, &x) in maps.iter_mut().zip(&xors) {
             map[x as usize & (S - 1)] = 1;
         }
@@ -255,7 +261,7 @@ fn far_maps_any(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride
     for &r in positions {
         let r = r as usize;
         let v = g[r];
-        let partners: &[u16; BLOCK] = g[m0 - r..m0 - r + BLOCK].try_into().expect("BLOCK values");
+        let partners = &g[m0 - r..m0 - r + MAP_BLOCK];
         for (j, &p) in partners.iter().enumerate() {
             maps[j * stride + ((v ^ p) as usize & (stride - 1))] = 1;
         }
@@ -306,7 +312,8 @@ pub fn take_in_bits(
     bits: &mut [u32; SMALL_SET / 32],
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
-    if lo >= hi || bits.iter().all(|&w| w == 0) {
+    let mut left: u32 = bits.iter().map(|w| w.count_ones()).sum();
+    if lo >= hi || left == 0 {
         return None;
     }
     debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
@@ -316,10 +323,10 @@ pub fn take_in_bits(
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor supports AVX2 (checked just above).
-            return unsafe { take_in_bits_avx2(low, high, lo, bits, taken) };
+            return unsafe { take_in_bits_avx2(low, high, lo, bits, &mut left, taken) };
         }
     }
-    take_in_bits_from(low, high, lo, 0, bits, taken)
+    take_in_bits_from(low, high, lo, 0, bits, &mut left, taken)
 }
 
 /// The scalar [`take_in_bits`] from offset `from`.
@@ -329,13 +336,14 @@ fn take_in_bits_from(
     lo: usize,
     from: usize,
     bits: &mut [u32; SMALL_SET / 32],
+    left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
     let len = low.len().min(high.len());
     let mut j = from;
     while let Some(k) = find_in_bits_scalar(low, high, j, bits) {
         let x = low[k] ^ high[len - 1 - k];
-        if take_bit(bits, x, lo + k, taken) {
+        if take_bit(bits, x, lo + k, left, taken) {
             return Some(lo + k);
         }
         j = k + 1;
@@ -349,6 +357,7 @@ fn take_bit(
     bits: &mut [u32; SMALL_SET / 32],
     x: u16,
     i: usize,
+    left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> bool {
     let x = x as usize & (SMALL_SET - 1);
@@ -356,9 +365,8 @@ fn take_bit(
     if *word >> (x & 31) & 1 == 1 {
         *word &= !(1 << (x & 31));
         taken.push((i, x as u16));
-        if *word == 0 && bits.iter().all(|&w| w == 0) {
-            return true;
-        }
+        *left -= 1;
+        return *left == 0;
     }
     false
 }
@@ -370,6 +378,7 @@ unsafe fn take_in_bits_avx2(
     high: &[u16],
     lo: usize,
     bits: &mut [u32; SMALL_SET / 32],
+    left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
     use std::arch::x86_64::*;
@@ -401,7 +410,7 @@ unsafe fn take_in_bits_avx2(
                 let lane = hits.trailing_zeros() as usize;
                 hits &= hits - 1;
                 let k = j + lane;
-                if take_bit(bits, low[k] ^ high[len - 1 - k], lo + k, taken) {
+                if take_bit(bits, low[k] ^ high[len - 1 - k], lo + k, left, taken) {
                     return Some(lo + k);
                 }
             }
@@ -410,7 +419,7 @@ unsafe fn take_in_bits_avx2(
         }
         j += 8;
     }
-    take_in_bits_from(low, high, lo, j, bits, taken)
+    take_in_bits_from(low, high, lo, j, bits, left, taken)
 }
 
 /// The first `j >= from` with `low[j] ^ high[len - 1 - j]` in `bits`.
@@ -538,12 +547,12 @@ mod tests {
         let g: Vec<u16> = (0..500u32)
             .map(|i| ((i * 37 + i / 7) % 200) as u16)
             .collect();
-        let positions: Vec<u32> = vec![8, 9, 15, 40, 41, 100, 200];
+        let positions: Vec<u32> = vec![16, 17, 25, 40, 41, 100, 200];
         let m0 = 300;
         for stride in [256, 4096] {
-            let mut maps = vec![0u8; BLOCK * stride];
+            let mut maps = vec![0u8; MAP_BLOCK * stride];
             far_maps(&g, &positions, m0, &mut maps, stride);
-            for j in 0..BLOCK {
+            for j in 0..MAP_BLOCK {
                 let mut expect = vec![0u8; stride];
                 for &r in &positions {
                     expect[(g[r as usize] ^ g[m0 + j - r as usize]) as usize] = 1;
@@ -627,8 +636,9 @@ mod tests {
                     bits2[w as usize / 32] |= 1 << (w % 32);
                 }
                 let mut taken2 = Vec::new();
+                let mut left = wanted.len() as u32;
                 assert_eq!(
-                    take_in_bits_from(low, high, lo, 0, &mut bits2, &mut taken2),
+                    take_in_bits_from(low, high, lo, 0, &mut bits2, &mut left, &mut taken2),
                     expect_end
                 );
                 assert_eq!(taken2, expect);

@@ -8,7 +8,7 @@
 //! find are fixed at the start; the search marks them in a byte map and counts them down,
 //! stopping at the very split that finds the last one.
 
-use super::kernels::{self, BLOCK, SMALL_SET};
+use super::kernels::{self, MAP_BLOCK, SMALL_SET};
 use super::split::VALUES;
 use super::{record_hint, Hints, Mode, RareCommon, HINT_DEPTH, HINT_REACH};
 
@@ -36,7 +36,7 @@ pub(super) struct WideState {
     block: MapBlock,
 }
 
-/// The byte maps of the next [`BLOCK`] heaps with their far rare options already marked (as
+/// The byte maps of the next [`MAP_BLOCK`] heaps with their far rare options already marked (as
 /// the one-word path's block, see `word.rs`).
 #[derive(Clone, Default)]
 struct MapBlock {
@@ -155,7 +155,6 @@ fn scan_wanted(
         taken.clear();
         kernels::take_in_bits(g, m, lo, hi, bits, taken);
         for &(i, x) in taken.iter() {
-            wanted[x as usize] = 0;
             if visit(i, x) {
                 return Some(i);
             }
@@ -195,6 +194,15 @@ fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES])
     None
 }
 
+/// Whether `t` still needs a witness.
+#[inline]
+fn still_wanted(small: &Option<[u32; SMALL_SET / 32]>, wanted: &[u8; VALUES], t: usize) -> bool {
+    match small {
+        Some(bits) => bits[t >> 5] >> (t & 31) & 1 == 1,
+        None => wanted[t] != 0,
+    }
+}
+
 impl RareCommon {
     /// `G(n)` for `n = g.len()` on the bit-set path.
     pub(super) fn next_wide(&mut self, g: &[u16]) -> usize {
@@ -218,7 +226,7 @@ impl RareCommon {
         if block.epoch != self.rare_epoch
             || block.stride < words * 64
             || n < block.start
-            || n >= block.start + BLOCK
+            || n >= block.start + MAP_BLOCK
         {
             self.build_map_block(g, words);
         }
@@ -275,9 +283,14 @@ impl RareCommon {
         block.start = n;
         block.epoch = self.rare_epoch;
         block.stride = (words * 64).next_power_of_two();
-        block.maps.clear();
-        block.maps.resize(BLOCK * block.stride, 0);
-        block.near_end = rare.partition_point(|&r| (r as usize) < BLOCK);
+        if block.maps.len() < MAP_BLOCK * block.stride {
+            block.maps.resize(MAP_BLOCK * block.stride, 0);
+        }
+        // only the part of each map that can hold a value needs clearing
+        for map in block.maps.chunks_exact_mut(block.stride).take(MAP_BLOCK) {
+            map[..words * 64].fill(0);
+        }
+        block.near_end = rare.partition_point(|&r| (r as usize) < MAP_BLOCK);
         block.far_end.clear();
         for m0 in self.moves.split_heaps(n) {
             let far_end = if m0 >= 2 {
@@ -285,7 +298,7 @@ impl RareCommon {
                     .partition_point(|&r| (r as usize) < m0)
                     .max(block.near_end);
                 let far = &rare[block.near_end..end];
-                self.stats.rare_options += (far.len() * BLOCK) as u64;
+                self.stats.rare_options += (far.len() * MAP_BLOCK) as u64;
                 kernels::far_maps(g, far, m0, &mut block.maps, block.stride);
                 end
             } else {
@@ -304,17 +317,22 @@ impl RareCommon {
         if state.hints.len() < free {
             state.hints.resize(free, [[0; HINT_DEPTH]; HINTED_MOVES]);
         }
-        for &t in &state.targets {
-            state.wanted[t as usize] = 1;
-        }
-        // values below 512: the wanted set also as a bit set, for the vectorised lookup
-        let mut small = (self.span <= SMALL_SET).then(|| {
+        // The wanted set: a bit set of values below 512 (looked up 8 splits at a time in
+        // registers) when every target fits, else a byte map.
+        let fits =
+            self.span <= SMALL_SET && state.targets.iter().all(|&t| (t as usize) < SMALL_SET);
+        let mut small = fits.then(|| {
             let mut bits = [0u32; SMALL_SET / 32];
-            for &t in state.targets.iter().filter(|&&t| (t as usize) < SMALL_SET) {
+            for &t in &state.targets {
                 bits[t as usize >> 5] |= 1 << (t & 31);
             }
             bits
         });
+        if !fits {
+            for &t in &state.targets {
+                state.wanted[t as usize] = 1;
+            }
+        }
         let record = self.hint_control.recording();
         let mut remaining = state.targets.len();
         let wanted: &mut [u8; VALUES] = (&mut state.wanted[..]).try_into().expect("VALUES");
@@ -329,7 +347,7 @@ impl RareCommon {
                         let t = state.targets[j] as usize;
                         for back in 0..HINT_DEPTH {
                             let h = state.hints[t][s][back] as usize;
-                            if h == 0 || wanted[t] == 0 {
+                            if h == 0 || !still_wanted(&small, wanted, t) {
                                 continue;
                             }
                             let lo = h.saturating_sub(HINT_REACH).max(1);
@@ -376,7 +394,11 @@ impl RareCommon {
                     progressed = true;
                     let mut at = lo;
                     while at < hi {
-                        let end = (at + TAIL_CHUNK).min(hi);
+                        let end = if small.is_some() {
+                            hi
+                        } else {
+                            (at + TAIL_CHUNK).min(hi)
+                        };
                         if remaining <= 4 && small.is_none() {
                             // Few values left: compare 16 splits per instruction with each of
                             // them, and look closer only at a chunk that holds one.
@@ -431,10 +453,10 @@ impl RareCommon {
         // the mex: the smallest value never found, else `free`; leave `wanted` all zero
         let mut result = free;
         for &t in &state.targets {
-            if wanted[t as usize] != 0 {
-                wanted[t as usize] = 0;
+            if still_wanted(&small, wanted, t as usize) {
                 result = result.min(t as usize);
             }
+            wanted[t as usize] = 0;
         }
         result
     }
