@@ -321,6 +321,19 @@ fn corrupt_or_foreign_checkpoints_are_refused() {
         "--no-record",
     ]);
     assert_eq!(values_of(&resumed), values_of(&fresh));
+    // a shorter run from the same file reports its own n and leaves the longer file alone
+    let short = json(&[
+        "takebreak",
+        "0.07",
+        "-n",
+        "100",
+        "--checkpoint",
+        c,
+        "--print",
+        "--no-record",
+    ]);
+    assert_eq!(values_of(&short), values_of(&fresh)[..101]);
+    assert_eq!(std::fs::read(&ckpt).unwrap(), good);
     bad_input(
         &[
             "takebreak",

@@ -274,6 +274,7 @@ pub fn run_long(
         engine_version: engine.version(),
     };
     let mut values = Vec::new();
+    let mut resumed = 0;
     if let Some(p) = &path {
         if let Some(saved) = checkpoint::load_for(p, &identity, n.saturating_add(1))
             .map_err(|e| CliError::input(e.to_string()))?
@@ -285,6 +286,7 @@ pub fn run_long(
                     saved.len() - 1
                 );
             }
+            resumed = saved.len();
             values = saved;
         }
     }
@@ -339,7 +341,8 @@ pub fn run_long(
     if let Some(p) = &path {
         if explicit {
             // the file now holds the whole result: running the command again just reports it
-            if !computation.values.is_empty() {
+            // (never shorten a file that held more than this run asked for)
+            if computation.values.len() > resumed {
                 save(&computation.values)?;
             }
         } else {
