@@ -1,5 +1,9 @@
 //! The rare/common ("sparse space") engine for octal codes.
 //!
+//! It computes the same G(n) as the naive engine — the mex over every option of the code's
+//! moves (splitting paper §1; README §3: bit 2^j of d_k removes k tokens and leaves j heaps,
+//! j <= 2 for octal codes) — but proves most values without looking at most options.
+//!
 //! Why a second engine: the naive engine looks at every split `a + b = n - k` of every heap, so
 //! G(0..n) costs O(n²). For most octal games the values that occur split into a few *common*
 //! ones and a handful of *rare* ones that occur at few positions (Gangolli–Plambeck's and
