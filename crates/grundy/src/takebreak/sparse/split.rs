@@ -162,32 +162,48 @@ impl Split {
     }
 
     /// Whether adding all of `keys` keeps every common key provable (see the module docs).
+    /// Streams over the new products `(x, s)` (each new key with itself, with the other new
+    /// keys and with every current key) without building them.
     fn can_add(&self, keys: &[u32]) -> bool {
-        // Products among the new keys themselves and with the current keys.
-        let mut extra: Vec<(usize, usize)> = Vec::new();
-        for (j, &key) in keys.iter().enumerate() {
-            extra.extend(self.new_products(key));
-            for &other in &keys[..j] {
-                extra.push((((key ^ other) >> 1) as usize, ((key ^ other) & 1) as usize));
+        let split = |k: u32| ((k >> 1) as usize, (k & 1) as usize);
+        let common = |x: usize, q: usize| self.common.contains(2 * x + q);
+        for &a in keys {
+            let (va, pa) = split(a);
+            // a new key must be provable: not blocked now ...
+            if self.blocked[pa].contains(va) {
+                return false;
+            }
+            for &b in keys {
+                let (vb, pb) = split(b);
+                // ... nor by a product of b with a current key c (value vb ^ va)
+                for cp in 0..2 {
+                    if self.parities.reaches(pa, pb ^ cp) && common(vb ^ va, cp) {
+                        return false;
+                    }
+                }
+                // ... nor by a product of b with a new key d (value vb ^ va)
+                for &d in keys {
+                    let (vd, pd) = split(d);
+                    if vb ^ vd == va && self.parities.reaches(pa, pb ^ pd) {
+                        return false;
+                    }
+                }
+                // a product of two new keys must not block a current key
+                let (x, s) = (va ^ vb, pa ^ pb);
+                if (0..2).any(|q| self.parities.reaches(q, s) && common(x, q)) {
+                    return false;
+                }
+            }
+            // a product of a new key with a current key must not block a current key
+            for &c in &self.common_keys {
+                let (vc, pc) = split(c);
+                let (x, s) = (va ^ vc, pa ^ pc);
+                if (0..2).any(|q| self.parities.reaches(q, s) && common(x, q)) {
+                    return false;
+                }
             }
         }
-        let blocked_after = |v: usize, q: usize| {
-            self.blocked[q].contains(v)
-                || extra
-                    .iter()
-                    .any(|&(x, s)| x == v && self.parities.reaches(q, s))
-        };
-        // the new keys must be provable ...
-        if keys
-            .iter()
-            .any(|&k| blocked_after((k >> 1) as usize, (k & 1) as usize))
-        {
-            return false;
-        }
-        // ... and no current key may become blocked
-        extra.iter().all(|&(x, s)| {
-            (0..2).all(|q| !self.parities.reaches(q, s) || !self.common.contains(2 * x + q))
-        })
+        true
     }
 
     /// Add `key` to `C` (whether or not that keeps `C` self-provable: correctness never
