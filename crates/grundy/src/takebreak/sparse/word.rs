@@ -194,7 +194,10 @@ impl RareCommon {
                     }
                     found |= mask;
                     if mask >> t & 1 == 1 {
-                        if let Some(j) =
+                        // usually the witness is the hint itself: no need to look for it
+                        if (g[h] ^ g[m - h]) as usize == t {
+                            record_hint(&mut hints[t], h);
+                        } else if let Some(j) =
                             (0..len).find(|&j| (low[j] ^ high[len - 1 - j]) as usize == t)
                         {
                             record_hint(&mut hints[t], lo + j);
