@@ -3,6 +3,7 @@
 //! This crate is argument parsing and rendering only; every computation lives in the `grundy`
 //! library crate.
 
+mod catalogue;
 mod commands;
 mod common;
 mod game_spec;
@@ -29,6 +30,8 @@ enum Command {
     Subtraction(commands::subtraction::SubtractionArgs),
     #[command(alias = "octal")]
     Takebreak(commands::takebreak::TakebreakArgs),
+    Census(commands::census::CensusArgs),
+    Catalogue(commands::catalogue::CatalogueArgs),
     Wythoff(commands::wythoff::WythoffArgs),
     Cdnim(commands::cdnim::CdnimArgs),
     Graph(commands::graph::GraphArgs),
@@ -47,6 +50,8 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Nim(a) => commands::nim::run(a, json),
         Command::Subtraction(a) => commands::subtraction::run(a, json),
         Command::Takebreak(a) => commands::takebreak::run(a, json),
+        Command::Census(a) => commands::census::run(a, json),
+        Command::Catalogue(a) => commands::catalogue::run(a, json),
         Command::Wythoff(a) => commands::wythoff::run(a, json),
         Command::Cdnim(a) => commands::cdnim::run(a, json),
         Command::Graph(a) => commands::graph::run(a, json),

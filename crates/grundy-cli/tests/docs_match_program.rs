@@ -132,6 +132,8 @@ fn every_console_example_matches_the_program() {
                 .arg("-c")
                 .arg(cmd)
                 .env("PATH", path)
+                .env("XDG_DATA_HOME", common::scratch_data_home())
+                .env_remove("GRUNDY_DB")
                 .current_dir(dir.path())
                 .output()
                 .unwrap()

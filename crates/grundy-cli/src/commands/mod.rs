@@ -1,12 +1,15 @@
 //! One module per subcommand: argument struct, `run`, and the report it prints.
 
+pub mod catalogue;
 pub mod cdnim;
+pub mod census;
 pub mod graph;
 pub mod graph_structure;
 pub mod mex;
 pub mod multiplayer;
 pub mod nim;
 pub mod play;
+pub mod runs;
 pub mod subtraction;
 pub mod takebreak;
 pub mod takebreak_plot;

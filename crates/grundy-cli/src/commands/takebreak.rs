@@ -1,14 +1,13 @@
 //! `grundy takebreak` (alias `octal`): Grundy sequences of take-and-break games, their
 //! certified periods, positions of several heaps, and the splitting paper's transforms.
 //!
-//! The sequence part is written against `&mut dyn SequenceEngine` ([`run_sequence`]) so that
-//! other engines plug in without touching the argument handling or the report.
+//! Sequences are computed by [`super::runs`] (engine choice, checkpoints, catalogue) and
+//! reported by [`report_sequence`], whichever engine produced them.
 
 use super::takebreak_plot;
 use crate::common::{emit, outcome_words, parse_u64, parse_u64_list, CliError, CliResult};
 use grundy::takebreak::{
-    analyse, compute, transform, Code, Computation, Naive, Period, Rules, SequenceEngine,
-    TakeBreakMove,
+    analyse, compute, transform, Code, Computation, Naive, Period, Rules, TakeBreakMove,
 };
 use grundy::Outcome;
 use serde::Serialize;
@@ -75,6 +74,8 @@ pub struct TakebreakArgs {
     /// Draw G(n) against n, with the period marked, as an SVG
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    #[command(flatten)]
+    pub run: super::runs::RunOptions,
 }
 
 /// The JSON report of a sequence (keys are a contract: code, n, values, period, max_value,
@@ -164,48 +165,30 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     if let Some(list) = &args.heaps {
         return run_position(&args, &rules, list, json);
     }
-    let mut engine = Naive::new(rules.clone());
-    let limit = if rules.max_heaps_left() <= 2 {
+    let engine = super::runs::Engine::choose(args.run.engine, &rules)?;
+    let limit = if engine.is_sparse() {
+        MAX_N
+    } else if rules.max_heaps_left() <= 2 {
         MAX_N_NAIVE
     } else {
         MAX_N_NAIVE_MANY_HEAPS
     };
     let n = parse_n(&args, limit)?;
-    run_sequence(&args, &rules, n, &mut engine, json)
+    let done = super::runs::run_long(&rules, n, args.until_period, &args.run, engine)?;
+    report_sequence(&args, &rules, &done.computation, done.engine.name(), json)
 }
 
-/// Compute the sequence with `engine` (showing progress for long runs) and report it.
-pub fn run_sequence(
+/// Report a computed sequence (and draw it if asked).
+pub fn report_sequence(
     args: &TakebreakArgs,
     rules: &Rules,
-    n: usize,
-    engine: &mut dyn SequenceEngine,
+    computation: &Computation,
+    engine: &'static str,
     json: bool,
 ) -> CliResult {
-    let computation = compute_with_progress(rules, n, args.until_period, engine)?;
-    let report = sequence_report(rules, &computation, engine.name(), args.print);
-    draw_pictures(args, rules, &computation)?;
+    let report = sequence_report(rules, computation, engine, args.print);
+    draw_pictures(args, rules, computation)?;
     emit(json, &report, || human_sequence(&report, args.until_period))
-}
-
-/// [`compute`] with a progress bar on stderr when the run is long.
-pub fn compute_with_progress(
-    rules: &Rules,
-    n: usize,
-    until_period: bool,
-    engine: &mut dyn SequenceEngine,
-) -> CliResult<Computation> {
-    let bar = (n >= 1 << 16).then(|| crate::common::progress_bar(n as u64 + 1, "G(n)"));
-    let tick = |k: usize| {
-        if let Some(b) = &bar {
-            b.set_position(k as u64);
-        }
-    };
-    let result = compute(rules, n, until_period, engine, Some(&tick));
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    Ok(result?)
 }
 
 /// The report of a computed sequence.

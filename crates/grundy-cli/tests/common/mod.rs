@@ -3,9 +3,18 @@
 
 use assert_cmd::Command;
 
-/// The binary under test.
+/// The binary under test. Its user data directory (results catalogue, default checkpoints)
+/// is a scratch directory, so tests never touch the real one.
 pub fn grundy() -> Command {
-    Command::cargo_bin("grundy").expect("the grundy binary is built")
+    let mut cmd = Command::cargo_bin("grundy").expect("the grundy binary is built");
+    cmd.env("XDG_DATA_HOME", scratch_data_home())
+        .env_remove("GRUNDY_DB");
+    cmd
+}
+
+/// The scratch user data directory of the test binaries.
+pub fn scratch_data_home() -> std::path::PathBuf {
+    std::env::temp_dir().join("grundy-cli-tests-data")
 }
 
 /// Run with `--json` and parse stdout as one JSON object; the command must succeed.

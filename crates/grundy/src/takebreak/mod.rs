@@ -11,6 +11,8 @@
 //! | [`rules`] | a code or Grundy's game |
 //! | [`engine`] | the [`SequenceEngine`] interface |
 //! | [`naive`] | the engine for any rules: mex over all options, bitset DP for j >= 3 heaps |
+//! | [`sparse`] | the rare/common ("sparse space") engine for octal codes |
+//! | [`checkpoint`] | resumable runs: atomic checkpoints, verified on load |
 //! | [`period`] | online least period, certified by the periodicity theorem |
 //! | [`driver`] | run an engine to n (or until certified), summarise |
 //! | [`position`] | several heaps: value, outcome, every winning move |
@@ -18,6 +20,7 @@
 //! | [`game`] | the rules as a plain [`Game`](crate::Game): the reference for tests |
 
 mod bitset;
+pub mod checkpoint;
 pub mod code;
 pub mod driver;
 pub mod engine;
@@ -26,6 +29,7 @@ pub mod naive;
 pub mod period;
 pub mod position;
 pub mod rules;
+pub mod sparse;
 pub mod transform;
 
 pub use code::Code;

@@ -1,0 +1,280 @@
+//! The results catalogue: every sequence run, recorded in an embedded SQLite database.
+//!
+//! Why a database: runs of octal games are expensive and their results (how far a code was
+//! computed, its period and whether it is certified, how sparse it is) are worth keeping and
+//! querying across sessions — `grundy catalogue` lists them, `grundy census` fills them in
+//! bulk. SQLite is bundled into the binary (no server, one file).
+//!
+//! Where: `--db PATH` if given, else the `GRUNDY_DB` environment variable, else
+//! `<user data dir>/grundy/catalogue.sqlite3` (e.g. `~/.local/share/grundy/` on Linux).
+
+use crate::common::{CliError, CliResult};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Version of the table layout, kept in the `meta` table.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// The environment variable naming the database file.
+pub const DB_ENV: &str = "GRUNDY_DB";
+
+/// One recorded run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunRecord {
+    /// Row id (0 before recording).
+    pub id: i64,
+    /// The code in canonical form.
+    pub code: String,
+    /// The last heap size computed.
+    pub n: u64,
+    pub preperiod: Option<u64>,
+    pub period: Option<u64>,
+    /// Whether the period is certified by the periodicity theorem.
+    pub certified: bool,
+    pub max_value: u64,
+    /// Distinct values at rare positions (rare/common engine only).
+    pub rare_values: Option<u64>,
+    /// Rare positions (rare/common engine only).
+    pub rare_positions: Option<u64>,
+    pub engine: String,
+    pub engine_version: u32,
+    /// Wall-clock seconds of the computation in this run.
+    pub seconds: f64,
+    /// Whether the run stopped at the first certified period.
+    pub until_period: bool,
+    /// When it was recorded (UTC, `YYYY-MM-DD HH:MM:SS`).
+    pub recorded_at: String,
+}
+
+/// An open catalogue.
+pub struct Catalogue {
+    conn: Connection,
+    path: PathBuf,
+}
+
+fn db_error(path: &Path, e: impl std::fmt::Display) -> CliError {
+    CliError::input(format!("catalogue '{}': {e}", path.display()))
+}
+
+/// The database file: `explicit`, else `$GRUNDY_DB`, else the default under the data dir.
+pub fn resolve_path(explicit: Option<&Path>) -> CliResult<PathBuf> {
+    if let Some(p) = explicit {
+        return Ok(p.to_path_buf());
+    }
+    if let Some(p) = std::env::var_os(DB_ENV).filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    let base = dirs::data_dir().ok_or_else(|| {
+        CliError::input(format!(
+            "no user data directory is known here: pass --db PATH or set {DB_ENV}"
+        ))
+    })?;
+    Ok(base.join("grundy").join("catalogue.sqlite3"))
+}
+
+impl Catalogue {
+    /// Open (creating if needed) the catalogue at `path`.
+    pub fn open(path: &Path) -> CliResult<Self> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| db_error(path, e))?;
+        }
+        let conn = Connection::open(path).map_err(|e| db_error(path, e))?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(|e| db_error(path, e))?;
+        let catalogue = Catalogue {
+            conn,
+            path: path.to_path_buf(),
+        };
+        catalogue.migrate()?;
+        Ok(catalogue)
+    }
+
+    /// Open the catalogue chosen by `--db` / `GRUNDY_DB` / the default.
+    pub fn open_default(explicit: Option<&Path>) -> CliResult<Self> {
+        Self::open(&resolve_path(explicit)?)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn migrate(&self) -> CliResult {
+        let err = |e| db_error(&self.path, e);
+        self.conn
+            .execute_batch(
+                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 CREATE TABLE IF NOT EXISTS runs (
+                     id INTEGER PRIMARY KEY,
+                     code TEXT NOT NULL,
+                     n INTEGER NOT NULL,
+                     preperiod INTEGER,
+                     period INTEGER,
+                     certified INTEGER NOT NULL,
+                     max_value INTEGER NOT NULL,
+                     rare_values INTEGER,
+                     rare_positions INTEGER,
+                     engine TEXT NOT NULL,
+                     engine_version INTEGER NOT NULL,
+                     seconds REAL NOT NULL,
+                     until_period INTEGER NOT NULL,
+                     recorded_at TEXT NOT NULL DEFAULT (datetime('now'))
+                 );
+                 CREATE INDEX IF NOT EXISTS runs_code ON runs (code);",
+            )
+            .map_err(|e| {
+                db_error(
+                    &self.path,
+                    format!("cannot set up the tables ({e}); is it a grundy catalogue?"),
+                )
+            })?;
+        let version: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'schema_version'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(err)?;
+        match version {
+            None => {
+                self.conn
+                    .execute(
+                        "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)",
+                        params![SCHEMA_VERSION.to_string()],
+                    )
+                    .map_err(err)?;
+            }
+            Some(v) if v == SCHEMA_VERSION.to_string() => {}
+            Some(v) => {
+                return Err(db_error(
+                    &self.path,
+                    format!("schema version {v}, this program knows version {SCHEMA_VERSION}"),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// Record a run; returns its row id.
+    pub fn record(&self, r: &RunRecord) -> CliResult<i64> {
+        self.conn
+            .execute(
+                "INSERT INTO runs (code, n, preperiod, period, certified, max_value, rare_values,
+                                   rare_positions, engine, engine_version, seconds, until_period)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    r.code,
+                    r.n as i64,
+                    r.preperiod.map(|v| v as i64),
+                    r.period.map(|v| v as i64),
+                    r.certified,
+                    r.max_value as i64,
+                    r.rare_values.map(|v| v as i64),
+                    r.rare_positions.map(|v| v as i64),
+                    r.engine,
+                    r.engine_version,
+                    r.seconds,
+                    r.until_period,
+                ],
+            )
+            .map_err(|e| db_error(&self.path, e))?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Every run, oldest first.
+    pub fn all(&self) -> CliResult<Vec<RunRecord>> {
+        let err = |e| db_error(&self.path, e);
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT id, code, n, preperiod, period, certified, max_value, rare_values,
+                        rare_positions, engine, engine_version, seconds, until_period, recorded_at
+                 FROM runs ORDER BY id",
+            )
+            .map_err(err)?;
+        let rows = stmt
+            .query_map([], |row| {
+                let opt = |i: usize| -> rusqlite::Result<Option<u64>> {
+                    Ok(row.get::<_, Option<i64>>(i)?.map(|v| v as u64))
+                };
+                Ok(RunRecord {
+                    id: row.get(0)?,
+                    code: row.get(1)?,
+                    n: row.get::<_, i64>(2)? as u64,
+                    preperiod: opt(3)?,
+                    period: opt(4)?,
+                    certified: row.get(5)?,
+                    max_value: row.get::<_, i64>(6)? as u64,
+                    rare_values: opt(7)?,
+                    rare_positions: opt(8)?,
+                    engine: row.get(9)?,
+                    engine_version: row.get(10)?,
+                    seconds: row.get(11)?,
+                    until_period: row.get(12)?,
+                    recorded_at: row.get(13)?,
+                })
+            })
+            .map_err(err)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(code: &str) -> RunRecord {
+        RunRecord {
+            id: 0,
+            code: code.into(),
+            n: 1000,
+            preperiod: Some(53),
+            period: Some(34),
+            certified: true,
+            max_value: 9,
+            rare_values: Some(3),
+            rare_positions: None,
+            engine: "sparse".into(),
+            engine_version: 1,
+            seconds: 0.25,
+            until_period: false,
+            recorded_at: String::new(),
+        }
+    }
+
+    #[test]
+    fn records_and_reads_back_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("c.sqlite3");
+        let cat = Catalogue::open(&path).unwrap();
+        let id = cat.record(&record("0.07")).unwrap();
+        cat.record(&record("0.16")).unwrap();
+        drop(cat);
+        // reopening keeps the rows and the schema
+        let cat = Catalogue::open(&path).unwrap();
+        let all = cat.all().unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].id, id);
+        assert_eq!(all[0].code, "0.07");
+        assert_eq!(all[0].preperiod, Some(53));
+        assert_eq!(all[0].rare_positions, None);
+        assert_eq!(all[0].rare_values, Some(3));
+        assert!(!all[0].recorded_at.is_empty());
+    }
+
+    #[test]
+    fn refuses_a_file_that_is_not_a_catalogue() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.sqlite3");
+        std::fs::write(
+            &path,
+            b"definitely not sqlite, just some text of a certain length",
+        )
+        .unwrap();
+        let e = Catalogue::open(&path).err().expect("refused").message;
+        assert!(e.contains("x.sqlite3"), "{e}");
+    }
+}

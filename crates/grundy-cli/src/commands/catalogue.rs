@@ -1,0 +1,191 @@
+//! `grundy catalogue`: list and filter the recorded runs.
+
+use super::census::expand_pattern;
+use crate::catalogue::{resolve_path, Catalogue, RunRecord};
+use crate::common::{emit, parse_u64, CliError, CliResult};
+use grundy::takebreak::Rules;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+/// List the runs recorded in the results catalogue.
+///
+/// Every `grundy takebreak` sequence run and every code of a `grundy census` is recorded:
+/// code, n reached, preperiod and period (and whether certified), largest value, rare values
+/// and rare positions (rare/common engine), engine and time taken.
+///
+/// Examples: `grundy catalogue`, `grundy catalogue 0.?? --latest`,
+/// `grundy catalogue --uncertified --min-n 100000 --json`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CatalogueArgs {
+    /// Only this code, or the codes matching a census pattern such as 0.?? or 4.???
+    #[arg(value_name = "PATTERN", allow_hyphen_values = true)]
+    pub pattern: Option<String>,
+    /// Only runs of this engine (sparse, naive)
+    #[arg(long, value_name = "ENGINE")]
+    pub engine: Option<String>,
+    /// Only runs with a certified period
+    #[arg(long, conflicts_with = "uncertified")]
+    pub certified: bool,
+    /// Only runs without a certified period
+    #[arg(long)]
+    pub uncertified: bool,
+    /// Only runs that reached at least heap size N
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub min_n: Option<String>,
+    /// Only the latest run of each code
+    #[arg(long)]
+    pub latest: bool,
+    /// At most K runs (the most recent ones)
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    pub limit: Option<String>,
+    /// The catalogue file [default: $GRUNDY_DB, else <user data dir>/grundy/catalogue.sqlite3]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+}
+
+/// The JSON report (keys are a contract).
+#[derive(Serialize, Debug)]
+pub struct CatalogueReport {
+    pub db: String,
+    pub count: usize,
+    pub runs: Vec<RunRecord>,
+}
+
+/// The canonical codes a pattern (or a single code or name) stands for.
+fn matching_codes(pattern: &str) -> CliResult<HashSet<String>> {
+    if !pattern.contains('?') {
+        return Ok(HashSet::from([Rules::parse(pattern)?.to_string()]));
+    }
+    Ok(expand_pattern(pattern)?
+        .into_iter()
+        .map(|c| c.to_string())
+        .collect())
+}
+
+pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
+    let codes = args.pattern.as_deref().map(matching_codes).transpose()?;
+    let min_n = args
+        .min_n
+        .as_deref()
+        .map(|w| parse_u64("--min-n", w))
+        .transpose()?;
+    let limit = args
+        .limit
+        .as_deref()
+        .map(|w| parse_u64("--limit", w))
+        .transpose()?;
+    if let Some(e) = &args.engine {
+        if !["sparse", "naive"].contains(&e.as_str()) {
+            return Err(CliError::input(format!(
+                "unknown engine '{e}': sparse or naive"
+            )));
+        }
+    }
+    let path = resolve_path(args.db.as_deref())?;
+    // listing never creates a catalogue
+    let all = if path.exists() {
+        Catalogue::open(&path)?.all()?
+    } else {
+        Vec::new()
+    };
+    let mut runs: Vec<RunRecord> = all
+        .into_iter()
+        .filter(|r| codes.as_ref().map_or(true, |c| c.contains(&r.code)))
+        .filter(|r| args.engine.as_ref().map_or(true, |e| &r.engine == e))
+        .filter(|r| !args.certified || r.certified)
+        .filter(|r| !args.uncertified || !r.certified)
+        .filter(|r| min_n.map_or(true, |m| r.n >= m))
+        .collect();
+    if args.latest {
+        let mut seen = HashSet::new();
+        // newest first, keep the first of each code, then back to oldest first
+        runs.reverse();
+        runs.retain(|r| seen.insert(r.code.clone()));
+        runs.reverse();
+    }
+    if let Some(k) = limit {
+        let k = k.min(runs.len() as u64) as usize;
+        runs.drain(..runs.len() - k);
+    }
+    let report = CatalogueReport {
+        db: path.display().to_string(),
+        count: runs.len(),
+        runs,
+    };
+    emit(json, &report, || {
+        if report.runs.is_empty() {
+            format!("no matching runs in {}\n", report.db)
+        } else {
+            format!(
+                "{}{} run{} in {}\n",
+                table(&report.runs, true),
+                report.count,
+                if report.count == 1 { "" } else { "s" },
+                report.db
+            )
+        }
+    })
+}
+
+/// A table of runs for people.
+pub fn table(runs: &[RunRecord], with_dates: bool) -> String {
+    let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
+    let mut rows: Vec<Vec<String>> = vec![[
+        "code",
+        "n",
+        "preperiod",
+        "period",
+        "certified",
+        "max",
+        "rare values",
+        "rare positions",
+        "engine",
+        "seconds",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()];
+    if with_dates {
+        rows[0].push("recorded (UTC)".into());
+    }
+    for r in runs {
+        let mut row = vec![
+            r.code.clone(),
+            r.n.to_string(),
+            opt(r.preperiod),
+            opt(r.period),
+            if r.certified { "yes" } else { "no" }.into(),
+            r.max_value.to_string(),
+            opt(r.rare_values),
+            opt(r.rare_positions),
+            r.engine.clone(),
+            format!("{:.3}", r.seconds),
+        ];
+        if with_dates {
+            row.push(r.recorded_at.clone());
+        }
+        rows.push(row);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut s = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, &w))| {
+                if c == 0 || c == 8 || c == 10 {
+                    format!("{cell:<w$}")
+                } else {
+                    format!("{cell:>w$}")
+                }
+            })
+            .collect();
+        s.push_str(cells.join("  ").trim_end());
+        s.push('\n');
+    }
+    s
+}

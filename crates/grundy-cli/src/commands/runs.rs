@@ -1,0 +1,365 @@
+//! Long sequence runs, shared by `takebreak` and `census`: which engine, checkpoints (resume
+//! after a kill, save on Ctrl-C), a progress bar that appears once a run lasts a second, and
+//! the record in the results catalogue.
+
+use crate::catalogue::{Catalogue, RunRecord};
+use crate::common::{CliError, CliResult};
+use grundy::takebreak::checkpoint::{self, Control, Identity, Outcome};
+use grundy::takebreak::sparse::{self, RareCommon};
+use grundy::takebreak::{Computation, Naive, Rules, SequenceEngine};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Default time between two checkpoints.
+pub const DEFAULT_CHECKPOINT_EVERY: f64 = 60.0;
+
+/// Which engine computes a sequence.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EngineChoice {
+    /// The rare/common engine for octal codes, the naive one otherwise
+    #[default]
+    Auto,
+    /// The rare/common ("sparse space") engine: octal codes only
+    Sparse,
+    /// Every option of every heap: any rules
+    Naive,
+}
+
+/// Options of long runs (flattened into `takebreak`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Engine: auto (rare/common for octal codes, naive otherwise), sparse or naive
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    pub engine: EngineChoice,
+    /// Save progress to FILE every --checkpoint-every seconds (and on Ctrl-C), and resume from
+    /// it when it exists [default: a file per code and engine under the user data directory,
+    /// removed when the run completes]
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Neither save nor resume a checkpoint
+    #[arg(long, conflicts_with = "checkpoint")]
+    pub no_checkpoint: bool,
+    /// Seconds between two checkpoints [default: 60]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    pub checkpoint_every: Option<String>,
+    /// Results catalogue (SQLite) to record the run in [default: $GRUNDY_DB, else
+    /// <user data dir>/grundy/catalogue.sqlite3]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Do not record the run in the catalogue
+    #[arg(long, conflicts_with = "db")]
+    pub no_record: bool,
+}
+
+/// An engine chosen for some rules.
+pub enum Engine {
+    Sparse(Box<RareCommon>),
+    Naive(Box<Naive>),
+}
+
+impl Engine {
+    /// Whether `choice` gives the rare/common engine for `rules`, and an error if it cannot
+    /// run them (without building the engine).
+    pub fn check(choice: EngineChoice, rules: &Rules) -> CliResult<bool> {
+        let octal = rules.periodicity_theorem_applies();
+        match choice {
+            EngineChoice::Auto => Ok(octal),
+            EngineChoice::Naive => Ok(false),
+            EngineChoice::Sparse if octal => Ok(true),
+            EngineChoice::Sparse => Err(CliError::input(format!(
+                "the rare/common engine handles octal codes only (every digit below 8); \
+                 {rules} is not one: use --engine naive"
+            ))),
+        }
+    }
+
+    /// Choose the engine for `rules`.
+    pub fn choose(choice: EngineChoice, rules: &Rules) -> CliResult<Engine> {
+        let octal = rules.periodicity_theorem_applies();
+        Ok(match choice {
+            EngineChoice::Auto if octal => Engine::Sparse(Box::new(RareCommon::for_rules(rules)?)),
+            EngineChoice::Sparse => Engine::Sparse(Box::new(RareCommon::for_rules(rules)?)),
+            EngineChoice::Auto | EngineChoice::Naive => {
+                Engine::Naive(Box::new(Naive::new(rules.clone())))
+            }
+        })
+    }
+
+    pub fn as_dyn(&mut self) -> &mut dyn SequenceEngine {
+        match self {
+            Engine::Sparse(e) => e.as_mut(),
+            Engine::Naive(e) => e.as_mut(),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Engine::Sparse(_) => sparse::ENGINE_NAME,
+            Engine::Naive(_) => "naive",
+        }
+    }
+
+    pub fn version(&self) -> u32 {
+        match self {
+            Engine::Sparse(_) => sparse::ENGINE_VERSION,
+            Engine::Naive(_) => 1,
+        }
+    }
+
+    pub fn is_sparse(&self) -> bool {
+        matches!(self, Engine::Sparse(_))
+    }
+
+    /// (rare values, rare positions) for the catalogue, when the engine knows them.
+    pub fn rare(&self) -> (Option<u64>, Option<u64>) {
+        match self {
+            Engine::Sparse(e) => (Some(e.rare_values() as u64), Some(e.rare_positions())),
+            Engine::Naive(_) => (None, None),
+        }
+    }
+}
+
+/// The catalogue record of a finished computation.
+pub fn record_of(
+    rules: &Rules,
+    c: &Computation,
+    engine: &Engine,
+    seconds: f64,
+    until_period: bool,
+) -> RunRecord {
+    let (rare_values, rare_positions) = engine.rare();
+    RunRecord {
+        id: 0,
+        code: rules.to_string(),
+        n: c.n() as u64,
+        preperiod: c.period.map(|p| p.preperiod as u64),
+        period: c.period.map(|p| p.period as u64),
+        certified: c.period.is_some_and(|p| p.certified),
+        max_value: c.max_value as u64,
+        rare_values,
+        rare_positions,
+        engine: engine.name().to_string(),
+        engine_version: engine.version(),
+        seconds,
+        until_period,
+        recorded_at: String::new(),
+    }
+}
+
+/// Set by the Ctrl-C handler.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+fn install_ctrl_c() {
+    // Only one handler per process; a second call fails harmlessly.
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+}
+
+/// The default checkpoint of a code and engine.
+fn default_checkpoint(rules: &Rules, engine: &Engine) -> Option<PathBuf> {
+    let code: String = rules
+        .to_string()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-[]".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dirs::data_dir().map(|d| {
+        d.join("grundy")
+            .join("checkpoints")
+            .join(format!("{code}.{}.ckpt", engine.name()))
+    })
+}
+
+fn parse_seconds(text: &str) -> CliResult<Duration> {
+    let s: f64 = text.trim().parse().map_err(|_| {
+        CliError::input(format!(
+            "--checkpoint-every '{text}' is not a number of seconds"
+        ))
+    })?;
+    if !(s > 0.0 && s <= 1e9) {
+        return Err(CliError::input(format!(
+            "--checkpoint-every {text} is out of range: give a positive number of seconds"
+        )));
+    }
+    Ok(Duration::from_secs_f64(s))
+}
+
+/// A progress bar on stderr that shows itself once the run has lasted a second.
+struct LateBar {
+    bar: indicatif::ProgressBar,
+    start: Instant,
+    shown: std::cell::Cell<bool>,
+}
+
+impl LateBar {
+    fn new(len: u64, what: &str) -> Self {
+        let bar = crate::common::progress_bar(len, what);
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        LateBar {
+            bar,
+            start: Instant::now(),
+            shown: std::cell::Cell::new(false),
+        }
+    }
+
+    fn tick(&self, done: u64) {
+        if !self.shown.get() && self.start.elapsed() >= Duration::from_secs(1) {
+            self.shown.set(true);
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            self.bar.reset_eta();
+        }
+        self.bar.set_position(done);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// A finished run.
+pub struct Finished {
+    pub computation: Computation,
+    pub engine: Engine,
+}
+
+/// Compute G(0..=n) (or until a certified period) with the options of a long run: resume from
+/// the checkpoint if there is one, save it now and then and on Ctrl-C, show progress, and
+/// record the result in the catalogue.
+pub fn run_long(
+    rules: &Rules,
+    n: usize,
+    until_period: bool,
+    options: &RunOptions,
+    mut engine: Engine,
+) -> CliResult<Finished> {
+    let every = match &options.checkpoint_every {
+        Some(text) => parse_seconds(text)?,
+        None => Duration::from_secs_f64(DEFAULT_CHECKPOINT_EVERY),
+    };
+    // Open the catalogue first: a bad --db fails before a long run, not after.
+    let catalogue = if options.no_record {
+        None
+    } else {
+        match Catalogue::open_default(options.db.as_deref()) {
+            Ok(c) => Some(c),
+            Err(e)
+                if options.db.is_some() || std::env::var_os(crate::catalogue::DB_ENV).is_some() =>
+            {
+                return Err(e)
+            }
+            Err(e) => {
+                eprintln!("grundy: note: this run will not be recorded: {}", e.message);
+                None
+            }
+        }
+    };
+    let explicit = options.checkpoint.is_some();
+    let path = if options.no_checkpoint {
+        None
+    } else {
+        options
+            .checkpoint
+            .clone()
+            .or_else(|| default_checkpoint(rules, &engine))
+    };
+    let identity = Identity {
+        code: rules.to_string(),
+        engine: engine.name().to_string(),
+        engine_version: engine.version(),
+    };
+    let mut values = Vec::new();
+    let mut resumed = 0;
+    if let Some(p) = &path {
+        if let Some(saved) = checkpoint::load_for(p, &identity, n.saturating_add(1))
+            .map_err(|e| CliError::input(e.to_string()))?
+        {
+            if !saved.is_empty() {
+                eprintln!(
+                    "grundy: resuming from checkpoint '{}' (G(0..{}) already computed)",
+                    p.display(),
+                    saved.len() - 1
+                );
+            }
+            resumed = saved.len();
+            values = saved;
+        }
+    }
+    if path.is_some() {
+        install_ctrl_c();
+    }
+    let mut save = |v: &[u16]| -> Result<(), grundy::Error> {
+        if let Some(p) = &path {
+            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    grundy::Error::Invalid(format!("checkpoint '{}': {e}", p.display()))
+                })?;
+            }
+            checkpoint::save(p, &identity, v)?;
+        }
+        Ok(())
+    };
+    let bar = LateBar::new(n as u64 + 1, "G(n)");
+    let tick = |k: usize| bar.tick(k as u64);
+    let start = Instant::now();
+    let outcome = checkpoint::run(
+        rules,
+        values,
+        n,
+        until_period,
+        engine.as_dyn(),
+        Control {
+            every,
+            save: &mut save,
+            stop: &STOP,
+            progress: Some(&tick),
+        },
+    );
+    bar.finish();
+    let seconds = start.elapsed().as_secs_f64();
+    let computation = match outcome? {
+        Outcome::Interrupted(done) => {
+            return Err(CliError {
+                message: match &path {
+                    Some(p) => format!(
+                        "interrupted: G(0..{}) saved to '{}'; run the same command again to resume",
+                        done - 1,
+                        p.display()
+                    ),
+                    None => "interrupted".into(),
+                },
+                code: 130,
+            })
+        }
+        Outcome::Finished(c) => c,
+    };
+    if let Some(p) = &path {
+        if explicit {
+            // the file now holds the whole result: running the command again just reports it
+            // (never shorten a file that held more than this run asked for)
+            if computation.values.len() > resumed {
+                save(&computation.values)?;
+            }
+        } else {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    if let Some(cat) = &catalogue {
+        cat.record(&record_of(
+            rules,
+            &computation,
+            &engine,
+            seconds,
+            until_period,
+        ))?;
+    }
+    Ok(Finished {
+        computation,
+        engine,
+    })
+}

@@ -1,0 +1,494 @@
+//! The rare/common engine, checkpoints, the catalogue and the census through the real binary.
+
+mod common;
+use common::{bad_input, grundy, json, scratch_data_home};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn values_of(v: &serde_json::Value) -> Vec<u64> {
+    v["values"]
+        .as_array()
+        .expect("values printed")
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect()
+}
+
+/// The binary as a plain process (to kill it).
+fn spawn(args: &[&str]) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .env("XDG_DATA_HOME", scratch_data_home())
+        .env_remove("GRUNDY_DB")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts")
+}
+
+/// Wait until `path` exists (true) or the child exits (false).
+fn wait_for_file(child: &mut Child, path: &Path) -> bool {
+    let start = Instant::now();
+    loop {
+        if path.exists() {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() || start.elapsed() > Duration::from_secs(120) {
+            return path.exists();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Number of values in a checkpoint file (from its length: header + 2 bytes each + CRC).
+fn checkpoint_values(path: &Path, code: &str, engine: &str) -> u64 {
+    let header = 8 + 4 + 4 + 2 + engine.len() as u64 + 4 + code.len() as u64 + 8;
+    (std::fs::metadata(path).unwrap().len() - header - 4) / 2
+}
+
+#[test]
+fn the_sparse_engine_agrees_with_the_naive_one_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("c.sqlite3");
+    let db = db.to_str().unwrap();
+    for code in ["0.16", "0.6", "4.07", "0.137"] {
+        let sparse = json(&[
+            "takebreak",
+            code,
+            "-n",
+            "3000",
+            "--print",
+            "--engine",
+            "sparse",
+            "--db",
+            db,
+        ]);
+        let naive = json(&[
+            "takebreak",
+            code,
+            "-n",
+            "3000",
+            "--print",
+            "--engine",
+            "naive",
+            "--db",
+            db,
+        ]);
+        assert_eq!(sparse["engine"], "sparse");
+        assert_eq!(naive["engine"], "naive");
+        assert_eq!(values_of(&sparse), values_of(&naive), "{code}");
+        assert_eq!(sparse["period"], naive["period"], "{code}");
+    }
+    // auto: the rare/common engine for octal codes, the naive one otherwise
+    assert_eq!(json(&["takebreak", "0.77", "--db", db])["engine"], "sparse");
+    assert_eq!(
+        json(&["takebreak", "0.F", "-n", "50", "--db", db])["engine"],
+        "naive"
+    );
+    assert_eq!(
+        json(&["takebreak", "grundys-game", "-n", "50", "--db", db])["engine"],
+        "naive"
+    );
+    bad_input(
+        &["takebreak", "0.F", "--engine", "sparse", "--no-record"],
+        "octal",
+    );
+    bad_input(
+        &[
+            "takebreak",
+            "grundys-game",
+            "--engine",
+            "sparse",
+            "--no-record",
+        ],
+        "octal",
+    );
+    bad_input(
+        &["takebreak", "0.16", "--engine", "fast", "--no-record"],
+        "fast",
+    );
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_bit_identical_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("officers.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let db = dir.path().join("c.sqlite3");
+    let db = db.to_str().unwrap();
+    // Officers is slow enough to be caught mid-run; grow n until the kill lands before the end.
+    let mut n = 150_000u64;
+    loop {
+        let _ = std::fs::remove_file(&ckpt);
+        let ns = n.to_string();
+        let mut child = spawn(&[
+            "takebreak",
+            "officers",
+            "-n",
+            &ns,
+            "--checkpoint",
+            c,
+            "--checkpoint-every",
+            "0.02",
+            "--db",
+            db,
+        ]);
+        let appeared = wait_for_file(&mut child, &ckpt);
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        assert!(appeared, "a checkpoint was written");
+        let saved = checkpoint_values(&ckpt, "0.6", "sparse");
+        if saved < n + 1 {
+            assert!(saved > 0);
+            break;
+        }
+        n *= 2;
+        assert!(
+            n < 10_000_000,
+            "the machine is too fast to interrupt this run"
+        );
+    }
+    let ns = n.to_string();
+    let out = grundy()
+        .args([
+            "takebreak",
+            "officers",
+            "-n",
+            &ns,
+            "--checkpoint",
+            c,
+            "--print",
+            "--json",
+            "--db",
+            db,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resuming from checkpoint"));
+    let resumed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let whole = json(&[
+        "takebreak",
+        "officers",
+        "-n",
+        &ns,
+        "--no-checkpoint",
+        "--print",
+        "--no-record",
+    ]);
+    assert_eq!(values_of(&resumed), values_of(&whole));
+    assert_eq!(resumed["value_counts"], whole["value_counts"]);
+    // the explicit checkpoint now holds the whole result
+    assert_eq!(checkpoint_values(&ckpt, "0.6", "sparse"), n + 1);
+}
+
+#[test]
+fn ctrl_c_saves_a_checkpoint_before_exiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("int.ckpt");
+    let c = ckpt.to_str().unwrap();
+    // a first checkpoint proves the loop runs; then SIGINT must save again and exit with 130
+    let mut child = spawn(&[
+        "takebreak",
+        "officers",
+        "-n",
+        "20000000",
+        "--checkpoint",
+        c,
+        "--checkpoint-every",
+        "1000",
+        "--no-record",
+    ]);
+    std::thread::sleep(Duration::from_millis(800));
+    let pid = child.id().to_string();
+    let status = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(status.success());
+    let code = child.wait().unwrap().code();
+    assert_eq!(code, Some(130));
+    let saved = checkpoint_values(&ckpt, "0.6", "sparse");
+    assert!(saved > 0 && saved < 20_000_001, "{saved}");
+}
+
+#[test]
+fn corrupt_or_foreign_checkpoints_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("x.ckpt");
+    let c = ckpt.to_str().unwrap();
+    std::fs::write(&ckpt, b"this is not a checkpoint at all").unwrap();
+    bad_input(
+        &[
+            "takebreak",
+            "0.16",
+            "-n",
+            "100",
+            "--checkpoint",
+            c,
+            "--no-record",
+        ],
+        "not a grundy checkpoint",
+    );
+    // a finished run leaves a valid checkpoint of 0.07 behind
+    let _ = std::fs::remove_file(&ckpt);
+    json(&[
+        "takebreak",
+        "0.07",
+        "-n",
+        "500",
+        "--checkpoint",
+        c,
+        "--no-record",
+    ]);
+    let good = std::fs::read(&ckpt).unwrap();
+    bad_input(
+        &[
+            "takebreak",
+            "0.16",
+            "-n",
+            "100",
+            "--checkpoint",
+            c,
+            "--no-record",
+        ],
+        "belongs to another run",
+    );
+    bad_input(
+        &[
+            "takebreak",
+            "0.07",
+            "-n",
+            "100",
+            "--checkpoint",
+            c,
+            "--engine",
+            "naive",
+            "--no-record",
+        ],
+        "engine sparse",
+    );
+    let mut flipped = good.clone();
+    let at = flipped.len() - 40;
+    flipped[at] ^= 1;
+    std::fs::write(&ckpt, &flipped).unwrap();
+    bad_input(
+        &[
+            "takebreak",
+            "0.07",
+            "-n",
+            "100",
+            "--checkpoint",
+            c,
+            "--no-record",
+        ],
+        "checksum",
+    );
+    std::fs::write(&ckpt, &good[..good.len() / 2]).unwrap();
+    bad_input(
+        &[
+            "takebreak",
+            "0.07",
+            "-n",
+            "100",
+            "--checkpoint",
+            c,
+            "--no-record",
+        ],
+        "corrupt",
+    );
+    // the intact file resumes: same report as a fresh run
+    std::fs::write(&ckpt, &good).unwrap();
+    let resumed = json(&[
+        "takebreak",
+        "0.07",
+        "-n",
+        "500",
+        "--checkpoint",
+        c,
+        "--print",
+        "--no-record",
+    ]);
+    let fresh = json(&[
+        "takebreak",
+        "0.07",
+        "-n",
+        "500",
+        "--no-checkpoint",
+        "--print",
+        "--no-record",
+    ]);
+    assert_eq!(values_of(&resumed), values_of(&fresh));
+    // a shorter run from the same file reports its own n and leaves the longer file alone
+    let short = json(&[
+        "takebreak",
+        "0.07",
+        "-n",
+        "100",
+        "--checkpoint",
+        c,
+        "--print",
+        "--no-record",
+    ]);
+    assert_eq!(values_of(&short), values_of(&fresh)[..101]);
+    assert_eq!(std::fs::read(&ckpt).unwrap(), good);
+    bad_input(
+        &[
+            "takebreak",
+            "0.07",
+            "--checkpoint-every",
+            "0",
+            "--no-record",
+        ],
+        "checkpoint-every",
+    );
+    bad_input(
+        &[
+            "takebreak",
+            "0.07",
+            "--checkpoint-every",
+            "soon",
+            "--no-record",
+        ],
+        "checkpoint-every",
+    );
+}
+
+fn db_in(dir: &Path) -> PathBuf {
+    dir.join("catalogue.sqlite3")
+}
+
+#[test]
+fn census_records_every_code_and_the_catalogue_lists_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let db = db.to_str().unwrap();
+    let c = json(&["census", "0.??", "-n", "2000", "--db", db]);
+    assert_eq!(c["codes"], 64);
+    assert_eq!(c["until_period"], true);
+    let results = c["results"].as_array().unwrap();
+    assert_eq!(results.len(), 64);
+    assert_eq!(results[63]["code"], "0.77");
+    let kayles = &results[63];
+    assert_eq!(
+        (kayles["preperiod"].as_u64(), kayles["period"].as_u64()),
+        (Some(71), Some(12))
+    );
+    assert_eq!(kayles["certified"], true);
+    // every result equals a run of that code on its own
+    for r in results.iter().skip(1).step_by(9) {
+        // (results[0] is the game without moves, "0.", which has no code to type)
+        let code = r["code"].as_str().unwrap();
+        let alone = json(&[
+            "takebreak",
+            code,
+            "--until-period",
+            "-n",
+            "2000",
+            "--no-record",
+        ]);
+        assert_eq!(r["n"], alone["n"], "{code}");
+        assert_eq!(r["max_value"], alone["max_value"], "{code}");
+        assert_eq!(r["period"], alone["period"]["period"], "{code}");
+    }
+    let certified = c["certified"].as_u64().unwrap();
+    assert!(certified > 30 && certified < 64);
+
+    let listed = json(&["catalogue", "--db", db]);
+    assert_eq!(listed["count"], 64);
+    let sevens = json(&["catalogue", "0.?7", "--db", db]);
+    assert_eq!(sevens["count"], 8);
+    let only = json(&["catalogue", "kayles", "--db", db]);
+    assert_eq!(only["count"], 1);
+    assert!(only["runs"][0]["rare_values"].as_u64().is_some());
+    let cert = json(&["catalogue", "--certified", "--db", db]);
+    let uncert = json(&["catalogue", "--uncertified", "--db", db]);
+    assert_eq!(cert["count"].as_u64().unwrap(), certified);
+    assert_eq!(
+        cert["count"].as_u64().unwrap() + uncert["count"].as_u64().unwrap(),
+        64
+    );
+    // a second, longer run of one code: --latest keeps one row per code, the newest
+    json(&["takebreak", "0.16", "-n", "5000", "--db", db]);
+    let latest = json(&["catalogue", "0.16", "--latest", "--db", db]);
+    assert_eq!(latest["count"], 1);
+    assert_eq!(latest["runs"][0]["n"], 5000);
+    assert_eq!(latest["runs"][0]["engine"], "sparse");
+    assert!(latest["runs"][0]["seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(json(&["catalogue", "0.16", "--db", db])["count"], 2);
+    assert_eq!(
+        json(&["catalogue", "--min-n", "3000", "--db", db])["count"],
+        1
+    );
+    assert_eq!(json(&["catalogue", "--limit", "3", "--db", db])["count"], 3);
+    assert_eq!(
+        json(&["catalogue", "--engine", "naive", "--db", db])["count"],
+        0
+    );
+    // people get a table
+    let out = grundy()
+        .args(["catalogue", "0.1?", "--db", db])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("preperiod") && text.contains("0.16") && text.contains("runs in"),
+        "{text}"
+    );
+    let out = grundy()
+        .args(["census", "4.?", "-n", "300", "--db", db])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("census of 4.?") && text.contains("4.7"),
+        "{text}"
+    );
+    // listing a catalogue that does not exist creates nothing
+    let missing = dir.path().join("none.sqlite3");
+    let v = json(&["catalogue", "--db", missing.to_str().unwrap()]);
+    assert_eq!(v["count"], 0);
+    assert!(!missing.exists());
+}
+
+#[test]
+fn census_and_catalogue_refuse_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let db = db.to_str().unwrap();
+    bad_input(&["census", "0.??????", "--db", db], "too many codes");
+    bad_input(&["census", "0.?#", "--db", db], "'#'");
+    bad_input(&["census", "0.[?]", "--db", db], "not inside");
+    bad_input(&["census", "0.??", "-n", "-5", "--db", db], "negative");
+    bad_input(
+        &["census", "0.??", "-n", "100000000", "--db", db],
+        "too large",
+    );
+    bad_input(&["census", "0.??", "--jobs", "0", "--db", db], "--jobs");
+    bad_input(
+        &["census", "0.F?", "--engine", "sparse", "--db", db],
+        "octal",
+    );
+    bad_input(&["catalogue", "--min-n", "many", "--db", db], "--min-n");
+    bad_input(&["catalogue", "--engine", "quantum", "--db", db], "quantum");
+    bad_input(&["catalogue", "0.7#", "--db", db], "'#'");
+    // a catalogue path that cannot be created, or a file that is not a catalogue
+    let file = dir.path().join("plain.txt");
+    std::fs::write(
+        &file,
+        "plain text, not a database, long enough to have a header",
+    )
+    .unwrap();
+    let inside = file.join("c.sqlite3");
+    bad_input(
+        &["takebreak", "0.07", "--db", inside.to_str().unwrap()],
+        "catalogue",
+    );
+    bad_input(&["catalogue", "--db", file.to_str().unwrap()], "catalogue");
+    bad_input(
+        &["census", "0.?", "--db", file.to_str().unwrap()],
+        "catalogue",
+    );
+}

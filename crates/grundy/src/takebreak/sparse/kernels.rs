@@ -1,0 +1,660 @@
+//! The two inner loops of the rare/common engine, written so the compiler vectorises them.
+//!
+//! Both walk the splits `(i, m - i)` of a heap of `m` tokens into two non-empty heaps, for `i`
+//! in a range `lo..hi` with `hi <= m/2 + 1`, and look at `G(i) ^ G(m - i)`:
+//! - [`targets_hit`] answers "which of these (at most four) values occur?" — the witness search
+//!   for candidate values that the rare/common split cannot rule out;
+//! - [`xor_mask`] collects *every* value that occurs (as a bit mask) when all values are below
+//!   64 — the exhaustive scan of the dense mode.
+//!
+//! Why this shape: one side is read forwards and the other backwards from two contiguous slices,
+//! with no bounds checks inside the loop, so LLVM turns each into wide SIMD (16 pairs per AVX2
+//! instruction). On x86-64 an AVX2 copy of each loop is selected at run time when the processor
+//! has it; elsewhere the portable copy (SSE2 on x86-64, NEON on aarch64) runs. Both copies are
+//! the same source, so they cannot disagree.
+
+/// Bit `j` of the result is set when `targets[j]` equals `G(i) ^ G(m - i)` for some `i` in
+/// `lo..hi`. Needs `1 <= lo`, `hi <= m / 2 + 1` and `m <= g.len()` (a split never reads `G(m)`).
+#[inline]
+pub fn targets_hit(g: &[u16], m: usize, lo: usize, hi: usize, targets: [u16; 4]) -> u8 {
+    if lo >= hi {
+        return 0;
+    }
+    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
+    let low = &g[lo..hi];
+    // pairs (i, m - i): the partner of lo is m - lo, of hi - 1 is m - hi + 1
+    let high = &g[m + 1 - hi..=m - lo];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            return unsafe { targets_hit_avx2(low, high, targets) };
+        }
+    }
+    targets_hit_portable(low, high, targets)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn targets_hit_avx2(low: &[u16], high: &[u16], targets: [u16; 4]) -> u8 {
+    targets_hit_body(low, high, targets)
+}
+
+fn targets_hit_portable(low: &[u16], high: &[u16], targets: [u16; 4]) -> u8 {
+    targets_hit_body(low, high, targets)
+}
+
+#[inline(always)]
+fn targets_hit_body(low: &[u16], high: &[u16], targets: [u16; 4]) -> u8 {
+    let [t0, t1, t2, t3] = targets;
+    let (mut h0, mut h1, mut h2, mut h3) = (0u16, 0u16, 0u16, 0u16);
+    for (&a, &b) in low.iter().zip(high.iter().rev()) {
+        let x = a ^ b;
+        h0 |= (x == t0) as u16;
+        h1 |= (x == t1) as u16;
+        h2 |= (x == t2) as u16;
+        h3 |= (x == t3) as u16;
+    }
+    (h0 | h1 << 1 | h2 << 2 | h3 << 3) as u8
+}
+
+/// The set `{ G(i) ^ G(m - i) : lo <= i < hi }` as a bit mask. Every value of `g` must be below
+/// 64 (so every xor is too). Same range conditions as [`targets_hit`].
+#[inline]
+pub fn xor_mask(g: &[u16], m: usize, lo: usize, hi: usize) -> u64 {
+    if lo >= hi {
+        return 0;
+    }
+    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
+    let low = &g[lo..hi];
+    let high = &g[m + 1 - hi..=m - lo];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            return unsafe { xor_mask_avx2(low, high) };
+        }
+    }
+    xor_mask_portable(low, high)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn xor_mask_avx2(low: &[u16], high: &[u16]) -> u64 {
+    xor_mask_body(low, high)
+}
+
+fn xor_mask_portable(low: &[u16], high: &[u16]) -> u64 {
+    xor_mask_body(low, high)
+}
+
+#[inline(always)]
+fn xor_mask_body(low: &[u16], high: &[u16]) -> u64 {
+    // Values below 32 use 32-bit lanes (twice as many per instruction); the caller guarantees
+    // values below 64, so split on the largest xor actually present.
+    let mut small = 0u32;
+    let mut large = 0u64;
+    let mut any_large = 0u16;
+    for (&a, &b) in low.iter().zip(high.iter().rev()) {
+        let x = a ^ b;
+        any_large |= x & 32;
+        small |= 1u32 << (x & 31);
+    }
+    if any_large != 0 {
+        // some xor is in 32..64: redo with 64-bit lanes (rare: the dense mode picks this path
+        // only for games whose values reach 32)
+        for (&a, &b) in low.iter().zip(high.iter().rev()) {
+            large |= 1u64 << ((a ^ b) & 63);
+        }
+        return large;
+    }
+    small as u64
+}
+
+/// Heaps handled together by [`far_masks`].
+pub const BLOCK: usize = 8;
+
+/// For the `BLOCK` heaps `m0 + j` (`j < BLOCK`) and each position `r` of `positions`, mark
+/// `G(r) ^ G(m0 + j - r)` in `masks[j]`: the options of a block of heaps that involve the given
+/// (rare) positions, computed side by side (the partners `G(m0 - r .. m0 - r + BLOCK)` are
+/// contiguous). Every value must be below 64 (below 32 when `narrow`, which halves the work);
+/// needs `r < m0` for every `r` and `m0 + BLOCK <= g.len() + r`.
+#[inline]
+pub fn far_masks(g: &[u16], positions: &[u32], m0: usize, narrow: bool, masks: &mut [u64; BLOCK]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            unsafe {
+                if narrow {
+                    far_masks_avx2::<u32>(g, positions, m0, masks)
+                } else {
+                    far_masks_avx2::<u64>(g, positions, m0, masks)
+                }
+            }
+            return;
+        }
+    }
+    if narrow {
+        far_masks_body::<u32>(g, positions, m0, masks)
+    } else {
+        far_masks_body::<u64>(g, positions, m0, masks)
+    }
+}
+
+/// A lane type for [`far_masks`]: a bit mask of values.
+pub trait Lane: Copy + Default + std::ops::BitOrAssign {
+    fn bit(x: u16) -> Self;
+    fn widen(self) -> u64;
+}
+
+impl Lane for u32 {
+    #[inline(always)]
+    fn bit(x: u16) -> Self {
+        1u32 << (x & 31)
+    }
+    #[inline(always)]
+    fn widen(self) -> u64 {
+        self as u64
+    }
+}
+
+impl Lane for u64 {
+    #[inline(always)]
+    fn bit(x: u16) -> Self {
+        1u64 << (x & 63)
+    }
+    #[inline(always)]
+    fn widen(self) -> u64 {
+        self
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn far_masks_avx2<L: Lane>(
+    g: &[u16],
+    positions: &[u32],
+    m0: usize,
+    masks: &mut [u64; BLOCK],
+) {
+    far_masks_body::<L>(g, positions, m0, masks)
+}
+
+#[inline(always)]
+fn far_masks_body<L: Lane>(g: &[u16], positions: &[u32], m0: usize, masks: &mut [u64; BLOCK]) {
+    let mut acc = [L::default(); BLOCK];
+    for &r in positions {
+        let r = r as usize;
+        let v = g[r];
+        let partners: &[u16; BLOCK] = g[m0 - r..m0 - r + BLOCK].try_into().expect("BLOCK values");
+        for j in 0..BLOCK {
+            acc[j] |= L::bit(v ^ partners[j]);
+        }
+    }
+    for j in 0..BLOCK {
+        masks[j] |= acc[j].widen();
+    }
+}
+
+/// Heaps handled together by [`far_maps`] (twice [`BLOCK`]: byte maps are marked one store
+/// per option, so the shared work per rare position is spread over more heaps).
+pub const MAP_BLOCK: usize = 16;
+
+/// As [`far_masks`] for values of any size and [`MAP_BLOCK`] heaps: mark `G(r) ^ G(m0 + j - r)`
+/// in the byte map `maps[j * stride ..][.. stride]` of heap `m0 + j`. `stride` must be a power
+/// of two above every value.
+#[inline]
+pub fn far_maps(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride: usize) {
+    assert!(stride.is_power_of_two() && maps.len() >= MAP_BLOCK * stride);
+    let maps = &mut maps[..MAP_BLOCK * stride];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            unsafe {
+                match stride {
+                    128 => far_maps_avx2::<128>(g, positions, m0, maps),
+                    256 => far_maps_avx2::<256>(g, positions, m0, maps),
+                    512 => far_maps_avx2::<512>(g, positions, m0, maps),
+                    1024 => far_maps_avx2::<1024>(g, positions, m0, maps),
+                    2048 => far_maps_avx2::<2048>(g, positions, m0, maps),
+                    _ => far_maps_any(g, positions, m0, maps, stride),
+                }
+            }
+            return;
+        }
+    }
+    far_maps_any(g, positions, m0, maps, stride)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn far_maps_avx2<const S: usize>(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8]) {
+    use std::arch::x86_64::*;
+    // fixed-size maps: every index below is provably in bounds, so the stores are bare
+    let mut chunks = maps
+        .chunks_exact_mut(S)
+        .map(|c| <&mut [u8; S]>::try_from(c).expect("S bytes"));
+    let mut maps: [&mut [u8; S]; MAP_BLOCK] =
+        std::array::from_fn(|_| chunks.next().expect("MAP_BLOCK maps"));
+    let mask = _mm256_set1_epi16((S - 1) as i16);
+    let mut xors = [0u16; MAP_BLOCK];
+    for &r in positions {
+        let r = r as usize;
+        let v = g[r];
+        let partners: &[u16; MAP_BLOCK] = g[m0 - r..m0 - r + MAP_BLOCK]
+            .try_into()
+            .expect("MAP_BLOCK values");
+        // the sixteen xors in one vector operation, then sixteen plain stores
+        // SAFETY: `partners` and `xors` are 16 u16 = 32 bytes each.
+        let p = _mm256_loadu_si256(partners.as_ptr() as *const __m256i);
+        let x = _mm256_and_si256(_mm256_xor_si256(p, _mm256_set1_epi16(v as i16)), mask);
+        _mm256_storeu_si256(xors.as_mut_ptr() as *mut __m256i, x);
+        for (map, &x) in maps.iter_mut().zip(&xors) {
+            map[x as usize & (S - 1)] = 1;
+        }
+    }
+}
+
+fn far_maps_any(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride: usize) {
+    for &r in positions {
+        let r = r as usize;
+        let v = g[r];
+        let partners = &g[m0 - r..m0 - r + MAP_BLOCK];
+        for (j, &p) in partners.iter().enumerate() {
+            maps[j * stride + ((v ^ p) as usize & (stride - 1))] = 1;
+        }
+    }
+}
+
+/// Values below this have their "wanted" set held in two AVX2 registers by [`find_in_bits`].
+pub const SMALL_SET: usize = 512;
+
+/// The first `i` in `lo..hi` such that `G(i) ^ G(m - i)` is in `bits` (a bit set of values
+/// below [`SMALL_SET`], bit `v % 32` of word `v / 32`). Every value of `g` must be below
+/// [`SMALL_SET`]; range conditions as in [`targets_hit`].
+///
+/// This is the witness search of games without local structure (0.6), which look for dozens of
+/// values at once: the set is looked up for 8 splits per step with in-register table lookups.
+#[inline]
+pub fn find_in_bits(
+    g: &[u16],
+    m: usize,
+    lo: usize,
+    hi: usize,
+    bits: &[u32; SMALL_SET / 32],
+) -> Option<usize> {
+    if lo >= hi {
+        return None;
+    }
+    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
+    let low = &g[lo..hi];
+    let high = &g[m + 1 - hi..=m - lo];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            return unsafe { find_in_bits_avx2(low, high, bits) }.map(|j| lo + j);
+        }
+    }
+    find_in_bits_scalar(low, high, 0, bits).map(|j| lo + j)
+}
+
+/// Scan the splits `lo..hi` of a heap of `m` for the values of `bits` (as [`find_in_bits`]),
+/// taking each value out of `bits` at its first split and pushing `(i, value)` to `taken`;
+/// stop early when `bits` is empty. Returns the split where it emptied, if it did.
+pub fn take_in_bits(
+    g: &[u16],
+    m: usize,
+    lo: usize,
+    hi: usize,
+    bits: &mut [u32; SMALL_SET / 32],
+    taken: &mut Vec<(usize, u16)>,
+) -> Option<usize> {
+    let mut left: u32 = bits.iter().map(|w| w.count_ones()).sum();
+    if lo >= hi || left == 0 {
+        return None;
+    }
+    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
+    let low = &g[lo..hi];
+    let high = &g[m + 1 - hi..=m - lo];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            return unsafe { take_in_bits_avx2(low, high, lo, bits, &mut left, taken) };
+        }
+    }
+    take_in_bits_from(low, high, lo, 0, bits, &mut left, taken)
+}
+
+/// The scalar [`take_in_bits`] from offset `from`.
+fn take_in_bits_from(
+    low: &[u16],
+    high: &[u16],
+    lo: usize,
+    from: usize,
+    bits: &mut [u32; SMALL_SET / 32],
+    left: &mut u32,
+    taken: &mut Vec<(usize, u16)>,
+) -> Option<usize> {
+    let len = low.len().min(high.len());
+    let mut j = from;
+    while let Some(k) = find_in_bits_scalar(low, high, j, bits) {
+        let x = low[k] ^ high[len - 1 - k];
+        if take_bit(bits, x, lo + k, left, taken) {
+            return Some(lo + k);
+        }
+        j = k + 1;
+    }
+    None
+}
+
+/// Take `x` out of `bits` (if still there) and note it; whether `bits` is now empty.
+#[inline(always)]
+fn take_bit(
+    bits: &mut [u32; SMALL_SET / 32],
+    x: u16,
+    i: usize,
+    left: &mut u32,
+    taken: &mut Vec<(usize, u16)>,
+) -> bool {
+    let x = x as usize & (SMALL_SET - 1);
+    let word = &mut bits[x >> 5];
+    if *word >> (x & 31) & 1 == 1 {
+        *word &= !(1 << (x & 31));
+        taken.push((i, x as u16));
+        *left -= 1;
+        return *left == 0;
+    }
+    false
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn take_in_bits_avx2(
+    low: &[u16],
+    high: &[u16],
+    lo: usize,
+    bits: &mut [u32; SMALL_SET / 32],
+    left: &mut u32,
+    taken: &mut Vec<(usize, u16)>,
+) -> Option<usize> {
+    use std::arch::x86_64::*;
+    let len = low.len().min(high.len());
+    let mut table_lo = _mm256_loadu_si256(bits.as_ptr() as *const __m256i);
+    let mut table_hi = _mm256_loadu_si256(bits.as_ptr().add(8) as *const __m256i);
+    let reverse = _mm_set_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    let low_bits = _mm256_set1_epi32(31);
+    let mut j = 0;
+    while j + 8 <= len {
+        // SAFETY: j + 8 <= len, so low[j..j + 8] and high[len - j - 8..len - j] are in bounds.
+        let a = _mm256_cvtepu16_epi32(_mm_loadu_si128(low.as_ptr().add(j) as *const __m128i));
+        let b = _mm_loadu_si128(high.as_ptr().add(len - j - 8) as *const __m128i);
+        let b = _mm256_cvtepu16_epi32(_mm_shuffle_epi8(b, reverse));
+        let x = _mm256_xor_si256(a, b);
+        let word = _mm256_srli_epi32::<5>(x);
+        let from_lo = _mm256_permutevar8x32_epi32(table_lo, word);
+        let from_hi = _mm256_permutevar8x32_epi32(table_hi, word);
+        let pick = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(word));
+        let w = _mm256_castps_si256(_mm256_blendv_ps(
+            _mm256_castsi256_ps(from_lo),
+            _mm256_castsi256_ps(from_hi),
+            pick,
+        ));
+        let bit = _mm256_srlv_epi32(w, _mm256_and_si256(x, low_bits));
+        let mut hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32::<31>(bit)));
+        if hits != 0 {
+            while hits != 0 {
+                let lane = hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                let k = j + lane;
+                if take_bit(bits, low[k] ^ high[len - 1 - k], lo + k, left, taken) {
+                    return Some(lo + k);
+                }
+            }
+            table_lo = _mm256_loadu_si256(bits.as_ptr() as *const __m256i);
+            table_hi = _mm256_loadu_si256(bits.as_ptr().add(8) as *const __m256i);
+        }
+        j += 8;
+    }
+    take_in_bits_from(low, high, lo, j, bits, left, taken)
+}
+
+/// The first `j >= from` with `low[j] ^ high[len - 1 - j]` in `bits`.
+fn find_in_bits_scalar(
+    low: &[u16],
+    high: &[u16],
+    from: usize,
+    bits: &[u32; SMALL_SET / 32],
+) -> Option<usize> {
+    let len = low.len().min(high.len());
+    (from..len).find(|&j| {
+        let x = ((low[j] ^ high[len - 1 - j]) as usize) & (SMALL_SET - 1);
+        bits[x >> 5] >> (x & 31) & 1 == 1
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn find_in_bits_avx2(
+    low: &[u16],
+    high: &[u16],
+    bits: &[u32; SMALL_SET / 32],
+) -> Option<usize> {
+    use std::arch::x86_64::*;
+    let len = low.len().min(high.len());
+    let table_lo = _mm256_loadu_si256(bits.as_ptr() as *const __m256i);
+    let table_hi = _mm256_loadu_si256(bits.as_ptr().add(8) as *const __m256i);
+    // reverses the eight 16-bit lanes of a 128-bit vector
+    let reverse = _mm_set_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    let low_bits = _mm256_set1_epi32(31);
+    let mut j = 0;
+    while j + 8 <= len {
+        // SAFETY: j + 8 <= len, so low[j..j + 8] and high[len - j - 8..len - j] are in bounds.
+        let a = _mm256_cvtepu16_epi32(_mm_loadu_si128(low.as_ptr().add(j) as *const __m128i));
+        let b = _mm_loadu_si128(high.as_ptr().add(len - j - 8) as *const __m128i);
+        let b = _mm256_cvtepu16_epi32(_mm_shuffle_epi8(b, reverse));
+        let x = _mm256_xor_si256(a, b);
+        let word = _mm256_srli_epi32::<5>(x);
+        let from_lo = _mm256_permutevar8x32_epi32(table_lo, word);
+        let from_hi = _mm256_permutevar8x32_epi32(table_hi, word);
+        // bit 3 of the word index picks the table (moved to the sign bit for the blend)
+        let pick = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(word));
+        let w = _mm256_castps_si256(_mm256_blendv_ps(
+            _mm256_castsi256_ps(from_lo),
+            _mm256_castsi256_ps(from_hi),
+            pick,
+        ));
+        let bit = _mm256_srlv_epi32(w, _mm256_and_si256(x, low_bits));
+        let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32::<31>(bit)));
+        if hits != 0 {
+            return Some(j + hits.trailing_zeros() as usize);
+        }
+        j += 8;
+    }
+    find_in_bits_scalar(low, high, j, bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(g: &[u16], m: usize, lo: usize, hi: usize) -> Vec<u16> {
+        (lo..hi).map(|i| g[i] ^ g[m - i]).collect()
+    }
+
+    #[test]
+    fn kernels_agree_with_a_plain_loop() {
+        // a pseudo-random sequence of small values
+        let mut state = 12345u64;
+        let g: Vec<u16> = (0..5000)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((state >> 33) % 40) as u16
+            })
+            .collect();
+        for &m in &[2usize, 3, 4, 17, 64, 65, 1000, 4999] {
+            for &(lo, hi) in &[(1, m / 2 + 1), (1, 2), (3, m / 2 + 1), (2, m / 4 + 2)] {
+                let hi = hi.min(m / 2 + 1);
+                let values = pairs(&g, m, lo, hi);
+                let mask = values.iter().fold(0u64, |acc, &x| acc | 1u64 << x);
+                assert_eq!(xor_mask(&g, m, lo, hi), mask, "m {m} lo {lo} hi {hi}");
+                for t in [[0, 1, 2, 3], [39, 50, 7, 7], [63, 62, 61, 60]] {
+                    let expect = t
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, v)| values.contains(v))
+                        .fold(0u8, |acc, (j, _)| acc | 1 << j);
+                    assert_eq!(targets_hit(&g, m, lo, hi, t), expect);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn far_masks_mark_every_block_option() {
+        let g: Vec<u16> = (0..500u32)
+            .map(|i| ((i * 37 + i / 7) % 64) as u16)
+            .collect();
+        let positions: Vec<u32> = vec![8, 9, 15, 40, 41, 100, 200];
+        let m0 = 300;
+        for narrow in [false, true] {
+            let g: Vec<u16> = g.iter().map(|&v| if narrow { v % 32 } else { v }).collect();
+            let mut masks = [0u64; BLOCK];
+            far_masks(&g, &positions, m0, narrow, &mut masks);
+            let mut portable = [0u64; BLOCK];
+            if narrow {
+                far_masks_body::<u32>(&g, &positions, m0, &mut portable);
+            } else {
+                far_masks_body::<u64>(&g, &positions, m0, &mut portable);
+            }
+            for j in 0..BLOCK {
+                let expect = positions.iter().fold(0u64, |acc, &r| {
+                    acc | 1u64 << (g[r as usize] ^ g[m0 + j - r as usize])
+                });
+                assert_eq!(masks[j], expect, "heap {j}");
+                assert_eq!(portable[j], expect, "heap {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn far_maps_mark_every_block_option() {
+        let g: Vec<u16> = (0..500u32)
+            .map(|i| ((i * 37 + i / 7) % 200) as u16)
+            .collect();
+        let positions: Vec<u32> = vec![16, 17, 25, 40, 41, 100, 200];
+        let m0 = 300;
+        for stride in [256, 4096] {
+            let mut maps = vec![0u8; MAP_BLOCK * stride];
+            far_maps(&g, &positions, m0, &mut maps, stride);
+            for j in 0..MAP_BLOCK {
+                let mut expect = vec![0u8; stride];
+                for &r in &positions {
+                    expect[(g[r as usize] ^ g[m0 + j - r as usize]) as usize] = 1;
+                }
+                assert_eq!(&maps[j * stride..(j + 1) * stride], &expect[..], "heap {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn find_in_bits_finds_the_first_wanted_split() {
+        let mut state = 99u64;
+        let g: Vec<u16> = (0..4000)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                ((state >> 33) % 320) as u16
+            })
+            .collect();
+        for wanted in [
+            vec![0u16],
+            vec![5, 300, 17],
+            vec![511],
+            vec![1, 2, 3, 4, 5, 6, 7, 8, 9],
+        ] {
+            let mut bits = [0u32; SMALL_SET / 32];
+            for &w in &wanted {
+                bits[w as usize / 32] |= 1 << (w % 32);
+            }
+            for &(m, lo) in &[(3999usize, 1usize), (2000, 7), (17, 1), (100, 40)] {
+                let hi = m / 2 + 1;
+                let expect = (lo..hi).find(|&i| wanted.contains(&(g[i] ^ g[m - i])));
+                assert_eq!(
+                    find_in_bits(&g, m, lo, hi, &bits),
+                    expect,
+                    "m {m} lo {lo} {wanted:?}"
+                );
+                let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
+                assert_eq!(
+                    find_in_bits_scalar(low, high, 0, &bits).map(|j| lo + j),
+                    expect
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn take_in_bits_takes_each_value_at_its_first_split() {
+        let g: Vec<u16> = (0..3000u32)
+            .map(|i| ((i * 7919 + i / 5) % 400) as u16)
+            .collect();
+        for wanted in [vec![0u16, 3, 399], vec![7], (0..60).collect::<Vec<u16>>()] {
+            for &(m, lo) in &[(2999usize, 1usize), (1500, 9), (30, 2)] {
+                let hi = m / 2 + 1;
+                let mut bits = [0u32; SMALL_SET / 32];
+                for &w in &wanted {
+                    bits[w as usize / 32] |= 1 << (w % 32);
+                }
+                let mut taken = Vec::new();
+                let end = take_in_bits(&g, m, lo, hi, &mut bits, &mut taken);
+                // expected: first occurrence of each wanted value, in order of position
+                let mut expect = Vec::new();
+                let mut left: Vec<u16> = wanted.clone();
+                let mut expect_end = None;
+                for i in lo..hi {
+                    let x = g[i] ^ g[m - i];
+                    if let Some(p) = left.iter().position(|&w| w == x) {
+                        left.remove(p);
+                        expect.push((i, x));
+                        if left.is_empty() {
+                            expect_end = Some(i);
+                            break;
+                        }
+                    }
+                }
+                assert_eq!(taken, expect, "m {m} lo {lo}");
+                assert_eq!(end, expect_end);
+                let low = &g[lo..hi];
+                let high = &g[m + 1 - hi..=m - lo];
+                let mut bits2 = [0u32; SMALL_SET / 32];
+                for &w in &wanted {
+                    bits2[w as usize / 32] |= 1 << (w % 32);
+                }
+                let mut taken2 = Vec::new();
+                let mut left = wanted.len() as u32;
+                assert_eq!(
+                    take_in_bits_from(low, high, lo, 0, &mut bits2, &mut left, &mut taken2),
+                    expect_end
+                );
+                assert_eq!(taken2, expect);
+            }
+        }
+    }
+
+    #[test]
+    fn portable_and_dispatched_copies_agree() {
+        let g: Vec<u16> = (0..3000u32).map(|i| ((i * 7919) % 61) as u16).collect();
+        let low = &g[1..1000];
+        let high = &g[1000..1999];
+        assert_eq!(
+            targets_hit_portable(low, high, [0, 5, 9, 60]),
+            targets_hit(&g, 1999, 1, 1000, [0, 5, 9, 60])
+        );
+        assert_eq!(xor_mask_portable(low, high), xor_mask(&g, 1999, 1, 1000));
+    }
+}

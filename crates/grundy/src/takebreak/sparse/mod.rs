@@ -1,0 +1,498 @@
+//! The rare/common ("sparse space") engine for octal codes.
+//!
+//! It computes the same G(n) as the naive engine — the mex over every option of the code's
+//! moves (splitting paper §1; README §3: bit 2^j of d_k removes k tokens and leaves j heaps,
+//! j <= 2 for octal codes) — but proves most values without looking at most options.
+//!
+//! Why a second engine: the naive engine looks at every split `a + b = n - k` of every heap, so
+//! G(0..n) costs O(n²). For most octal games the values that occur split into a few *common*
+//! ones and a handful of *rare* ones that occur at few positions (Gangolli–Plambeck's and
+//! Flammenkamp's "sparse space"). Options that involve a rare position are few, so the engine
+//! enumerates them all; options between two common positions can only produce values in a known
+//! set (see [`split`]), so a candidate mex outside that set is proved without looking at them.
+//! When the candidate is inside, a witness search over the skipped options usually finds it
+//! soon; only when no witness exists is every option scanned — and then the value is a rare one.
+//!
+//! The split is chosen from value frequencies and re-chosen when it goes stale (the rare
+//! positions double, or the sequence doubles in length). Games without a sparse space (where
+//! many positions would be rare) run in a *dense* mode that scans every split with vectorised
+//! kernels (see [`kernels`]). Whatever the split and the mode, every value is proved: the
+//! property tests compare this engine with the definition value by value.
+//!
+//! Two paths compute a value: [`word`] while every value is below 64 (option sets are one
+//! machine word, kept in registers), [`wide`] beyond (option sets are byte maps).
+//!
+//! Memory: besides the value array the engine keeps only the rare positions (4 bytes each, at
+//! most one for every 32 positions beyond a fixed allowance, else the dense mode drops them),
+//! so a run costs about the 2 bytes per heap size of the value array itself.
+
+pub mod kernels;
+pub mod split;
+mod wide;
+mod word;
+
+use crate::takebreak::{Code, Rules, SequenceEngine};
+use crate::Error;
+use split::{Split, SplitParities};
+
+/// Version of the engine's algorithm and state, recorded in checkpoints and the catalogue.
+pub const ENGINE_VERSION: u32 = 1;
+
+/// The engine's name as shown to users and recorded in the catalogue.
+pub const ENGINE_NAME: &str = "sparse";
+
+/// How the rare/common split is chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum SplitPolicy {
+    /// From value frequencies, re-chosen as they change (the default).
+    #[default]
+    Frequency,
+    /// Fixed: `v` is common when `v & mask` has an odd number of bits.
+    Mask(u16),
+    /// Fixed: exactly these values are common (any set, even a poor one, gives right answers).
+    Values(Vec<u16>),
+}
+
+/// How the engine is currently enumerating options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Options with a rare position one by one, the rest proved or witnessed.
+    Sparse,
+    /// Every option, with vectorised scans (games without a sparse space).
+    Dense,
+}
+
+/// Counters describing the work done (for benchmarks and the catalogue).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SparseStats {
+    /// Options with a rare position looked at.
+    pub rare_options: u64,
+    /// Options looked at while searching for witnesses or scanning exhaustively.
+    pub scanned_options: u64,
+    /// Values whose candidate mex was proved with no search at all.
+    pub proved_directly: u64,
+    /// Values whose witnesses were all found around earlier witnesses.
+    pub hinted: u64,
+    /// Values that needed a scan of every option (the sparse mode's expensive case).
+    pub exhaustive_scans: u64,
+    /// Times the split was re-chosen and the rare positions rebuilt.
+    pub rebuilds: u64,
+    /// Values computed in the dense mode.
+    pub dense_values: u64,
+}
+
+/// Knobs of the automatic behaviour. The defaults are what users get; tests shrink them to
+/// exercise every path on short sequences.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tuning {
+    /// Length at which the split is first reviewed (then at every doubling).
+    pub first_review: usize,
+    /// While values are below 64 (vectorised scans), prefer the dense mode when more than
+    /// `len / dense_ratio` positions are rare.
+    pub dense_ratio: usize,
+    /// Memory bound: at most `len / memory_ratio + min_rare_budget` rare positions are kept.
+    pub memory_ratio: usize,
+    /// See `memory_ratio`.
+    pub min_rare_budget: usize,
+    /// Compute through the bit-set path even when values are small (tests).
+    pub force_wide: bool,
+    /// Force a mode (tests).
+    pub force_mode: Option<Mode>,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            first_review: 256,
+            dense_ratio: 16,
+            memory_ratio: 32,
+            min_rare_budget: 1 << 16,
+            force_wide: false,
+            force_mode: None,
+        }
+    }
+}
+
+/// The moves of an octal code, grouped by what they leave.
+#[derive(Debug, Clone)]
+struct OctalMoves {
+    /// `k` such that a heap of exactly `k` may be taken whole.
+    whole: Vec<usize>,
+    /// `k` such that removing `k` may leave one heap.
+    take: Vec<usize>,
+    /// `k` such that removing `k` may leave two heaps.
+    split: Vec<usize>,
+}
+
+impl OctalMoves {
+    fn new(code: &Code) -> Result<Self, Error> {
+        if !code.is_octal() {
+            return Err(Error::Invalid(format!(
+                "the rare/common engine handles octal codes only (every digit below 8); \
+                 '{code}' is not octal: use the naive engine"
+            )));
+        }
+        let mut moves = OctalMoves {
+            whole: Vec::new(),
+            take: Vec::new(),
+            split: Vec::new(),
+        };
+        for (k, &d) in code.digits().iter().enumerate() {
+            if d & 1 != 0 && k >= 1 {
+                moves.whole.push(k);
+            }
+            if d & 2 != 0 && k >= 1 {
+                moves.take.push(k);
+            }
+            if d & 4 != 0 {
+                moves.split.push(k);
+            }
+        }
+        Ok(moves)
+    }
+
+    /// The heap sizes `m = n - k >= 2` that split moves leave from a heap of `n`, one per
+    /// split move (0 where the move does not apply).
+    fn split_heaps(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        self.split
+            .iter()
+            .map(move |&k| if k + 2 <= n { n - k } else { 0 })
+    }
+}
+
+/// How many past witnesses per value are kept as hints.
+const HINT_DEPTH: usize = 4;
+/// How far around a hint the witness search looks.
+const HINT_REACH: usize = 3;
+
+/// Past witnesses of one value for one split move: the smaller parts `i` of the last splits
+/// `(i, m - i)` that produced it, most recent first (0 = none).
+type Hints = [u32; HINT_DEPTH];
+
+/// Put `i` first among the hints of a value (no duplicates).
+fn record_hint(hints: &mut Hints, i: usize) {
+    let i = i as u32;
+    if hints[0] == i {
+        return;
+    }
+    let at = hints.iter().position(|&h| h == i).unwrap_or(HINT_DEPTH - 1);
+    hints.copy_within(0..at, 1);
+    hints[0] = i;
+}
+
+/// Whether looking around past witnesses pays. It does when the sequence has local structure
+/// (0.16 repeats short patterns, so the splits that produced a value for the last heaps produce
+/// it again), and not when it looks random (0.6): hints are tried, and after repeated failures
+/// left alone for a while.
+#[derive(Debug, Clone, Default)]
+struct HintControl {
+    failures: u32,
+    skip: u32,
+}
+
+impl HintControl {
+    fn should_try(&mut self) -> bool {
+        if self.skip > 0 {
+            self.skip -= 1;
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Whether witnesses are worth remembering now (hints are in use, or soon will be tried).
+    fn recording(&self) -> bool {
+        self.skip < 64
+    }
+
+    fn report(&mut self, success: bool) {
+        if success {
+            self.failures = 0;
+        } else {
+            self.failures += 1;
+            if self.failures >= 8 {
+                self.failures = 0;
+                self.skip = 1024;
+            }
+        }
+    }
+}
+
+/// The rare/common engine. Feed it `G(0..n)` and it returns `G(n)`; it keeps its own state
+/// (split, rare positions, counts) in step with the values it is given, and rebuilds that state
+/// from scratch if it is handed a sequence it has not seen (a resumed run).
+pub struct RareCommon {
+    code: Code,
+    moves: OctalMoves,
+    policy: SplitPolicy,
+    tuning: Tuning,
+    parities: SplitParities,
+    split: Split,
+    mode: Mode,
+    /// Sparse mode: positions `i >= 1` whose key is rare, ascending.
+    rare: Vec<u32>,
+    /// Positions `i >= 1` whose key is rare under the current split (both modes).
+    rare_count: u64,
+    /// Incremented whenever `rare` is rebuilt (invalidates derived data).
+    rare_epoch: u64,
+    /// Positions `i >= 1` per key `2 G(i) + (i mod 2)`.
+    counts: Vec<u64>,
+    /// A power of two above every value so far (xors of values stay below it).
+    span: usize,
+    /// How many values of the sequence the state reflects.
+    seen: usize,
+    next_review: usize,
+    rare_trigger: u64,
+    hint_control: HintControl,
+    word: word::WordState,
+    wide: wide::WideState,
+    stats: SparseStats,
+}
+
+impl std::fmt::Debug for RareCommon {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RareCommon")
+            .field("code", &self.code.to_string())
+            .field("policy", &self.policy)
+            .field("mode", &self.mode)
+            .field("seen", &self.seen)
+            .field("rare_positions", &self.rare_count)
+            .finish()
+    }
+}
+
+impl RareCommon {
+    /// The engine for an octal `code` with the default (frequency-driven) split.
+    pub fn new(code: &Code) -> Result<Self, Error> {
+        Self::with_policy(code, SplitPolicy::Frequency, Tuning::default())
+    }
+
+    /// The engine with a chosen split policy and tuning.
+    pub fn with_policy(code: &Code, policy: SplitPolicy, tuning: Tuning) -> Result<Self, Error> {
+        let moves = OctalMoves::new(code)?;
+        let parities = SplitParities::new(&moves.split);
+        let mut engine = RareCommon {
+            code: code.clone(),
+            moves,
+            policy,
+            tuning,
+            parities,
+            split: Split::empty(parities, true),
+            mode: Mode::Sparse,
+            rare: Vec::new(),
+            rare_count: 0,
+            rare_epoch: 0,
+            counts: Vec::new(),
+            span: 1,
+            seen: 0,
+            next_review: 0,
+            rare_trigger: 0,
+            hint_control: HintControl::default(),
+            word: word::WordState::default(),
+            wide: wide::WideState::default(),
+            stats: SparseStats::default(),
+        };
+        engine.reset();
+        Ok(engine)
+    }
+
+    fn initial_split(&self) -> Split {
+        match &self.policy {
+            SplitPolicy::Frequency => Split::empty(self.parities, true),
+            SplitPolicy::Mask(mask) => Split::by_mask(self.parities, *mask),
+            SplitPolicy::Values(values) => Split::by_values(self.parities, values),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.split = self.initial_split();
+        self.mode = self.tuning.force_mode.unwrap_or(Mode::Sparse);
+        self.rare.clear();
+        self.rare_count = 0;
+        self.rare_epoch += 1;
+        self.counts = vec![0; 2];
+        self.span = 1;
+        self.seen = 0;
+        self.next_review = self.tuning.first_review.max(1);
+        self.rare_trigger = self.tuning.min_rare_budget as u64;
+        self.hint_control = HintControl::default();
+        self.word = word::WordState::new(self.moves.split.len());
+        self.wide = wide::WideState::default();
+    }
+
+    /// The engine for `rules`, which must be an octal code.
+    pub fn for_rules(rules: &Rules) -> Result<Self, Error> {
+        match rules.code() {
+            Some(code) => Self::new(code),
+            None => Err(Error::Invalid(format!(
+                "the rare/common engine handles octal codes only; {rules} is not a code: \
+                 use the naive engine"
+            ))),
+        }
+    }
+
+    /// The code this engine computes.
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    /// Work counters so far.
+    pub fn stats(&self) -> &SparseStats {
+        &self.stats
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Positions `i >= 1` (among those seen) that are rare under the current split.
+    pub fn rare_positions(&self) -> u64 {
+        self.rare_count
+    }
+
+    /// Distinct values that occur at some rare position under the current split.
+    pub fn rare_values(&self) -> usize {
+        self.counts
+            .chunks(2)
+            .enumerate()
+            .filter(|(v, c)| {
+                (c[0] > 0 && !self.split.is_common(*v as u16, 0))
+                    || (c[1] > 0 && !self.split.is_common(*v as u16, 1))
+            })
+            .count()
+    }
+
+    /// The values that are common at some parity (ascending).
+    pub fn common_values(&self) -> Vec<u16> {
+        (0..self.counts.len() / 2)
+            .filter(|&v| self.split.is_common(v as u16, 0) || self.split.is_common(v as u16, 1))
+            .map(|v| v as u16)
+            .collect()
+    }
+
+    /// Bring the state in step with `g` (values the engine has not seen yet are absorbed; a
+    /// sequence that is not a continuation starts the state over).
+    fn sync(&mut self, g: &[u16]) {
+        if g.len() < self.seen {
+            self.reset();
+        }
+        while self.seen < g.len() {
+            self.absorb(g, self.seen);
+            self.seen += 1;
+            if self.seen >= self.next_review || self.rare_count > self.rare_trigger {
+                self.review(&g[..self.seen]);
+            }
+        }
+    }
+
+    /// Record `G(i) = g[i]`.
+    fn absorb(&mut self, g: &[u16], i: usize) {
+        if i == 0 {
+            return; // position 0 never takes part in a split (both heaps are non-empty)
+        }
+        let v = g[i];
+        let q = i & 1;
+        if v as usize >= self.span {
+            self.span = (v as usize + 1).next_power_of_two();
+            self.counts.resize(2 * self.span, 0);
+        }
+        let key = 2 * v as usize + q;
+        if self.counts[key] == 0 && self.split.is_adaptive() {
+            // a key seen for the first time: make it common if that keeps the split provable
+            self.split.try_add(&[key as u32]);
+        }
+        self.counts[key] += 1;
+        if !self.split.is_common(v, q) {
+            self.rare_count += 1;
+            if self.mode == Mode::Sparse {
+                self.rare.push(i as u32);
+            }
+        }
+    }
+
+    /// Re-choose the split (if adaptive) and the mode; rebuild the rare positions if needed.
+    fn review(&mut self, g: &[u16]) {
+        let len = g.len();
+        let mut changed = false;
+        if self.split.is_adaptive() {
+            let by_key = Split::by_frequency(self.parities, &self.counts, false);
+            let by_value = Split::by_frequency(self.parities, &self.counts, true);
+            let rare_key = by_key.rare_count(&self.counts);
+            let rare_value = by_value.rare_count(&self.counts);
+            let (best, best_rare) = if rare_value <= rare_key {
+                (by_value, rare_value)
+            } else {
+                (by_key, rare_key)
+            };
+            // adopt only a clear improvement: rebuilding costs a pass over the sequence
+            if best_rare + best_rare / 8 < self.rare_count {
+                self.split = best;
+                self.rare_count = best_rare;
+                changed = true;
+            }
+        }
+        let memory_budget =
+            (len / self.tuning.memory_ratio.max(1) + self.tuning.min_rare_budget) as u64;
+        let vectorised_budget = (len / self.tuning.dense_ratio.max(1)) as u64;
+        // Dense when the rare positions would not fit the memory bound, or when scanning
+        // every split costs less than the rare ones: vectorised scans (values below 64) beat
+        // one-by-one rare options once more than 1/dense_ratio of the positions are rare;
+        // plain scans (wider values) once a quarter are.
+        let word_path = self.span <= 64 && !self.tuning.force_wide;
+        let dense = self.rare_count > memory_budget
+            || (word_path && self.rare_count > vectorised_budget)
+            || (!word_path && self.rare_count > (len / 4) as u64);
+        let mode = self
+            .tuning
+            .force_mode
+            .unwrap_or(if dense { Mode::Dense } else { Mode::Sparse });
+        if mode == Mode::Sparse && (changed || self.mode != Mode::Sparse) {
+            self.rare.clear();
+            self.rare.extend(
+                (1..len)
+                    .filter(|&i| !self.split.is_common(g[i], i & 1))
+                    .map(|i| i as u32),
+            );
+            debug_assert_eq!(self.rare.len() as u64, self.rare_count);
+            self.stats.rebuilds += 1;
+            self.rare_epoch += 1;
+        } else if mode == Mode::Dense && self.mode == Mode::Sparse {
+            self.rare = Vec::new();
+            self.rare_epoch += 1;
+        }
+        self.mode = mode;
+        self.next_review = len.saturating_mul(2).max(self.tuning.first_review);
+        self.rare_trigger = (2 * self.rare_count).max(memory_budget.min(vectorised_budget));
+    }
+
+    /// Compute `G(n)` for `n = g.len()`, given `g = G(0..n)`.
+    pub fn next_value(&mut self, g: &[u16]) -> Result<u16, Error> {
+        let n = g.len();
+        if n >= u32::MAX as usize {
+            return Err(Error::TooLarge(format!(
+                "heap size {n}: the rare/common engine stores positions in 32 bits"
+            )));
+        }
+        self.sync(g);
+        let v = if self.span <= 64 && !self.tuning.force_wide {
+            self.next_word(g)
+        } else {
+            self.next_wide(g)
+        };
+        u16::try_from(v).map_err(|_| crate::takebreak::engine::value_too_large(n))
+    }
+}
+
+impl SequenceEngine for RareCommon {
+    fn name(&self) -> &'static str {
+        ENGINE_NAME
+    }
+
+    fn next_value(&mut self, g: &[u16]) -> Result<u16, Error> {
+        RareCommon::next_value(self, g)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,220 @@
+//! The rare/common engine against the naive engine, value by value, whatever the split.
+
+use super::*;
+use proptest::prelude::*;
+
+/// G(0..=n) from the naive engine (every option of every heap).
+fn reference(code: &Code, n: usize) -> Vec<u16> {
+    crate::takebreak::naive::sequence(code, n).unwrap()
+}
+
+fn run(engine: &mut RareCommon, n: usize) -> Vec<u16> {
+    let mut g = Vec::with_capacity(n + 1);
+    for _ in 0..=n {
+        let v = engine.next_value(&g).unwrap();
+        g.push(v);
+    }
+    g
+}
+
+fn code(text: &str) -> Code {
+    Code::parse(text).unwrap()
+}
+
+/// Short reviews and small budgets so that short runs rebuild, switch modes and search.
+fn busy_tuning() -> Tuning {
+    Tuning {
+        first_review: 16,
+        dense_ratio: 4,
+        memory_ratio: 8,
+        min_rare_budget: 8,
+        force_wide: false,
+        force_mode: None,
+    }
+}
+
+#[test]
+fn known_sequences() {
+    // Kayles 0.77: preperiod 71, period 12 (README §3); values from the definition
+    let kayles = run(&mut RareCommon::new(&code("0.77")).unwrap(), 100);
+    assert_eq!(&kayles[..12], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+    assert_eq!(kayles, reference(&code("0.77"), 100));
+    // Dawson's Kayles 0.07
+    let dawson = run(&mut RareCommon::new(&code("0.07")).unwrap(), 40);
+    assert_eq!(&dawson[..10], &[0, 0, 1, 1, 2, 0, 3, 1, 1, 0]);
+}
+
+#[test]
+fn every_two_digit_code_matches_the_definition() {
+    let n = 1500;
+    for d0 in [0u128, 4] {
+        for d1 in 0..8u128 {
+            for d2 in 0..8u128 {
+                let c = Code::from_digits(vec![d0, d1, d2]).unwrap();
+                let expect = reference(&c, n);
+                for tuning in [Tuning::default(), busy_tuning()] {
+                    let got = run(
+                        &mut RareCommon::with_policy(&c, SplitPolicy::Frequency, tuning.clone())
+                            .unwrap(),
+                        n,
+                    );
+                    assert_eq!(got, expect, "code {c} tuning {tuning:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sample_of_three_digit_codes_matches_the_definition() {
+    // every 7th code of 0.??? (a deterministic sample of 73 codes), both tunings
+    let n = 1200;
+    for index in (0..512u32).step_by(7) {
+        let digits = vec![
+            0,
+            (index >> 6) as u128,
+            (index >> 3 & 7) as u128,
+            (index & 7) as u128,
+        ];
+        let c = Code::from_digits(digits).unwrap();
+        let expect = reference(&c, n);
+        for tuning in [Tuning::default(), busy_tuning()] {
+            let got = run(
+                &mut RareCommon::with_policy(&c, SplitPolicy::Frequency, tuning).unwrap(),
+                n,
+            );
+            assert_eq!(got, expect, "code {c}");
+        }
+    }
+}
+
+#[test]
+fn sparse_games_run_in_the_sparse_mode_and_prove_most_values_directly() {
+    // 0.16 has a sparse space: few rare positions, most candidates proved without search
+    let mut engine = RareCommon::new(&code("0.16")).unwrap();
+    let g = run(&mut engine, 20000);
+    assert_eq!(engine.mode(), Mode::Sparse);
+    assert!(engine.rare_positions() < 200, "{:?}", engine.stats());
+    assert!(engine.common_values().contains(&2));
+    assert_eq!(g[..2001], reference(&code("0.16"), 2000)[..]);
+    // Dawson's Kayles has no sparse space: the dense mode takes over
+    let mut engine = RareCommon::new(&code("0.07")).unwrap();
+    run(&mut engine, 5000);
+    assert_eq!(engine.mode(), Mode::Dense);
+}
+
+#[test]
+fn forced_modes_and_fixed_splits_give_the_same_values() {
+    for text in [
+        "0.16", "0.6", "0.137", "4.07", "0.4", "0.51", "0.007", "0.1",
+    ] {
+        let c = code(text);
+        let expect = reference(&c, 1000);
+        let policies = [
+            SplitPolicy::Frequency,
+            SplitPolicy::Mask(0),
+            SplitPolicy::Mask(1),
+            SplitPolicy::Mask(0b110),
+            SplitPolicy::Values(vec![]),
+            SplitPolicy::Values(vec![0, 1, 2, 3]),
+            SplitPolicy::Values(vec![2, 3, 4, 5, 8, 9]),
+        ];
+        for policy in policies {
+            for (mode, wide) in [
+                (Mode::Sparse, false),
+                (Mode::Dense, false),
+                (Mode::Sparse, true),
+                (Mode::Dense, true),
+            ] {
+                let tuning = Tuning {
+                    force_mode: Some(mode),
+                    force_wide: wide,
+                    ..busy_tuning()
+                };
+                let got = run(
+                    &mut RareCommon::with_policy(&c, policy.clone(), tuning).unwrap(),
+                    1000,
+                );
+                assert_eq!(
+                    got, expect,
+                    "code {text} policy {policy:?} mode {mode:?} wide {wide}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn resumes_from_a_given_prefix_and_restarts_on_a_foreign_one() {
+    let c = code("0.16");
+    let expect = reference(&c, 3000);
+    // handed 2000 values it never computed: absorbs them, then continues
+    let mut engine = RareCommon::new(&c).unwrap();
+    let mut g = expect[..2000].to_vec();
+    while g.len() <= 3000 {
+        let v = engine.next_value(&g).unwrap();
+        g.push(v);
+    }
+    assert_eq!(g, expect);
+    // then handed a shorter sequence: starts over, still right
+    let mut g = expect[..500].to_vec();
+    while g.len() <= 1000 {
+        let v = engine.next_value(&g).unwrap();
+        g.push(v);
+    }
+    assert_eq!(g[..], expect[..1001]);
+}
+
+#[test]
+fn refuses_codes_that_are_not_octal() {
+    let e = RareCommon::new(&code("0.F")).unwrap_err().to_string();
+    assert!(e.contains("octal"), "{e}");
+}
+
+fn octal_code() -> impl Strategy<Value = Code> {
+    (prop::bool::ANY, prop::collection::vec(0u128..8, 1..5)).prop_map(|(d0, mut digits)| {
+        digits.insert(0, if d0 { 4 } else { 0 });
+        Code::from_digits(digits).unwrap()
+    })
+}
+
+fn policy() -> impl Strategy<Value = SplitPolicy> {
+    prop_oneof![
+        Just(SplitPolicy::Frequency),
+        any::<u16>().prop_map(|m| SplitPolicy::Mask(m & 63)),
+        prop::collection::vec(0u16..40, 0..12).prop_map(SplitPolicy::Values),
+    ]
+}
+
+fn tuning() -> impl Strategy<Value = Tuning> {
+    (
+        1usize..300,
+        1usize..40,
+        1usize..40,
+        0usize..300,
+        any::<bool>(),
+        0u8..3,
+    )
+        .prop_map(|(first, ratio, memory, budget, wide, mode)| Tuning {
+            first_review: first,
+            dense_ratio: ratio,
+            memory_ratio: memory,
+            min_rare_budget: budget,
+            force_wide: wide,
+            force_mode: match mode {
+                0 => None,
+                1 => Some(Mode::Sparse),
+                _ => Some(Mode::Dense),
+            },
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_split_any_tuning_gives_the_definition(c in octal_code(), p in policy(), t in tuning(), n in 1usize..900) {
+        let got = run(&mut RareCommon::with_policy(&c, p, t).unwrap(), n);
+        prop_assert_eq!(got, reference(&c, n));
+    }
+}

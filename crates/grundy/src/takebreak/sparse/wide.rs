@@ -1,0 +1,481 @@
+//! One value when values reach 64 or more: option sets are byte maps (marking an option is a
+//! plain store, with no read-modify-write chain between options), packed into bit-set words
+//! once the cheap options are in.
+//!
+//! Steps as in [`super::word`]. The witness search exploits one fact: while it runs, the first
+//! missing value that no skipped option can produce stays put (the options it looks at were
+//! either seen already or are common-common ones, which cannot produce it). So the values to
+//! find are fixed at the start; the search marks them in a byte map and counts them down,
+//! stopping at the very split that finds the last one.
+
+use super::kernels::{self, MAP_BLOCK, SMALL_SET};
+use super::split::VALUES;
+use super::{record_hint, Hints, Mode, RareCommon, HINT_DEPTH, HINT_REACH};
+
+/// Splits per look once at most four values are still wanted.
+const TAIL_CHUNK: usize = 256;
+
+/// How many split moves keep hints on this path.
+const HINTED_MOVES: usize = 2;
+
+/// State of the bit-set path.
+#[derive(Clone)]
+pub(super) struct WideState {
+    /// `seen[x] != 0` when `x` is an option of the heap being computed.
+    seen: Box<[u8]>,
+    /// `seen` packed (bit `x`).
+    found: Vec<u64>,
+    /// `wanted[x] != 0` while the witness search still looks for `x` (all zero in between).
+    wanted: Box<[u8]>,
+    /// Per value, for the first split moves: past witnesses.
+    hints: Vec<[Hints; HINTED_MOVES]>,
+    targets: Vec<u16>,
+    /// Witnesses found by the vectorised lookup: (split, value).
+    taken: Vec<(usize, u16)>,
+    cursors: Vec<usize>,
+    block: MapBlock,
+}
+
+/// The byte maps of the next [`MAP_BLOCK`] heaps with their far rare options already marked (as
+/// the one-word path's block, see `word.rs`).
+#[derive(Clone, Default)]
+struct MapBlock {
+    start: usize,
+    /// The `rare_epoch` it was built from (0 = never built).
+    epoch: u64,
+    /// Bytes per map (`64 * words` when built).
+    stride: usize,
+    maps: Vec<u8>,
+    near_end: usize,
+    far_end: Vec<usize>,
+}
+
+impl Default for WideState {
+    fn default() -> Self {
+        WideState {
+            seen: vec![0u8; VALUES + 64].into_boxed_slice(),
+            found: vec![0; VALUES / 64 + 1],
+            wanted: vec![0u8; VALUES].into_boxed_slice(),
+            hints: Vec::new(),
+            targets: Vec::new(),
+            taken: Vec::new(),
+            cursors: Vec::new(),
+            block: MapBlock::default(),
+        }
+    }
+}
+
+impl std::fmt::Debug for WideState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WideState").finish_non_exhaustive()
+    }
+}
+
+/// Mark every `G(i) ^ G(m - i)` for `lo <= i < hi` in a byte map.
+#[inline]
+fn mark_range(g: &[u16], m: usize, lo: usize, hi: usize, seen: &mut [u8]) {
+    if lo >= hi {
+        return;
+    }
+    let seen: &mut [u8; VALUES] = (&mut seen[..VALUES]).try_into().expect("VALUES bytes");
+    let low = &g[lo..hi];
+    let high = &g[m + 1 - hi..=m - lo];
+    for (&a, &b) in low.iter().zip(high.iter().rev()) {
+        seen[(a ^ b) as usize] = 1;
+    }
+}
+
+/// Pack a byte map of 0s and 1s into bit-set words (bit `j` of word `w` = byte `64 w + j`).
+#[inline]
+fn pack(seen: &[u8], found: &mut [u64]) {
+    for (word, bytes) in found.iter_mut().zip(seen.chunks_exact(64)) {
+        let mut bits = 0u64;
+        for (j, eight) in bytes.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+            // each byte is 0 or 1: the product gathers byte j's bit into bit 56 + j
+            bits |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * j);
+        }
+        *word = bits;
+    }
+}
+
+/// The smallest value missing from `found` (the bit set has room above every possible value).
+#[inline]
+fn mex(found: &[u64]) -> usize {
+    for (i, &w) in found.iter().enumerate() {
+        if w != u64::MAX {
+            return i * 64 + (!w).trailing_zeros() as usize;
+        }
+    }
+    found.len() * 64
+}
+
+/// The first value that is neither found nor blocked: the mex once every missing value below
+/// it has a witness.
+fn first_free(found: &[u64], blocked: &[u64]) -> usize {
+    for (w, (&f, &b)) in found.iter().zip(blocked).enumerate() {
+        let free = !f & !b;
+        if free != 0 {
+            return w * 64 + free.trailing_zeros() as usize;
+        }
+    }
+    found.len() * 64
+}
+
+/// The missing values below `limit` (all blocked: each needs a witness), ascending.
+fn missing_below(found: &[u64], limit: usize, out: &mut Vec<u16>) {
+    for (w, &f) in found.iter().enumerate() {
+        let mut want = !f;
+        while want != 0 {
+            let v = w * 64 + want.trailing_zeros() as usize;
+            if v >= limit {
+                return;
+            }
+            out.push(v as u16);
+            want &= want - 1;
+        }
+    }
+}
+
+/// The first `i` in `lo..hi` (after `G(i) ^ G(m - i)` was taken from `wanted`) for which
+/// `visit` returns `true`, visiting every split that produces a wanted value.
+#[inline(always)]
+fn scan_wanted(
+    g: &[u16],
+    m: usize,
+    range: std::ops::Range<usize>,
+    wanted: &mut [u8; VALUES],
+    small: &mut Option<[u32; SMALL_SET / 32]>,
+    taken: &mut Vec<(usize, u16)>,
+    mut visit: impl FnMut(usize, u16) -> bool,
+) -> Option<usize> {
+    let (lo, hi) = (range.start, range.end);
+    if let Some(bits) = small {
+        // values below 512: the vectorised lookup takes every wanted value it meets
+        taken.clear();
+        kernels::take_in_bits(g, m, lo, hi, bits, taken);
+        for &(i, x) in taken.iter() {
+            if visit(i, x) {
+                return Some(i);
+            }
+        }
+        return None;
+    }
+    let mut at = lo;
+    while at < hi {
+        let i = find_wanted(g, m, at, hi, wanted)?;
+        let x = g[i] ^ g[m - i];
+        wanted[x as usize] = 0;
+        if visit(i, x) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
+}
+
+/// The first `i` in `lo..hi` whose split produces a wanted value. Kept out of line and free of
+/// bounds checks so that the loop stays in registers: it is the innermost loop of games
+/// without structure (0.6), a handful of instructions per split.
+#[inline(never)]
+fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES]) -> Option<usize> {
+    if lo >= hi {
+        return None;
+    }
+    let len = hi - lo;
+    let low = &g[lo..hi];
+    let high = &g[m + 1 - hi..=m - lo];
+    let (low, high) = (&low[..len], &high[..len]);
+    for j in 0..len {
+        if wanted[(low[j] ^ high[len - 1 - j]) as usize] != 0 {
+            return Some(lo + j);
+        }
+    }
+    None
+}
+
+/// Whether `t` still needs a witness.
+#[inline]
+fn still_wanted(small: &Option<[u32; SMALL_SET / 32]>, wanted: &[u8; VALUES], t: usize) -> bool {
+    match small {
+        Some(bits) => bits[t >> 5] >> (t & 31) & 1 == 1,
+        None => wanted[t] != 0,
+    }
+}
+
+impl RareCommon {
+    /// `G(n)` for `n = g.len()` on the bit-set path.
+    pub(super) fn next_wide(&mut self, g: &[u16]) -> usize {
+        let n = g.len();
+        let words = self.span / 64 + 1;
+        if self.mode == Mode::Dense {
+            self.stats.dense_values += 1;
+            let seen = &mut self.wide.seen[..];
+            seen[..words * 64].fill(0);
+            Self::mark_moves(&self.moves, g, seen);
+            for m in self.moves.split_heaps(n) {
+                if m >= 2 {
+                    self.stats.scanned_options += (m / 2) as u64;
+                    mark_range(g, m, 1, m / 2 + 1, seen);
+                }
+            }
+            pack(seen, &mut self.wide.found[..words]);
+            return mex(&self.wide.found[..words]);
+        }
+        let block = &self.wide.block;
+        if block.epoch != self.rare_epoch
+            || block.stride < words * 64
+            || n < block.start
+            || n >= block.start + MAP_BLOCK
+        {
+            self.build_map_block(g, words);
+        }
+        let state = &mut self.wide;
+        let block = &mut state.block;
+        let stride = block.stride;
+        let at = (n - block.start) * stride;
+        let seen = &mut block.maps[at..at + stride];
+        Self::mark_moves(&self.moves, g, seen);
+        for (s, m) in self.moves.split_heaps(n).enumerate() {
+            if m < 2 {
+                continue;
+            }
+            let near = &self.rare[..block.near_end];
+            let top = &self.rare[block.far_end[s]..];
+            for &r in near.iter().chain(top) {
+                let r = r as usize;
+                if r < m {
+                    seen[(g[r] ^ g[m - r]) as usize] = 1;
+                }
+            }
+        }
+        let found = &mut state.found[..words];
+        pack(seen, found);
+        let blocked = &self.split.blocked_words(n & 1)[..words];
+        let free = first_free(found, blocked);
+        state.targets.clear();
+        missing_below(found, free, &mut state.targets);
+        if state.targets.is_empty() {
+            self.stats.proved_directly += 1;
+            return free;
+        }
+        self.witness_search_wide(g, free)
+    }
+
+    /// Mark the options that leave no heap or one heap.
+    fn mark_moves(moves: &super::OctalMoves, g: &[u16], seen: &mut [u8]) {
+        let n = g.len();
+        if moves.whole.contains(&n) {
+            seen[0] = 1;
+        }
+        for &k in &moves.take {
+            if k < n {
+                seen[g[n - k] as usize] = 1;
+            }
+        }
+    }
+
+    /// Start a block of byte maps at `g.len()` with the far rare options marked.
+    fn build_map_block(&mut self, g: &[u16], words: usize) {
+        let n = g.len();
+        let rare = &self.rare;
+        let block = &mut self.wide.block;
+        block.start = n;
+        block.epoch = self.rare_epoch;
+        block.stride = (words * 64).next_power_of_two();
+        if block.maps.len() < MAP_BLOCK * block.stride {
+            block.maps.resize(MAP_BLOCK * block.stride, 0);
+        }
+        // only the part of each map that can hold a value needs clearing
+        for map in block.maps.chunks_exact_mut(block.stride).take(MAP_BLOCK) {
+            map[..words * 64].fill(0);
+        }
+        block.near_end = rare.partition_point(|&r| (r as usize) < MAP_BLOCK);
+        block.far_end.clear();
+        for m0 in self.moves.split_heaps(n) {
+            let far_end = if m0 >= 2 {
+                let end = rare
+                    .partition_point(|&r| (r as usize) < m0)
+                    .max(block.near_end);
+                let far = &rare[block.near_end..end];
+                self.stats.rare_options += (far.len() * MAP_BLOCK) as u64;
+                kernels::far_maps(g, far, m0, &mut block.maps, block.stride);
+                end
+            } else {
+                block.near_end
+            };
+            block.far_end.push(far_end);
+        }
+    }
+
+    /// Find a witness for every value of `targets` (around past witnesses first, then from the
+    /// bottom of each heap up); the mex is `free` if all are found, else the smallest one that
+    /// no split produces.
+    fn witness_search_wide(&mut self, g: &[u16], free: usize) -> usize {
+        let n = g.len();
+        let state = &mut self.wide;
+        if state.hints.len() < free {
+            state.hints.resize(free, [[0; HINT_DEPTH]; HINTED_MOVES]);
+        }
+        // The wanted set: a bit set of values below 512 (looked up 8 splits at a time in
+        // registers) when every target fits, else a byte map.
+        let fits =
+            self.span <= SMALL_SET && state.targets.iter().all(|&t| (t as usize) < SMALL_SET);
+        let mut small = fits.then(|| {
+            let mut bits = [0u32; SMALL_SET / 32];
+            for &t in &state.targets {
+                bits[t as usize >> 5] |= 1 << (t & 31);
+            }
+            bits
+        });
+        if !fits {
+            for &t in &state.targets {
+                state.wanted[t as usize] = 1;
+            }
+        }
+        let record = self.hint_control.recording();
+        let mut remaining = state.targets.len();
+        let wanted: &mut [u8; VALUES] = (&mut state.wanted[..]).try_into().expect("VALUES");
+        let mut scanned = 0u64;
+        'search: {
+            if self.hint_control.should_try() {
+                for (s, m) in self.moves.split_heaps(n).enumerate().take(HINTED_MOVES) {
+                    if m < 2 {
+                        continue;
+                    }
+                    for j in 0..state.targets.len() {
+                        let t = state.targets[j] as usize;
+                        for back in 0..HINT_DEPTH {
+                            let h = state.hints[t][s][back] as usize;
+                            if h == 0 || !still_wanted(&small, wanted, t) {
+                                continue;
+                            }
+                            let lo = h.saturating_sub(HINT_REACH).max(1);
+                            let hi = (h + HINT_REACH + 1).min(m / 2 + 1);
+                            scanned += hi.saturating_sub(lo) as u64;
+                            let hints = &mut state.hints;
+                            let last = scan_wanted(
+                                g,
+                                m,
+                                lo..hi,
+                                wanted,
+                                &mut small,
+                                &mut state.taken,
+                                |i, x| {
+                                    record_hint(&mut hints[x as usize][s], i);
+                                    remaining -= 1;
+                                    remaining == 0
+                                },
+                            );
+                            if last.is_some() {
+                                self.hint_control.report(true);
+                                self.stats.hinted += 1;
+                                break 'search;
+                            }
+                        }
+                    }
+                }
+                self.hint_control.report(false);
+            }
+            // From the bottom of each heap up, the split moves taking turns in growing chunks
+            // (small positions hold the most varied values, so witnesses come soonest there).
+            state.cursors.clear();
+            state.cursors.resize(self.moves.split.len(), 1);
+            let mut chunk = 256usize;
+            loop {
+                let mut progressed = false;
+                for (s, m) in self.moves.split_heaps(n).enumerate() {
+                    let lo = state.cursors[s];
+                    if m < 2 || lo > m / 2 {
+                        continue;
+                    }
+                    let hi = (lo + chunk).min(m / 2 + 1);
+                    state.cursors[s] = hi;
+                    progressed = true;
+                    let mut at = lo;
+                    while at < hi {
+                        let end = if small.is_some() {
+                            hi
+                        } else {
+                            (at + TAIL_CHUNK).min(hi)
+                        };
+                        if remaining <= 4 && small.is_none() {
+                            // Few values left: compare 16 splits per instruction with each of
+                            // them, and look closer only at a chunk that holds one.
+                            let mut left = [0u16; 4];
+                            let mut count = 0;
+                            for &t in &state.targets {
+                                if wanted[t as usize] != 0 && count < 4 {
+                                    left[count] = t;
+                                    count += 1;
+                                }
+                            }
+                            for j in count..4 {
+                                left[j] = left[0];
+                            }
+                            if kernels::targets_hit(g, m, at, end, left) == 0 {
+                                at = end;
+                                continue;
+                            }
+                        }
+                        let hints = &mut state.hints;
+                        let last = scan_wanted(
+                            g,
+                            m,
+                            at..end,
+                            wanted,
+                            &mut small,
+                            &mut state.taken,
+                            |i, x| {
+                                if s < HINTED_MOVES && record {
+                                    record_hint(&mut hints[x as usize][s], i);
+                                }
+                                remaining -= 1;
+                                remaining == 0
+                            },
+                        );
+                        if let Some(i) = last {
+                            scanned += (i + 1 - lo) as u64;
+                            break 'search;
+                        }
+                        at = end;
+                    }
+                    scanned += (hi - lo) as u64;
+                }
+                if !progressed {
+                    self.stats.exhaustive_scans += 1;
+                    break 'search;
+                }
+                chunk = (chunk * 2).min(1 << 14);
+            }
+        }
+        self.stats.scanned_options += scanned;
+        // the mex: the smallest value never found, else `free`; leave `wanted` all zero
+        let mut result = free;
+        for &t in &state.targets {
+            if still_wanted(&small, wanted, t as usize) {
+                result = result.min(t as usize);
+            }
+            wanted[t as usize] = 0;
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_matches_bytes() {
+        let mut seen = vec![0u8; 256];
+        for (i, s) in seen.iter_mut().enumerate() {
+            *s = ((i * 7 + i / 3) % 5 == 0) as u8;
+        }
+        let mut found = vec![0u64; 4];
+        pack(&seen, &mut found);
+        for (i, &s) in seen.iter().enumerate() {
+            assert_eq!(found[i / 64] >> (i % 64) & 1, s as u64, "byte {i}");
+        }
+    }
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Time grundy's octal engine against ogsolve (the `ogs` crate's solver) side by side.
+#
+#   scripts/bench-octal.sh            # every benchmark, 3 alternating rounds each
+#   ROUNDS=1 scripts/bench-octal.sh   # one round
+#   QUICK=1 scripts/bench-octal.sh    # small sizes (a smoke test of the script, ~1 minute)
+#   ONLY=0.6 scripts/bench-octal.sh   # one benchmark (0.16, 0.6, 0.07, 0.137)
+#
+# Builds grundy in release mode, installs ogsolve into .tools/ if it is not there, then for
+# each benchmark runs ours and theirs alternately (ours, theirs, ours, theirs, ...) so that both
+# see the same machine load, and prints the median wall time of each, the ratio, and the peak
+# memory (maximum resident set size from /usr/bin/time -v) against 2 bytes per heap size.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-3}
+QUICK=${QUICK:-}
+ONLY=${ONLY:-}
+TOOLS=.tools
+OGSOLVE=$TOOLS/bin/ogsolve
+GRUNDY=target/release/grundy
+TIME=/usr/bin/time
+
+if [ ! -x "$TIME" ]; then
+    echo "bench-octal: needs GNU time at /usr/bin/time (for peak memory)" >&2
+    exit 2
+fi
+
+echo "== building grundy (release)" >&2
+cargo build --release -p grundy-cli >&2
+if [ ! -x "$OGSOLVE" ]; then
+    echo "== installing ogsolve into $TOOLS" >&2
+    cargo install ogsolve --root "$TOOLS" >&2
+fi
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export GRUNDY_DB="$WORK/catalogue.sqlite3"
+
+# run LABEL CMD... : prints "wall user peak_kb" for one run
+run() {
+    local out="$WORK/time.txt"
+    "$TIME" -v -o "$out" "$@" > "$WORK/stdout.txt" 2> "$WORK/stderr.txt" || {
+        echo "bench-octal: command failed: $*" >&2
+        cat "$WORK/stderr.txt" >&2
+        exit 1
+    }
+    local wall user peak
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$out" |
+        awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+    user=$(awk -F': ' '/User time/ {print $2}' "$out")
+    peak=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out")
+    echo "$wall $user $peak"
+}
+
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+# bench NAME N "OUR ARGS" "OGSOLVE METHODS"
+bench() {
+    local name=$1 n=$2 ours=$3 methods=$4
+    if [ -n "$ONLY" ] && [ "$ONLY" != "$name" ]; then return; fi
+    echo "== $name, n = $n ($ROUNDS rounds, alternating)" >&2
+    local our_w="" our_u="" our_m=0
+    declare -A their_w their_u their_m
+    for m in $methods; do their_w[$m]=""; their_u[$m]=""; their_m[$m]=0; done
+    for r in $(seq "$ROUNDS"); do
+        read -r w u p < <(run $GRUNDY takebreak "$name" -n "$n" $ours --no-checkpoint --no-record)
+        echo "   round $r  grundy        wall ${w}s user ${u}s peak ${p} KB" >&2
+        our_w+="$w"$'\n'; our_u+="$u"$'\n'; [ "$p" -gt "$our_m" ] && our_m=$p
+        for m in $methods; do
+            read -r w u p < <(run $OGSOLVE -m "$m" -n "$n" "$name")
+            echo "   round $r  ogsolve -m $m  wall ${w}s user ${u}s peak ${p} KB" >&2
+            their_w[$m]+="$w"$'\n'; their_u[$m]+="$u"$'\n'; [ "$p" -gt "${their_m[$m]}" ] && their_m[$m]=$p
+        done
+    done
+    local ow ou best="" best_w=""
+    ow=$(printf '%s' "$our_w" | median)
+    ou=$(printf '%s' "$our_u" | median)
+    for m in $methods; do
+        local tw
+        tw=$(printf '%s' "${their_w[$m]}" | median)
+        if [ -z "$best_w" ] || awk -v a="$tw" -v b="$best_w" 'BEGIN {exit !(a < b)}'; then
+            best=$m; best_w=$tw
+        fi
+    done
+    local bu
+    bu=$(printf '%s' "${their_u[$best]}" | median)
+    local need_kb
+    need_kb=$(awk -v n="$n" 'BEGIN {printf "%.0f", 2 * (n + 1) / 1024}')
+    printf '%-6s n=%-10s grundy %8.2fs (user %7.2fs)   ogsolve -m %-5s %8.2fs (user %7.2fs)   ratio %.3f (user %.3f)   peak %s KB = %.2f x 2n bytes (ogsolve %s KB)\n' \
+        "$name" "$n" "$ow" "$ou" "$best" "$best_w" "$bu" \
+        "$(awk -v a="$ow" -v b="$best_w" 'BEGIN {print a / b}')" \
+        "$(awk -v a="$ou" -v b="$bu" 'BEGIN {print (b > 0) ? a / b : 0}')" \
+        "$our_m" "$(awk -v a="$our_m" -v b="$need_kb" 'BEGIN {print a / b}')" "${their_m[$best]}"
+}
+
+if [ -n "$QUICK" ]; then
+    bench 0.16 1000000 "" "rc"
+    bench 0.6 131072 "" "rc rc2"
+    bench 0.07 20000 "" "naive"
+else
+    bench 0.16 100000000 "" "rc"
+    bench 0.6 2097152 "" "rc rc2"
+    bench 0.07 200000 "" "naive"
+fi
+
+if [ -z "$ONLY" ] || [ "$ONLY" = "0.137" ]; then
+    # Dawson's chess until its period is certified: compute time as recorded in the catalogue
+    for r in $(seq "$ROUNDS"); do
+        $GRUNDY takebreak 0.137 --until-period --no-checkpoint > /dev/null
+    done
+    $GRUNDY catalogue 0.137 --json > "$WORK/cat.json"
+    n=$(grep -o '"n":[0-9]*' "$WORK/cat.json" | tail -1 | cut -d: -f2)
+    grep -o '"seconds":[0-9.e+-]*' "$WORK/cat.json" | cut -d: -f2 | sort -g |
+        awk -v n="$n" '{a[NR] = $1} END {printf "0.137  --until-period: certified at n = %s, compute %.3f ms (median of %d runs, %.3f .. %.3f ms)\n", n, 1000 * a[int((NR + 1) / 2)], NR, 1000 * a[1], 1000 * a[NR]}'
+fi
