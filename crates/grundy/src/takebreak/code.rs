@@ -196,6 +196,10 @@ impl std::fmt::Display for Code {
             }
         };
         write!(f, "{}.", digit(self.digits[0]))?;
+        if self.digits.len() == 1 {
+            // The game without moves (all digits 0): keep one digit so the text parses back.
+            return f.write_str("0");
+        }
         for &d in &self.digits[1..] {
             f.write_str(&digit(d))?;
         }
@@ -231,6 +235,12 @@ mod tests {
         assert_eq!(Code::parse("officers").unwrap().to_string(), "0.6");
         assert_eq!(Code::parse("0.[63]7").unwrap().to_string(), "0.[63]7");
         assert_eq!(Code::parse("4.07").unwrap().to_string(), "4.07");
+        // Every canonical text parses back to the same code, the empty game included.
+        for text in ["0.0", "0.000", "4.0", "0.77", "0.[63]7", "C.07"] {
+            let code = Code::parse(text).unwrap();
+            assert_eq!(Code::parse(&code.to_string()).unwrap(), code, "{text}");
+        }
+        assert_eq!(Code::parse("0.00").unwrap().to_string(), "0.0");
         assert!(Code::parse("0.F").unwrap().is_hexadecimal());
         assert!(!Code::parse("0.F").unwrap().is_octal());
         assert_eq!(Code::parse("0.137").unwrap().max_heaps_left(), 2);
