@@ -23,7 +23,7 @@
 //! Values stream through a fixed buffer in both directions, so saving or loading 10^8 values
 //! needs no second copy of them (the memory bound of a run stays 2 bytes per heap size).
 
-use super::driver::Computation;
+use super::driver::{summarise, Computation};
 use super::engine::SequenceEngine;
 use super::period::PeriodDetector;
 use super::rules::Rules;
@@ -344,20 +344,6 @@ pub fn run(
         p(values.len());
     }
     Ok(Outcome::Finished(summarise(values, &detector)))
-}
-
-fn summarise(values: Vec<u16>, detector: &PeriodDetector) -> Computation {
-    let max_value = values.iter().copied().max().unwrap_or(0);
-    let mut value_counts = vec![0u64; max_value as usize + 1];
-    for &v in &values {
-        value_counts[v as usize] += 1;
-    }
-    Computation {
-        period: detector.status(),
-        values,
-        max_value,
-        value_counts,
-    }
 }
 
 #[cfg(test)]

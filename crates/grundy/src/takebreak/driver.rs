@@ -93,7 +93,8 @@ pub fn extend(
     Ok(summarise(values, &detector))
 }
 
-fn summarise(values: Vec<u16>, detector: &PeriodDetector) -> Computation {
+/// The [`Computation`] for a finished sequence: values, period status, maximum, counts.
+pub(crate) fn summarise(values: Vec<u16>, detector: &PeriodDetector) -> Computation {
     let max_value = values.iter().copied().max().unwrap_or(0);
     let mut value_counts = vec![0u64; max_value as usize + 1];
     for &v in &values {
