@@ -266,7 +266,7 @@ mod tests {
     fn expands_patterns_in_digit_order() {
         let codes = expand_pattern("0.??").unwrap();
         assert_eq!(codes.len(), 64);
-        assert_eq!(codes[0].to_string(), "0.");
+        assert_eq!(codes[0].to_string(), "0.0");
         assert_eq!(codes[1].to_string(), "0.01");
         assert_eq!(codes[8].to_string(), "0.1");
         assert_eq!(codes[63].to_string(), "0.77");
