@@ -23,9 +23,8 @@
 //! Values stream through a fixed buffer in both directions, so saving or loading 10^8 values
 //! needs no second copy of them (the memory bound of a run stays 2 bytes per heap size).
 
-use super::driver::{summarise, Computation};
+use super::driver::{drive, Computation, Step};
 use super::engine::SequenceEngine;
-use super::period::PeriodDetector;
 use super::rules::Rules;
 use crate::Error;
 use std::fs::{File, OpenOptions};
@@ -288,62 +287,42 @@ pub enum Outcome {
     Interrupted(usize),
 }
 
-/// How many values are computed between two looks at the clock and the stop flag.
-const STRIDE: usize = 1 << 12;
-
 /// [`crate::takebreak::extend`] with checkpoints: continue from `values` (e.g. loaded from a
 /// checkpoint) to G(0..=n), or until a period is certified, saving every `control.every` and
 /// when `control.stop` is set. The values, the period and the summary are exactly those of
 /// [`crate::takebreak::compute`].
 pub fn run(
     rules: &Rules,
-    mut values: Vec<u16>,
+    values: Vec<u16>,
     n: usize,
     until_period: bool,
     engine: &mut dyn SequenceEngine,
     control: Control<'_>,
 ) -> Result<Outcome, Error> {
-    let target = n
-        .checked_add(1)
-        .ok_or_else(|| Error::TooLarge(format!("heap size {n}")))?;
-    let mut detector = PeriodDetector::for_rules(rules);
-    for k in 0..values.len().min(target) {
-        detector.push_from(&values[..=k]);
-        if until_period && detector.is_certified() {
-            values.truncate(k + 1);
-            return Ok(Outcome::Finished(summarise(values, &detector)));
-        }
-    }
-    values.truncate(target);
-    if !until_period {
-        values.reserve_exact(target - values.len());
-    }
     let mut last_save = Instant::now();
-    while values.len() < target {
-        let v = engine.next_value(&values)?;
-        values.push(v);
-        detector.push_from(&values);
-        if until_period && detector.is_certified() {
-            break;
+    let ended = drive(rules, values, n, until_period, engine, |values| {
+        if let Some(p) = control.progress {
+            p(values.len());
         }
-        if values.len() % STRIDE == 0 {
+        if control.stop.load(Ordering::Relaxed) {
+            (control.save)(values)?;
+            return Ok(Step::Stop);
+        }
+        if last_save.elapsed() >= control.every {
+            (control.save)(values)?;
+            last_save = Instant::now();
+        }
+        Ok(Step::Continue)
+    })?;
+    match ended {
+        Ok(computation) => {
             if let Some(p) = control.progress {
-                p(values.len());
+                p(computation.values.len());
             }
-            if control.stop.load(Ordering::Relaxed) {
-                (control.save)(&values)?;
-                return Ok(Outcome::Interrupted(values.len()));
-            }
-            if last_save.elapsed() >= control.every {
-                (control.save)(&values)?;
-                last_save = Instant::now();
-            }
+            Ok(Outcome::Finished(computation))
         }
+        Err(values) => Ok(Outcome::Interrupted(values.len())),
     }
-    if let Some(p) = control.progress {
-        p(values.len());
-    }
-    Ok(Outcome::Finished(summarise(values, &detector)))
 }
 
 #[cfg(test)]
@@ -457,8 +436,8 @@ mod tests {
         let Outcome::Interrupted(done) = first else {
             panic!("the stop flag was set")
         };
-        assert_eq!(done, STRIDE);
-        assert_eq!(saved.len(), STRIDE);
+        assert_eq!(done, crate::takebreak::driver::PROGRESS_EVERY);
+        assert_eq!(saved.len(), crate::takebreak::driver::PROGRESS_EVERY);
         // a fresh engine resumes from the saved values
         let stop = AtomicBool::new(false);
         let mut engine = RareCommon::for_rules(&rules).unwrap();

@@ -53,12 +53,46 @@ pub fn compute(
 /// have been brought up to `k`, e.g. by replaying the values through it).
 pub fn extend(
     rules: &Rules,
-    mut values: Vec<u16>,
+    values: Vec<u16>,
     n: usize,
     until_period: bool,
     engine: &mut dyn SequenceEngine,
     progress: Option<&dyn Fn(usize)>,
 ) -> Result<Computation, Error> {
+    let finished = drive(rules, values, n, until_period, engine, |values| {
+        if let Some(p) = progress {
+            p(values.len());
+        }
+        Ok(Step::Continue)
+    })?;
+    let computation = finished.expect("a hook that never stops lets the run finish");
+    if let Some(p) = progress {
+        p(computation.values.len());
+    }
+    Ok(computation)
+}
+
+/// What the hook of [`drive`] asks for.
+pub(crate) enum Step {
+    /// Go on computing.
+    Continue,
+    /// End the run now (the values so far are returned).
+    Stop,
+}
+
+/// The one loop behind [`compute`], [`extend`] and the checkpointed run: replay `values`
+/// through a fresh period detector (stopping there if a period is already certified), then
+/// compute up to G(n) or a certified period. Every [`PROGRESS_EVERY`] values `hook` sees the
+/// values so far (to report progress, save them, or stop). Returns the finished computation, or
+/// the values computed when the hook stopped the run.
+pub(crate) fn drive(
+    rules: &Rules,
+    mut values: Vec<u16>,
+    n: usize,
+    until_period: bool,
+    engine: &mut dyn SequenceEngine,
+    mut hook: impl FnMut(&[u16]) -> Result<Step, Error>,
+) -> Result<Result<Computation, Vec<u16>>, Error> {
     let target = n
         .checked_add(1)
         .ok_or_else(|| Error::TooLarge(format!("heap size {n}")))?;
@@ -67,7 +101,7 @@ pub fn extend(
         detector.push_from(&values[..=k]);
         if until_period && detector.is_certified() {
             values.truncate(k + 1);
-            return Ok(summarise(values, &detector));
+            return Ok(Ok(summarise(values, &detector)));
         }
     }
     values.truncate(target);
@@ -78,19 +112,16 @@ pub fn extend(
         let v = engine.next_value(&values)?;
         values.push(v);
         detector.push_from(&values);
-        if values.len() % PROGRESS_EVERY == 0 {
-            if let Some(p) = progress {
-                p(values.len());
-            }
-        }
         if until_period && detector.is_certified() {
             break;
         }
+        if values.len() % PROGRESS_EVERY == 0 {
+            if let Step::Stop = hook(&values)? {
+                return Ok(Err(values));
+            }
+        }
     }
-    if let Some(p) = progress {
-        p(values.len());
-    }
-    Ok(summarise(values, &detector))
+    Ok(Ok(summarise(values, &detector)))
 }
 
 /// The [`Computation`] for a finished sequence: values, period status, maximum, counts.
