@@ -95,7 +95,7 @@ pub fn run(args: SubtractionArgs, json: bool) -> CliResult {
     if let Some(n) = &args.sequence {
         let n = parse_u64("sequence length", n)?;
         check_size("--sequence", n)?;
-        report.values = Some(sequence(&set, n));
+        report.values = Some(sequence(&set, n)?);
     } else if heaps.is_empty() {
         return Err(CliError::input(
             "no heaps given (e.g. 'grundy subtraction --set 1,3,4 10 7', or --sequence N)",
@@ -104,7 +104,7 @@ pub fn run(args: SubtractionArgs, json: bool) -> CliResult {
     if !heaps.is_empty() {
         let max = *heaps.iter().max().expect("non-empty");
         check_size("heap", max)?;
-        let g = sequence(&set, max);
+        let g = sequence(&set, max)?;
         let value = heaps.iter().fold(0, |acc, &h| acc ^ g[h as usize]);
         let target = args.target.unwrap_or(0);
         let mut moves = Vec::new();

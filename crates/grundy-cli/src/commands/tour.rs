@@ -43,7 +43,7 @@ pub fn run(_args: TourArgs, json: bool) -> CliResult {
     });
 
     let set = subtraction::SubtractionSet::finite(vec![1, 3, 4]).expect("valid set");
-    let seq = subtraction::sequence(&set, 13);
+    let seq = subtraction::sequence(&set, 13)?;
     stops.push(Stop {
         topic: "Subtraction game S = {1,3,4}".into(),
         lines: vec![format!(

@@ -103,11 +103,20 @@ pub fn subtraction(set: SubtractionSet) -> Subtraction {
 
 /// G(0..=n) of a single heap, by dynamic programming over an array.
 ///
-/// Finite sets cost O(n |S|). For "all but" sets the values of all smaller heaps except a few
-/// are options, so the mex is found from value counts: O(n (|E| + max value)).
-pub fn sequence(set: &SubtractionSet, n: u64) -> Vec<Nimber> {
-    let len = n as usize + 1;
-    let mut g: Vec<Nimber> = Vec::with_capacity(len);
+/// Finite sets cost O(n |S|). For "all but" sets every smaller heap is an option except the
+/// excluded moves, so the mex comes from counts of the values seen so far: the least value
+/// with count 0 (a pointer that only moves up, since counts only grow), or a value whose only
+/// occurrences the excluded moves remove — O(n |E|) in all. Refuses (with
+/// [`Error::TooLarge`]) an `n` whose array cannot be indexed.
+pub fn sequence(set: &SubtractionSet, n: u64) -> Result<Vec<Nimber>, Error> {
+    let len = usize::try_from(n)
+        .ok()
+        .and_then(|n| n.checked_add(1))
+        .ok_or_else(|| Error::TooLarge(format!("a sequence up to heap {n}")))?;
+    let mut g: Vec<Nimber> = Vec::new();
+    g.try_reserve_exact(len).map_err(|_| {
+        Error::TooLarge(format!("a sequence up to heap {n} does not fit in memory"))
+    })?;
     let mut scratch = MexScratch::new();
     match set {
         SubtractionSet::Finite(s) => {
@@ -121,26 +130,40 @@ pub fn sequence(set: &SubtractionSet, n: u64) -> Vec<Nimber> {
             }
         }
         SubtractionSet::AllBut(excluded) => {
-            // counts[v] = how many heaps j < k have G(j) = v; an excluded move removes one.
+            // counts[v] = how many heaps j < k have G(j) = v.
             let mut counts: Vec<u64> = Vec::new();
+            let mut first_zero = 0usize; // least v with counts[v] == 0
             for k in 0..len {
-                let mut adjusted = counts.clone();
-                for &e in excluded.iter().take_while(|&&e| e as usize <= k) {
-                    adjusted[g[k - e as usize] as usize] -= 1;
-                }
-                let v = adjusted
+                let removed: Vec<usize> = excluded
                     .iter()
-                    .position(|&c| c == 0)
-                    .unwrap_or(adjusted.len()) as Nimber;
-                g.push(v);
-                if counts.len() <= v as usize {
-                    counts.resize(v as usize + 1, 0);
+                    .take_while(|&&e| e as usize <= k)
+                    .map(|&e| g[k - e as usize] as usize)
+                    .collect();
+                for &r in &removed {
+                    counts[r] -= 1;
                 }
-                counts[v as usize] += 1;
+                let v = removed
+                    .iter()
+                    .copied()
+                    .filter(|&r| counts[r] == 0)
+                    .chain(std::iter::once(first_zero))
+                    .min()
+                    .expect("at least first_zero");
+                for &r in &removed {
+                    counts[r] += 1;
+                }
+                g.push(v as Nimber);
+                if counts.len() <= v + 1 {
+                    counts.resize(v + 2, 0);
+                }
+                counts[v] += 1;
+                while counts.get(first_zero).is_some_and(|&c| c > 0) {
+                    first_zero += 1;
+                }
             }
         }
     }
-    g
+    Ok(g)
 }
 
 #[cfg(test)]
@@ -158,7 +181,7 @@ mod tests {
             SubtractionSet::all_but(vec![]).unwrap(),
         ];
         for set in sets {
-            let seq = sequence(&set, 60);
+            let seq = sequence(&set, 60).unwrap();
             let mut solver = NormalPlay::new(subtraction(set.clone()));
             for (n, &v) in seq.iter().enumerate() {
                 assert_eq!(
@@ -173,8 +196,36 @@ mod tests {
     #[test]
     fn known_sequence_of_1_3_4() {
         // The classic subtraction game S = {1,3,4}: period 7, 0 1 0 1 2 3 2.
-        let seq = sequence(&SubtractionSet::finite(vec![1, 3, 4]).unwrap(), 13);
+        let seq = sequence(&SubtractionSet::finite(vec![1, 3, 4]).unwrap(), 13).unwrap();
         assert_eq!(seq, vec![0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
+    }
+
+    #[test]
+    fn huge_lengths_are_refused_not_wrapped() {
+        let set = SubtractionSet::all_but(vec![2]).unwrap();
+        assert!(matches!(sequence(&set, u64::MAX), Err(Error::TooLarge(_))));
+    }
+
+    #[test]
+    fn all_but_sequences_match_a_direct_mex() {
+        for excluded in [
+            vec![],
+            vec![1],
+            vec![2, 5],
+            vec![1, 2, 3],
+            vec![3, 4, 9, 10],
+        ] {
+            let set = SubtractionSet::all_but(excluded.clone()).unwrap();
+            let fast = sequence(&set, 400).unwrap();
+            let mut direct: Vec<Nimber> = Vec::new();
+            for k in 0..=400u64 {
+                let opts = (1..=k)
+                    .filter(|s| set.allows(*s))
+                    .map(|s| direct[(k - s) as usize]);
+                direct.push(crate::mex(opts));
+            }
+            assert_eq!(fast, direct, "{excluded:?}");
+        }
     }
 
     #[test]

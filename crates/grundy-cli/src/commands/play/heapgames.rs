@@ -219,7 +219,7 @@ pub fn subtraction(words: &[String], set: Option<&str>) -> CliResult<Box<dyn Pla
     if max > 10_000_000 {
         return Err(CliError::input("heaps up to 10,000,000 can be played"));
     }
-    let values = subtraction::sequence(&set, max);
+    let values = subtraction::sequence(&set, max)?;
     Ok(Box::new(SubtractionPlay { set, heaps, values }))
 }
 

@@ -33,22 +33,29 @@ pub fn gcd_of_heaps(heaps: &[u64]) -> u64 {
     heaps.iter().fold(0u64, |g, &n| super::arith::gcd_u64(g, n))
 }
 
-/// The positive divisors of `n > 0`, ascending.
+/// The positive divisors of `n > 0`, ascending: `2^v` times the divisors of the odd part,
+/// multiplied out from its factorisation ([`super::arith::factor_u64`], Pollard rho), so even
+/// `u64::MAX` is instant.
 pub fn divisors_u64(n: u64) -> Vec<u64> {
-    let mut small = Vec::new();
-    let mut large = Vec::new();
-    let mut d = 1u64;
-    while d.saturating_mul(d) <= n {
-        if n % d == 0 {
-            small.push(d);
-            if d != n / d {
-                large.push(n / d);
+    assert!(n > 0, "divisors of 0 are not a finite list");
+    let v = n.trailing_zeros();
+    let mut factors = super::arith::factor_u64(n >> v);
+    if v > 0 {
+        factors.push((2, v));
+    }
+    let mut divisors = vec![1u64];
+    for (p, e) in factors {
+        let before = divisors.len();
+        let mut power = 1u64;
+        for _ in 0..e {
+            power *= p;
+            for i in 0..before {
+                divisors.push(divisors[i] * power);
             }
         }
-        d += 1;
     }
-    small.extend(large.into_iter().rev());
-    small
+    divisors.sort_unstable();
+    divisors
 }
 
 /// Every legal move as `(heap index, divisor subtracted)`, by heap and then divisor ascending.
@@ -117,6 +124,14 @@ mod tests {
     /// Example 2.2 of the paper, with its typo corrected: N(6,3,2) contains (5,3,2), not
     /// (5,3,1) — only one heap changes in a move.
     #[test]
+    fn divisors_of_the_largest_u64_terminate() {
+        // u64::MAX = 3 * 5 * 17 * 257 * 641 * 65537 * 6700417: 128 divisors.
+        let d = divisors_u64(u64::MAX);
+        assert_eq!(d.len(), 128);
+        assert_eq!((d[0], d[127]), (1, u64::MAX));
+    }
+
+    #[test]
     fn example_2_2_option_sets() {
         assert_eq!(
             sorted(options_in_heap_order(&[6, 3, 2])),
@@ -164,6 +179,10 @@ mod tests {
     #[test]
     fn divisors_and_gcd() {
         assert_eq!(divisors_u64(1), vec![1]);
+        for n in 1..3000u64 {
+            let by_trial: Vec<u64> = (1..=n).filter(|d| n % d == 0).collect();
+            assert_eq!(divisors_u64(n), by_trial, "{n}");
+        }
         assert_eq!(divisors_u64(36), vec![1, 2, 3, 4, 6, 9, 12, 18, 36]);
         assert_eq!(divisors_u64(49), vec![1, 7, 49]);
         assert_eq!(gcd_of_heaps(&[0, 12, 0, 18]), 6);

@@ -64,8 +64,10 @@ pub fn li_previous_player_wins(heaps: &[BigUint], m: u32) -> bool {
 /// we searched (m = 2..5, prefixes of up to 3 heaps) the unique `n_k` was at most
 /// `sum(prefix) + m - 1`, so this range leaves a margin of `m + 1` above it.
 pub fn completion_range(prefix: &[u64], m: usize) -> std::ops::Range<u64> {
-    let sum: u64 = prefix.iter().sum();
-    0..sum + 2 * m as u64 + 1
+    // Saturating: a prefix near u64::MAX gives a range ending at u64::MAX rather than a
+    // wrapped-around (wrong) one; such a range is far beyond what a check can search anyway.
+    let sum = prefix.iter().fold(0u64, |a, &x| a.saturating_add(x));
+    0..sum.saturating_add(2 * m as u64 + 1)
 }
 
 /// Every `n_k` in `range` for which the Nim position `prefix + (n_k)` has position offset
@@ -100,6 +102,12 @@ mod tests {
 
     fn big(v: &[u64]) -> Vec<BigUint> {
         v.iter().map(|&x| BigUint::from(x)).collect()
+    }
+
+    #[test]
+    fn completion_range_does_not_wrap() {
+        assert_eq!(completion_range(&[2, 3], 3), 0..12);
+        assert_eq!(completion_range(&[u64::MAX, 1], 3).end, u64::MAX);
     }
 
     #[test]
