@@ -115,7 +115,8 @@ pub fn cousin(a: &Code) -> Result<Code, Error> {
     // b_k can be non-zero only while some a_{k-h} (1 <= k-h <= last) has bit h+1 <= 127.
     let mut b = vec![0u128; last + 128];
     for (k, cell) in b.iter_mut().enumerate().skip(1) {
-        let l = (-1i64..=(k as i64 - 1)).rev().find(|&h| {
+        // Only h <= 126 can match (bit h + 1 of a u128 digit), so the scan is O(128) per k.
+        let l = (-1i64..=(k as i64 - 1).min(126)).rev().find(|&h| {
             let i = k as i64 - h;
             i >= 1 && h + 1 < 128 && a.digit(i as usize) >> (h + 1) & 1 == 1
         });

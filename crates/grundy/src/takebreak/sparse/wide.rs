@@ -11,6 +11,7 @@
 use super::kernels::{self, MAP_BLOCK, SMALL_SET};
 use super::split::VALUES;
 use super::{record_hint, Hints, Mode, RareCommon, HINT_DEPTH, HINT_REACH};
+use crate::takebreak::bitset::mex;
 
 /// Splits per look once at most four values are still wanted.
 const TAIL_CHUNK: usize = 256;
@@ -97,17 +98,6 @@ fn pack(seen: &[u8], found: &mut [u64]) {
         }
         *word = bits;
     }
-}
-
-/// The smallest value missing from `found` (the bit set has room above every possible value).
-#[inline]
-fn mex(found: &[u64]) -> usize {
-    for (i, &w) in found.iter().enumerate() {
-        if w != u64::MAX {
-            return i * 64 + (!w).trailing_zeros() as usize;
-        }
-    }
-    found.len() * 64
 }
 
 /// The first value that is neither found nor blocked: the mex once every missing value below
