@@ -449,10 +449,12 @@ fn census_records_every_code_and_the_catalogue_lists_them() {
         text.contains("census of 4.?") && text.contains("4.7"),
         "{text}"
     );
-    // listing a catalogue that does not exist creates nothing
+    // an explicit catalogue that does not exist is a mistake: refused, and nothing is created
     let missing = dir.path().join("none.sqlite3");
-    let v = json(&["catalogue", "--db", missing.to_str().unwrap()]);
-    assert_eq!(v["count"], 0);
+    common::bad_input(
+        &["catalogue", "--db", missing.to_str().unwrap()],
+        "no catalogue",
+    );
     assert!(!missing.exists());
 }
 

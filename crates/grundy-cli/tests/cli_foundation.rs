@@ -179,3 +179,59 @@ fn every_command_help_says_what_and_gives_an_example() {
         );
     }
 }
+
+/// Hostile inputs found in review: each must be refused at once with one line and status 2
+/// (before: aborts, panics, hangs or silent wrong answers).
+#[test]
+fn hostile_inputs_are_refused_at_once() {
+    let max = "18446744073709551615";
+    bad_input(
+        &["play", "multiplayer", "--players", "100000000000", "3"],
+        "--players",
+    );
+    bad_input(
+        &[
+            "play",
+            "multiplayer",
+            "--players",
+            "5",
+            "--prefs",
+            "0,1,2/1,2,0/2,0,1",
+            "3",
+        ],
+        "--players is 5",
+    );
+    bad_input(
+        &["verify", "nim", "--heaps", "100", "--max-heap", "100"],
+        "at most",
+    );
+    bad_input(
+        &["verify", "nim", "--heaps", "4294967296", "--max-heap", "2"],
+        "at most",
+    );
+    bad_input(
+        &["verify", "nim", "--heaps", "3", "--max-heap", "0"],
+        "empty",
+    );
+    bad_input(
+        &["verify", "quotient-theorem", "--max-boxes", max],
+        "too large",
+    );
+    bad_input(&["young", max], "64 bits");
+    bad_input(&["play", "nim", "3", "--json"], "no --json");
+    bad_input(
+        &["catalogue", "--db", "/definitely/not/here.sqlite3"],
+        "no catalogue",
+    );
+    bad_input(
+        &["subtraction", "--all-but", "2", "99999999", "99999999"],
+        "add up to",
+    );
+    let v = json(&["wythoff", max, max]);
+    assert!(v["grundy_value"].is_null());
+    assert_eq!(v["outcome"], "N");
+    assert!(v["winning_moves"]
+        .as_array()
+        .unwrap()
+        .contains(&j!({"to": [0, 0]})));
+}

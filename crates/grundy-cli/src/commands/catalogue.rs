@@ -86,6 +86,12 @@ pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
     // listing never creates a catalogue
     let all = if path.exists() {
         Catalogue::open(&path)?.all()?
+    } else if let Some(explicit) = &args.db {
+        // A path the user typed that does not exist is a mistake, not an empty catalogue.
+        return Err(CliError::input(format!(
+            "no catalogue at '{}' (runs are recorded there by takebreak and census)",
+            explicit.display()
+        )));
     } else {
         Vec::new()
     };

@@ -93,12 +93,22 @@ struct Report {
 
 /// The profile from --players / --order / --prefs, checking that they agree.
 fn preferences(args: &MultiplayerArgs) -> CliResult<Preferences> {
-    let players = args
-        .players
-        .as_deref()
-        .map(|w| parse_u64("player count", w))
-        .transpose()?;
-    let prefs = match (&args.order, &args.prefs) {
+    preferences_from(
+        args.players.as_deref(),
+        args.order.as_deref(),
+        args.prefs.as_deref(),
+    )
+}
+
+/// The profile from `--players`, `--order` and `--prefs` (shared with `play multiplayer`):
+/// the player count is checked (2..=MAX_PLAYERS) and must agree with the orders given.
+pub fn preferences_from(
+    players: Option<&str>,
+    order: Option<&str>,
+    prefs: Option<&str>,
+) -> CliResult<Preferences> {
+    let players = players.map(|w| parse_u64("player count", w)).transpose()?;
+    let prefs = match (order, prefs) {
         (Some(order), _) => Preferences::parse_games(order)?,
         (None, Some(orders)) => Preferences::parse_orders(orders)?,
         (None, None) => {
@@ -114,7 +124,7 @@ fn preferences(args: &MultiplayerArgs) -> CliResult<Preferences> {
     };
     if let Some(m) = players {
         if m != prefs.players() as u64 {
-            let given = if args.order.is_some() {
+            let given = if order.is_some() {
                 "--order"
             } else {
                 "--prefs"

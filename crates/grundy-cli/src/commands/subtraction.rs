@@ -107,11 +107,24 @@ pub fn run(args: SubtractionArgs, json: bool) -> CliResult {
         let g = sequence(&set, max)?;
         let value = heaps.iter().fold(0, |acc, &h| acc ^ g[h as usize]);
         let target = args.target.unwrap_or(0);
+        if let SubtractionSet::AllBut(_) = set {
+            // Every smaller heap but a few is a move: the search is linear in the heap sizes.
+            let total = heaps.iter().fold(0u64, |a, &h| a.saturating_add(h));
+            if total > MAX_HEAP {
+                return Err(CliError::input(format!(
+                    "with an all-but set every smaller heap is a move: the heaps may add up to at most {MAX_HEAP} (they add up to {total})"
+                )));
+            }
+        }
         let mut moves = Vec::new();
         for (i, &n) in heaps.iter().enumerate() {
             let need = value ^ g[n as usize] ^ target;
-            for s in 1..=n {
-                if set.allows(s) && g[(n - s) as usize] == need {
+            let removals: Box<dyn Iterator<Item = u64>> = match &set {
+                SubtractionSet::Finite(v) => Box::new(v.iter().copied().take_while(|&s| s <= n)),
+                SubtractionSet::AllBut(_) => Box::new((1..=n).filter(|&s| set.allows(s))),
+            };
+            for s in removals {
+                if g[(n - s) as usize] == need {
                     moves.push(HeapMove {
                         heap: i,
                         from: n,

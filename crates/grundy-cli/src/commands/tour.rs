@@ -123,7 +123,7 @@ pub fn run(_args: TourArgs, json: bool) -> CliResult {
     let beta = lambda.beta_numbers();
     let coins = Coins::new(beta.clone()).expect("distinct squares");
     let mv = coins.winning_moves().into_iter().next();
-    let qt = quotient_theorem(&lambda);
+    let qt = quotient_theorem(&lambda)?;
     stops.push(Stop {
         topic: "Sato-Welter game and Young diagrams (hook paper, Theorems 2 and 4)".into(),
         lines: vec![

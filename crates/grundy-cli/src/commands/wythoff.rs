@@ -47,7 +47,9 @@ pub fn run(args: WythoffArgs, json: bool) -> CliResult {
     let outcome = wythoff::outcome(&a, &b);
     let mut note = None;
     let small = match (u64::try_from(&a), u64::try_from(&b)) {
-        (Ok(x), Ok(y)) if (x as u128 + 1) * (y as u128 + 1) <= BRUTE_LIMIT as u128 => Some((x, y)),
+        (Ok(x), Ok(y)) if (x as u128 + 1).saturating_mul(y as u128 + 1) <= BRUTE_LIMIT as u128 => {
+            Some((x, y))
+        }
         _ => None,
     };
     let grundy_value = match small {

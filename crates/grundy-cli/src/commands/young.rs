@@ -221,7 +221,7 @@ pub fn run(args: YoungArgs, json: bool) -> CliResult {
             )));
         }
     }
-    let theorem = young::quotient_theorem(&p);
+    let theorem = young::quotient_theorem(&p)?;
     if !theorem.holds {
         return Err(CliError::check_failed(format!(
             "internal check failed: Theorem 4 does not hold: {theorem:?}"

@@ -133,12 +133,15 @@ pub fn sequence(set: &SubtractionSet, n: u64) -> Result<Vec<Nimber>, Error> {
             // counts[v] = how many heaps j < k have G(j) = v.
             let mut counts: Vec<u64> = Vec::new();
             let mut first_zero = 0usize; // least v with counts[v] == 0
+            let mut removed: Vec<usize> = Vec::with_capacity(excluded.len());
             for k in 0..len {
-                let removed: Vec<usize> = excluded
-                    .iter()
-                    .take_while(|&&e| e as usize <= k)
-                    .map(|&e| g[k - e as usize] as usize)
-                    .collect();
+                removed.clear();
+                removed.extend(
+                    excluded
+                        .iter()
+                        .take_while(|&&e| e as usize <= k)
+                        .map(|&e| g[k - e as usize] as usize),
+                );
                 for &r in &removed {
                     counts[r] -= 1;
                 }

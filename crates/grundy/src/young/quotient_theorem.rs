@@ -52,18 +52,21 @@ impl QuotientTheorem {
 }
 
 /// The three terms of Theorem 4 for `p`, each computed by Welter's formula.
-pub fn quotient_theorem(p: &Partition) -> QuotientTheorem {
+///
+/// Fails (with [`crate::Error::Invalid`]) only when the beta-numbers of `p` with an even
+/// number of beads do not fit in 64 bits.
+pub fn quotient_theorem(p: &Partition) -> crate::Result<QuotientTheorem> {
     let grundy_value = hook_game::grundy_value(p);
-    let halves = abacus::quotient(p, 2).expect("r = 2 is valid");
+    let halves = abacus::quotient(p, 2)?;
     let half_values = [
         hook_game::grundy_value(&halves[0]),
         hook_game::grundy_value(&halves[1]),
     ];
 
-    let two_core = abacus::core(p, 2).expect("r = 2 is valid");
+    let two_core = abacus::core(p, 2)?;
     let two_core_value = hook_game::grundy_value(&two_core);
     let boxes_parity = p.boxes() % 2;
-    let runners = abacus::runners(p, 2).expect("r = 2 is valid");
+    let runners = abacus::runners(p, 2)?;
     let stone_difference = runners[1].len() as i64 - runners[0].len() as i64;
     let m = stone_difference;
     let by_stones = Nimber::from((m * (m + 1)).rem_euclid(4) != 0);
@@ -72,7 +75,7 @@ pub fn quotient_theorem(p: &Partition) -> QuotientTheorem {
     let holds = grundy_value == 2 * even_hook_value + two_core_value
         && two_core_value == boxes_parity
         && two_core_value == by_stones;
-    QuotientTheorem {
+    Ok(QuotientTheorem {
         grundy_value,
         even_hook_value,
         two_core_value,
@@ -82,7 +85,7 @@ pub fn quotient_theorem(p: &Partition) -> QuotientTheorem {
         boxes_parity,
         stone_difference,
         holds,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -94,7 +97,7 @@ mod tests {
     #[test]
     fn papers_example() {
         let y = Partition::new(vec![10, 10, 8, 6, 5, 5, 3, 1]).unwrap();
-        let t = quotient_theorem(&y);
+        let t = quotient_theorem(&y).unwrap();
         assert_eq!(t.grundy_value, 28);
         assert_eq!(t.even_hook_value, 14);
         assert_eq!(t.two_core_value, 0);
@@ -109,7 +112,7 @@ mod tests {
         let mut even = NormalPlay::new(HookRemoval::hooks_divisible_by(2));
         for n in 0..=12 {
             for y in Partition::all_of(n) {
-                let t = quotient_theorem(&y);
+                let t = quotient_theorem(&y).unwrap();
                 assert!(t.holds, "{y}: {t:?}");
                 assert_eq!(all.grundy_value(&y).unwrap(), t.grundy_value, "{y}");
                 assert_eq!(even.grundy_value(&y).unwrap(), t.even_hook_value, "{y}");

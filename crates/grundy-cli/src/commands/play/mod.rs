@@ -38,9 +38,10 @@ pub struct PlayArgs {
     /// Subtraction set for `subtraction` (e.g. 1,3,4)
     #[arg(long, value_name = "LIST")]
     pub set: Option<String>,
-    /// multiplayer: number of players (the engine takes every seat but yours)
-    #[arg(long, default_value_t = 3)]
-    pub players: usize,
+    /// multiplayer: number of players, 2 to 16 (the engine takes every seat but yours; default
+    /// 3, or as many as --order/--prefs describe)
+    #[arg(long, value_name = "M")]
+    pub players: Option<String>,
     /// multiplayer: symmetric preferences GAMES(k1,...,km) (default: Li's 0,1,...,m-1)
     #[arg(long, value_name = "K1,K2,...", conflicts_with = "prefs")]
     pub order: Option<String>,
@@ -139,7 +140,12 @@ fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
     }
 }
 
-pub fn run(args: PlayArgs, _json: bool) -> CliResult {
+pub fn run(args: PlayArgs, json: bool) -> CliResult {
+    if json {
+        return Err(CliError::input(
+            "play is interactive and has no --json output (use the family's own command for JSON)",
+        ));
+    }
     let mut game = build(&args)?;
     let m = game.players();
     let me = if m == 2 {

@@ -4,7 +4,7 @@
 use super::{heaps_text, position_move, PlayArgs, Playable};
 use crate::common::{parse_u64, CliError, CliResult};
 use crate::game_spec::{parse_game, HeapGame};
-use grundy::games::multiplayer::{LastMover, Preferences};
+use grundy::games::multiplayer::LastMover;
 use grundy::solve::Solver;
 use grundy::Game;
 
@@ -63,18 +63,11 @@ impl Playable for MultiPlay {
 }
 
 pub fn build(args: &PlayArgs, words: &[String]) -> CliResult<Box<dyn Playable>> {
-    let prefs = match (&args.order, &args.prefs) {
-        (_, Some(p)) => Preferences::parse_orders(p)?,
-        (Some(o), None) => Preferences::parse_games(o)?,
-        (None, None) => Preferences::li(args.players)?,
-    };
-    if args.prefs.is_none() && prefs.players() != args.players && args.order.is_some() {
-        return Err(CliError::input(format!(
-            "--order gives {} players but --players is {}",
-            prefs.players(),
-            args.players
-        )));
-    }
+    let prefs = crate::commands::multiplayer::preferences_from(
+        args.players.as_deref(),
+        args.order.as_deref(),
+        args.prefs.as_deref(),
+    )?;
     let heaps = words
         .iter()
         .map(|w| parse_u64("heap", w))

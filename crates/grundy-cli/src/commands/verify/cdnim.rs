@@ -1,7 +1,7 @@
 //! `grundy verify cdnim`: Theorem 2.4 of the common-divisor Nim paper, and the winning moves
 //! derived from it, against the generic evaluator on every position of a range.
 
-use super::{check_budget, exhaustive, finish, sorted_tuples};
+use super::{check_budget, exhaustive, finish, multisets, sorted_tuples};
 use crate::common::{CliError, CliResult};
 use grundy::games::cdnim::{self, rules, CommonDivisorNim};
 use grundy::{Nimber, NormalPlay};
@@ -23,17 +23,6 @@ pub struct Args {
 }
 
 /// Number of multisets of `k` values from `0..n`: C(n + k - 1, k).
-fn multisets(n: u64, k: usize) -> u128 {
-    if n == 0 {
-        return if k == 0 { 1 } else { 0 };
-    }
-    let mut c: u128 = 1;
-    for i in 0..k as u128 {
-        c = c.saturating_mul(n as u128 + i) / (i + 1);
-    }
-    c
-}
-
 /// Compare one position: the value by Theorem 2.4 (`closed_form`) with the evaluator's, and
 /// the closed-form winning moves with the options of value 0. `Some(description)` on a mismatch.
 fn check_position(

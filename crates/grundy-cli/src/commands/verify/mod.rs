@@ -158,8 +158,30 @@ pub fn sorted_tuples(k: usize, max: u64) -> Vec<Vec<u64>> {
     }
 }
 
+/// The number of multisets of size `k` from `n` values (positions of `k` heaps below `n` up to
+/// order), saturating at `u128::MAX`. More than 1,000 heaps counts as `u128::MAX`: no
+/// exhaustive check of that many heaps can run, and the refusal must come at once.
+pub fn multisets(n: u64, k: usize) -> u128 {
+    if k > 1000 && n > 0 {
+        return u128::MAX;
+    }
+    if n == 0 {
+        return if k == 0 { 1 } else { 0 };
+    }
+    let mut c: u128 = 1;
+    for i in 0..k as u128 {
+        c = c.saturating_mul(n as u128 + i) / (i + 1);
+    }
+    c
+}
+
 /// Refuse ranges so large that the check would not finish in reasonable time.
 pub fn check_budget(count: u128, budget: u128) -> CliResult {
+    if count == 0 {
+        return Err(CliError::input(
+            "that range is empty: nothing would be checked (choose a larger range)",
+        ));
+    }
     if count > budget {
         return Err(CliError::input(format!(
             "that range has {count} positions; at most {budget} are checked in one run (choose a smaller range)"

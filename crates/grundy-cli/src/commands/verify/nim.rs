@@ -1,6 +1,6 @@
 //! `grundy verify nim`: the nim-sum and misère Nim (Thm 2.3) against the evaluators.
 
-use super::{check_budget, exhaustive, finish, sorted_tuples};
+use super::{check_budget, exhaustive, finish, multisets, sorted_tuples};
 use crate::common::CliResult;
 use grundy::games::nim;
 use grundy::solve::Solver;
@@ -18,7 +18,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, json: bool) -> CliResult {
-    check_budget((args.max_heap as u128).pow(args.heaps as u32), 20_000_000)?;
+    check_budget(multisets(args.max_heap, args.heaps), 20_000_000)?;
     let items = sorted_tuples(args.heaps, args.max_heap);
     let scope = format!("{} heaps, each below {}", args.heaps, args.max_heap);
     let report = exhaustive("Nim: nim-sum and misère Thm 2.3", &scope, &items, |p| {

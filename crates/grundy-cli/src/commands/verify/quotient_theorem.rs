@@ -4,7 +4,7 @@
 //! hook formula, the two halves, the parity of the number of boxes).
 
 use super::{check_budget, exhaustive, finish};
-use crate::common::CliResult;
+use crate::common::{CliError, CliResult};
 use grundy::young::{self, HookRemoval, Partition};
 use grundy::NormalPlay;
 
@@ -34,10 +34,18 @@ struct Solvers {
 }
 
 fn check(p: &Partition, s: &mut Solvers) -> Option<String> {
-    let t = young::quotient_theorem(p);
-    let v = s.any.grundy_value(p).ok()?;
-    let v2 = s.even.grundy_value(p).ok()?;
-    let vc = s.any.grundy_value(&t.two_core).ok()?;
+    let t = match young::quotient_theorem(p) {
+        Ok(t) => t,
+        Err(e) => return Some(format!("{p}: the quotient theorem's terms failed: {e}")),
+    };
+    let (v, v2) = match (s.any.grundy_value(p), s.even.grundy_value(p)) {
+        (Ok(v), Ok(v2)) => (v, v2),
+        (Err(e), _) | (_, Err(e)) => return Some(format!("{p}: the evaluator failed: {e}")),
+    };
+    let vc = match s.any.grundy_value(&t.two_core) {
+        Ok(v) => v,
+        Err(e) => return Some(format!("{p}: the evaluator failed on the 2-core: {e}")),
+    };
     let hooks = young::grundy_value_by_hooks(p);
     if v != t.grundy_value || v != hooks {
         return Some(format!(
@@ -67,7 +75,16 @@ fn check(p: &Partition, s: &mut Solvers) -> Option<String> {
     None
 }
 
+/// Above this many boxes the partitions alone exceed the budget (p(0) + ... + p(60) is 6,639,349), so larger requests are refused before any table is built.
+const MAX_BOXES: u64 = 60;
+
 pub fn run(args: Args, json: bool) -> CliResult {
+    if args.max_boxes > MAX_BOXES {
+        return Err(CliError::input(format!(
+            "--max-boxes {} is too large: at most {MAX_BOXES} (the diagrams are enumerated one by one)",
+            args.max_boxes
+        )));
+    }
     check_budget(partitions_up_to(args.max_boxes), 2_000_000)?;
     let items: Vec<Partition> = (0..=args.max_boxes).flat_map(Partition::all_of).collect();
     let scope = format!("every Young diagram of at most {} boxes", args.max_boxes);

@@ -55,7 +55,10 @@ fn binomial_sum(k: usize, n: u64) -> u128 {
 /// Compare one position: the value, and for every target value up to value + 1 the moves
 /// solved from the formula against the options of that value.
 fn check(p: &Vec<u64>, solver: &mut NormalPlay<Welter>) -> Option<String> {
-    let coins = Coins::new(p.clone()).ok()?;
+    let coins = match Coins::new(p.clone()) {
+        Ok(c) => c,
+        Err(e) => return Some(format!("{p:?}: not a Welter position: {e}")),
+    };
     let analysis = coins.analyse();
     let brute = match solver.grundy_value(p) {
         Ok(v) => v,
@@ -67,7 +70,10 @@ fn check(p: &Vec<u64>, solver: &mut NormalPlay<Welter>) -> Option<String> {
             analysis.grundy_value()
         ));
     }
-    let options = solver.options_with_values(p).ok()?;
+    let options = match solver.options_with_values(p) {
+        Ok(o) => o,
+        Err(e) => return Some(format!("{p:?}: the evaluator failed: {e}")),
+    };
     for target in 0..=brute + 1 {
         let mut expected: Vec<WelterMove> = options
             .iter()
