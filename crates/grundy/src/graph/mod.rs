@@ -28,7 +28,8 @@ pub mod plain;
 pub use dot::to_dot;
 pub use explore::explore;
 
-use crate::{nimber::MexScratch, Error, Game, Nimber, Result};
+use crate::solve::{Misere, Normal, Reading};
+use crate::{Error, Game, Nimber, Result};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
@@ -224,29 +225,34 @@ impl GameGraph {
         }
     }
 
-    /// The Grundy value of every node, in one pass over the topological order.
-    pub fn grundy_values(&self) -> Vec<Nimber> {
-        let mut values = vec![0; self.len()];
-        let mut scratch = MexScratch::new();
+    /// Every node's value under `reading`, in one pass over the topological order: the same
+    /// rules as the generic evaluators, at array speed.
+    pub fn evaluate<R: Reading<usize>>(&self, reading: &mut R) -> Vec<R::Value> {
+        let mut values: Vec<Option<R::Value>> = vec![None; self.len()];
+        let mut option_values = Vec::new();
         for &i in &self.topo {
-            values[i] = scratch.mex(self.options[i].iter().map(|&j| values[j]));
+            option_values.clear();
+            option_values.extend(self.options[i].iter().map(|&j| {
+                values[j]
+                    .clone()
+                    .expect("options come first in topological order")
+            }));
+            values[i] = Some(reading.combine(&i, &option_values));
         }
         values
+            .into_iter()
+            .map(|v| v.expect("every node is in the topological order"))
+            .collect()
+    }
+
+    /// The Grundy value of every node.
+    pub fn grundy_values(&self) -> Vec<Nimber> {
+        self.evaluate(&mut Normal::default())
     }
 
     /// The misère outcome of every node.
     pub fn misere_outcomes(&self) -> Vec<crate::Outcome> {
-        use crate::Outcome;
-        let mut out = vec![Outcome::N; self.len()];
-        for &i in &self.topo {
-            let opts = &self.options[i];
-            out[i] = if opts.is_empty() || opts.iter().any(|&j| out[j] == Outcome::P) {
-                Outcome::N
-            } else {
-                Outcome::P
-            };
-        }
-        out
+        self.evaluate(&mut Misere)
     }
 }
 
