@@ -1,7 +1,7 @@
 //! The shared traversal: memoised post-order evaluation with an explicit stack.
 
 use crate::{Error, Game};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 /// How an evaluator reads a game: the value of a position from the values of its options.
 pub trait Reading<P> {
@@ -27,10 +27,13 @@ pub trait Reading<P> {
 /// Options of a position paired with their values.
 pub type OptionValues<P, V> = Vec<(P, V)>;
 
-struct Frame<P> {
+struct Frame<P, V> {
     position: P,
     children: Vec<P>,
+    /// Index of the next child to look at.
     next: usize,
+    /// Values of `children[..next]`, collected as each one is known.
+    values: Vec<V>,
     is_sum: bool,
 }
 
@@ -41,7 +44,10 @@ struct Frame<P> {
 pub struct Solver<G: Game, R: Reading<G::Position>> {
     game: G,
     reading: R,
-    memo: FxHashMap<G::Position, R::Value>,
+    /// `Some(value)` once evaluated; `None` while the position is on the stack of the current
+    /// evaluation (meeting it again is a loop). One map serves both, so each position is hashed
+    /// and stored once.
+    memo: FxHashMap<G::Position, Option<R::Value>>,
     limit: Option<usize>,
 }
 
@@ -80,14 +86,15 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
 
     /// The stored value of a position, if it was evaluated already.
     pub fn cached(&self, position: &G::Position) -> Option<&R::Value> {
-        self.memo.get(position)
+        self.memo.get(position).and_then(Option::as_ref)
     }
 
-    fn expand(&mut self, position: G::Position) -> Frame<G::Position> {
+    fn expand(&mut self, position: G::Position) -> Frame<G::Position, R::Value> {
         if self.reading.uses_components() {
             if let Some(parts) = self.game.components(&position) {
                 return Frame {
                     position,
+                    values: Vec::with_capacity(parts.len()),
                     children: parts,
                     next: 0,
                     is_sum: true,
@@ -98,6 +105,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         self.game.options(&position, &mut children);
         Frame {
             position,
+            values: Vec::with_capacity(children.len()),
             children,
             next: 0,
             is_sum: false,
@@ -106,48 +114,65 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
 
     /// The value of `position`, evaluating (and memoising) everything below it.
     pub fn value(&mut self, position: &G::Position) -> Result<R::Value, Error> {
-        if let Some(v) = self.memo.get(position) {
+        if let Some(Some(v)) = self.memo.get(position) {
             return Ok(v.clone());
         }
-        let mut on_stack: FxHashSet<G::Position> = FxHashSet::default();
-        on_stack.insert(position.clone());
+        self.memo.insert(position.clone(), None);
         let mut stack = vec![self.expand(position.clone())];
-        let mut values: Vec<R::Value> = Vec::new();
-        while let Some(top) = stack.last_mut() {
+        match self.run(&mut stack) {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                // Unmark what was in progress, so later calls do not see phantom loops.
+                for frame in stack {
+                    self.memo.remove(&frame.position);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// The traversal proper: post-order over `stack`, returning the bottom frame's value.
+    fn run(&mut self, stack: &mut Vec<Frame<G::Position, R::Value>>) -> Result<R::Value, Error> {
+        loop {
+            let top = stack
+                .last_mut()
+                .expect("the stack holds the position being evaluated");
             if top.next < top.children.len() {
                 let child = &top.children[top.next];
                 top.next += 1;
-                if self.memo.contains_key(child) {
-                    continue;
-                }
-                if on_stack.contains(child) {
-                    return Err(Error::Loop(format!("{child:?}")));
+                match self.memo.get(child) {
+                    Some(Some(v)) => {
+                        top.values.push(v.clone());
+                        continue;
+                    }
+                    Some(None) => return Err(Error::Loop(format!("{child:?}"))),
+                    None => {}
                 }
                 let child = child.clone();
                 if let Some(limit) = self.limit {
-                    if self.memo.len() + stack.len() > limit {
+                    if self.memo.len() >= limit {
                         return Err(Error::TooLarge(format!(
                             "more than {limit} positions would have to be explored"
                         )));
                     }
                 }
-                on_stack.insert(child.clone());
+                self.memo.insert(child.clone(), None);
                 let frame = self.expand(child);
                 stack.push(frame);
             } else {
                 let frame = stack.pop().expect("stack is non-empty");
-                values.clear();
-                values.extend(frame.children.iter().map(|c| self.memo[c].clone()));
                 let v = if frame.is_sum {
-                    self.reading.sum(&values)
+                    self.reading.sum(&frame.values)
                 } else {
-                    self.reading.combine(&frame.position, &values)
+                    self.reading.combine(&frame.position, &frame.values)
                 };
-                on_stack.remove(&frame.position);
-                self.memo.insert(frame.position, v);
+                self.memo.insert(frame.position, Some(v.clone()));
+                match stack.last_mut() {
+                    Some(parent) => parent.values.push(v),
+                    None => return Ok(v),
+                }
             }
         }
-        Ok(self.memo[position].clone())
     }
 
     /// Every option of `position` together with its value.
@@ -163,5 +188,28 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 Ok((o, v))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::games::subtraction::{subtraction, SubtractionSet};
+    use crate::{Error, NormalPlay};
+
+    #[test]
+    fn a_refused_evaluation_leaves_no_phantom_loops() {
+        let game = subtraction(SubtractionSet::finite(vec![1, 2]).unwrap());
+        let mut solver = NormalPlay::new(game).with_limit(50);
+        assert!(matches!(
+            solver.grundy_value(&vec![1000]),
+            Err(Error::TooLarge(_))
+        ));
+        // Positions that were on the stack when it was refused evaluate normally afterwards.
+        assert_eq!(solver.grundy_value(&vec![30]).unwrap(), 0);
+        assert_eq!(solver.grundy_value(&vec![31]).unwrap(), 1);
+        assert!(matches!(
+            solver.grundy_value(&vec![1000]),
+            Err(Error::TooLarge(_))
+        ));
     }
 }
