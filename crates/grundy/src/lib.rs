@@ -1,7 +1,7 @@
 //! # grundy
 //!
 //! Sprague–Grundy values, outcomes and winning moves of impartial combinatorial games, with the
-//! closed forms of our five source papers (see `shared/papers/README.md` in the project).
+//! closed forms of our five source papers (cited and stated in `docs/theory.md` in the repository).
 //!
 //! The crate is organised around one idea: every game is *rules only* ([`Game`]: positions and
 //! their options), and several evaluators in [`solve`] read those rules (normal play, misère

@@ -1,6 +1,6 @@
 //! Nimbers: the minimum excludant (mex) and the nim-sum.
 //!
-//! Primer paper §1 (`grundy-numbers-primer.ja.txt`): `mex(T)` is the least non-negative integer
+//! Primer paper (`docs/theory.md` §1): `mex(T)` is the least non-negative integer
 //! not in `T`, and the value of a sum of games is the nim-sum (bitwise xor) of the values.
 //!
 //! `mex` over many values is the inner loop of every evaluator, so it works on a reusable

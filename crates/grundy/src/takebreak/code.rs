@@ -1,4 +1,4 @@
-//! Take-and-break codes `d0.d1d2d3...` (splitting paper §1; README §3).
+//! Take-and-break codes `d0.d1d2d3...` (splitting paper; `docs/theory.md` §3).
 //!
 //! Digit `d_k` is a set of bits: bit `2^j` in `d_k` allows removing `k` tokens from one heap and
 //! leaving exactly `j` non-empty heaps (`j = 0`: the heap must be exactly `k`, taken whole).

@@ -1,5 +1,5 @@
 //! Take-and-break ("splitting") games: codes, Grundy sequences, periods, transforms
-//! (splitting paper, `splitting-nim-transforms.ja.txt`; README §3).
+//! (splitting paper; `docs/theory.md` §3).
 //!
 //! A family of its own because of scale: sequences G(0..n) run to millions of heap sizes, so
 //! they are computed over compact arrays (`u16` per heap size) by dedicated engines rather

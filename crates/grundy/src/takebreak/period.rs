@@ -1,8 +1,8 @@
 //! Periods of Grundy sequences, found online and certified by the periodicity theorem.
 //!
-//! Conventions (README §3): "preperiod" is the first index of the periodic part and "period"
-//! its length, so `G(n + p) = G(n)` for every `n >= preperiod`. For a code whose moves leave
-//! at most two heaps (every octal code, with or without `d0`), the octal periodicity theorem
+//! Conventions (`docs/theory.md` §3): "preperiod" is the first index of the periodic part and
+//! "period" its length, so `G(n + p) = G(n)` for every `n >= preperiod`. For a code whose moves
+//! leave at most two heaps (every octal code, with or without `d0`), the octal periodicity theorem
 //! says: if `G(n + p) = G(n)` for `pre <= n < 2·pre + p + t` (`t` = the most tokens a move
 //! removes, the index of the last non-zero digit), then it holds for all `n >= pre`. For
 //! other rules the same amount of repetition is reported as *observed*, never as certified.
@@ -11,7 +11,7 @@
 //! must stay a non-empty heap; that needs `pre >= 1`. With `pre = 0` the statement is false:
 //! 0.4 has G = 0, 0, 0, 1, ..., so G(n+1) = G(n) for 0 <= n < 2 (= 2·0 + 1 + 1), yet G(3) = 1.
 //! We therefore certify `(pre, p)` with the theorem at `n0 = max(pre, 1)` — the range
-//! `max(pre, 1) <= n < 2·max(pre, 1) + p + t` — which for `pre >= 1` is the README's condition
+//! `max(pre, 1) <= n < 2·max(pre, 1) + p + t` — which for `pre >= 1` is the theorem's own condition
 //! and for `pre = 0` asks for `p` more values (G(p) = G(0) is part of the run).
 //!
 //! # The condition, restated as a run
@@ -479,7 +479,7 @@ mod tests {
 
     #[test]
     fn preperiod_zero_needs_the_theorem_at_n0_1() {
-        // 0.4: G = 0 0 0 1 ... — "period 1 from 0" would pass the README's check at n = 2.
+        // 0.4: G = 0 0 0 1 ... — "period 1 from 0" would pass the unguarded check at n = 2.
         let rules = Rules::parse("0.4").unwrap();
         let g = sequence_of(&rules, 200).unwrap();
         assert_eq!(&g[..4], &[0, 0, 0, 1]);

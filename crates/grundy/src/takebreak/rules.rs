@@ -11,7 +11,7 @@ use crate::Error;
 /// Rules of a heap game whose every move acts on one heap.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Rules {
-    /// A take-and-break code `d0.d1d2...` (splitting paper; README §3).
+    /// A take-and-break code `d0.d1d2...` (splitting paper; `docs/theory.md` §3).
     Code(Code),
     /// Grundy's game: split one heap into two unequal non-empty heaps.
     GrundysGame,

@@ -5,8 +5,8 @@
 //!   digit of `A` sit `m` cells of `B`; under a 0 all cells are 0; under a maximal run
 //!   `a_s = ... = a_e = 7` the cells under `a_s` are `0,...,0,7`, those under `a_e` are
 //!   `7,0,...,0`, and the cells strictly between `b_{sm}` and `b_{(e-1)m+1}` are free, as long
-//!   as every `2m - 1` consecutive cells of the run hold a 7. The canonical choice (README §3)
-//!   makes every free cell 7.
+//!   as every `2m - 1` consecutive cells of the run hold a 7. The canonical choice
+//!   (`docs/theory.md` §3) makes every free cell 7.
 //! - [`cousin`]: Theorem 6.6. From `A = .a1a2...` with `a1` even, `b_k = 2^(l_k + 2) - 1` where
 //!   `l_k = max{h >= -1 : a_{k-h} contains 2^(h+1)}` (`a_i = 0` for `i < 1`), or `b_k = 0` when
 //!   no such `h` exists; then `g_B(n) = g_A(n + 1)`. Digits of `B` can exceed 7.

@@ -1,4 +1,4 @@
-//! Young diagrams and the hook-removal game — hook paper (`hook-structure-games.ja.txt`) §2–§5.
+//! Young diagrams and the hook-removal game — hook paper §2–§5 (`docs/theory.md` §5).
 //!
 //! The paper's point is that the Sato–Welter game *is* the game of removing hooks from a Young
 //! diagram (the coins are the beta-numbers), and that the diagram view is the fundamental one:

@@ -1,4 +1,4 @@
-//! m-heap common-divisor Nim (`common-divisor-nim.ja.txt`, Nohagi).
+//! m-heap common-divisor Nim (Nohagi; `docs/theory.md` §2).
 //!
 //! A move subtracts a positive common divisor of *all* heaps from one heap (Definition 2.1).
 //! The heaps are not independent games, so the Sprague–Grundy sum theorem does not apply; the

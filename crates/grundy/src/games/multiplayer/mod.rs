@@ -1,4 +1,4 @@
-//! Multiplayer impartial games with preference orders (`multiplayer-nim-preferences.ja.txt`).
+//! Multiplayer impartial games with preference orders (Suetsugu; `docs/theory.md` §4).
 //!
 //! With three or more players the player to move may be unable to win yet able to choose WHICH
 //! other player wins, so "who wins" is not determined by the position alone. The paper fixes

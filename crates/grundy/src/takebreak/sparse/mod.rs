@@ -1,7 +1,7 @@
 //! The rare/common ("sparse space") engine for octal codes.
 //!
 //! It computes the same G(n) as the naive engine — the mex over every option of the code's
-//! moves (splitting paper §1; README §3: bit 2^j of d_k removes k tokens and leaves j heaps,
+//! moves (`docs/theory.md` §3: bit 2^j of d_k removes k tokens and leaves j heaps,
 //! j <= 2 for octal codes) — but proves most values without looking at most options.
 //!
 //! Why a second engine: the naive engine looks at every split `a + b = n - k` of every heap, so

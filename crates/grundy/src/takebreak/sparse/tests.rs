@@ -35,7 +35,7 @@ fn busy_tuning() -> Tuning {
 
 #[test]
 fn known_sequences() {
-    // Kayles 0.77: preperiod 71, period 12 (README §3); values from the definition
+    // Kayles 0.77: preperiod 71, period 12 (docs/theory.md §3); values from the definition
     let kayles = run(&mut RareCommon::new(&code("0.77")).unwrap(), 100);
     assert_eq!(&kayles[..12], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
     assert_eq!(kayles, reference(&code("0.77"), 100));
