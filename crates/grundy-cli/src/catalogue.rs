@@ -385,7 +385,12 @@ mod tests {
     #[test]
     fn records_and_reads_back_runs() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("sub").join("c.sqlite3");
+        // a missing directory is never created
+        let lost = dir.path().join("sub").join("c.sqlite3");
+        let e = Catalogue::open(&lost).err().expect("refused").message;
+        assert!(e.contains("does not exist"), "{e}");
+        assert!(!dir.path().join("sub").exists());
+        let path = dir.path().join("c.sqlite3");
         let cat = Catalogue::open(&path).unwrap();
         let id = cat.record(&record("0.07")).unwrap();
         cat.record(&record("0.16")).unwrap();
@@ -400,6 +405,37 @@ mod tests {
         assert_eq!(all[0].rare_positions, None);
         assert_eq!(all[0].rare_values, Some(3));
         assert!(!all[0].recorded_at.is_empty());
+        drop(cat);
+        // and a read-only opening lists the same runs
+        assert_eq!(
+            Catalogue::open_read_only(&path).unwrap().all().unwrap(),
+            all
+        );
+    }
+
+    #[test]
+    fn never_writes_into_an_empty_or_foreign_file_when_listing() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty.db");
+        std::fs::write(&empty, b"").unwrap();
+        let e = Catalogue::open_read_only(&empty)
+            .err()
+            .expect("refused")
+            .message;
+        assert!(e.contains("not a grundy catalogue"), "{e}");
+        assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+        let foreign = dir.path().join("foreign.db");
+        Connection::open(&foreign)
+            .unwrap()
+            .execute_batch("CREATE TABLE notes (t TEXT);")
+            .unwrap();
+        for e in [
+            Catalogue::open_read_only(&foreign).err(),
+            Catalogue::open(&foreign).err(),
+        ] {
+            let e = e.expect("refused").message;
+            assert!(e.contains("holds the tables notes"), "{e}");
+        }
     }
 
     #[test]

@@ -127,12 +127,11 @@ impl Lock {
             .truncate(false)
             .open(&lock)
             .map_err(|e| io_error(path, format!("cannot create the lock file: {e}")))?;
-        match file.try_lock() {
-            Ok(()) => Ok(Some(Lock { _file: file })),
-            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-            Err(std::fs::TryLockError::Error(e)) => {
-                Err(io_error(path, format!("cannot lock: {e}")))
-            }
+        // flock on Unix, LockFileEx on Windows (the fs4 crate; std has it from Rust 1.89 only)
+        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
+            Ok(true) => Ok(Some(Lock { _file: file })),
+            Ok(false) => Ok(None),
+            Err(e) => Err(io_error(path, format!("cannot lock: {e}"))),
         }
     }
 }
@@ -625,6 +624,47 @@ mod tests {
         // a save into a directory that does not exist fails cleanly
         let e = save(&dir.join("none").join("x.ckpt"), &identity(), &[1, 2]).unwrap_err();
         assert!(e.to_string().contains("cannot save"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_store_never_shrinks_and_shares_nothing_with_a_second_run() {
+        let dir = temp_dir();
+        let path = dir.join("d").join("0.16.sparse.ckpt");
+        let long: Vec<u16> = (0..5000).map(|i| (i % 7) as u16).collect();
+        // the default place is created at the first save, with a note saying where
+        let mut a = Store::default_place(&path, identity());
+        let notices = a.save(&long);
+        assert!(
+            matches!(notices.as_slice(), [Notice::Note(_)]),
+            "{notices:?}"
+        );
+        assert_eq!(a.on_file(), 5000);
+        // a second run of the same computation reads it but does not write it
+        let mut b = Store::default_place(&path, identity());
+        let (values, notices) = b.resume(100).unwrap();
+        assert_eq!(values, long[..100]);
+        assert!(matches!(notices.as_slice(), [Notice::Warning(w)] if w.contains("another run")));
+        assert!(b.save(&long[..200]).is_empty());
+        assert!(b.finish(&long[..100]).is_empty());
+        assert_eq!(load(&path, 0).unwrap().unwrap().count, 5000);
+        drop(a);
+        // alone now: a shorter run neither shrinks nor removes it
+        let mut c = Store::default_place(&path, identity());
+        let (values, notices) = c.resume(100).unwrap();
+        assert_eq!((values.len(), notices.len(), c.on_file()), (100, 0, 5000));
+        assert!(c.save(&long[..100]).is_empty());
+        c.finish(&long[..100]);
+        assert_eq!(load(&path, 0).unwrap().unwrap().count, 5000);
+        // a run that completes past it removes it (and its lock file)
+        let mut d = Store::default_place(&path, identity());
+        d.resume(usize::MAX).unwrap();
+        let longer: Vec<u16> = (0..6000).map(|i| (i % 7) as u16).collect();
+        d.finish(&longer);
+        assert!(!path.exists() && !lock_path(&path).exists());
+        // a chosen file in a missing directory is refused before any work
+        let e = Store::chosen(&dir.join("none").join("x"), identity()).unwrap_err();
+        assert!(e.to_string().contains("does not exist"), "{e}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 
