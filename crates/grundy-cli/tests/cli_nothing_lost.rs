@@ -3,7 +3,7 @@
 //! read-only places, SIGTERM, paths the user chose, the default catalogue, fonts.
 
 mod common;
-use common::bad_input;
+use common::{bad_input, values_of};
 use grundy::takebreak::checkpoint;
 use grundy::takebreak::sparse::RareCommon;
 use grundy::takebreak::{compute, Rules};
@@ -26,16 +26,10 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Values of a `--print --json` report.
-fn values_of(out: &Output) -> Vec<u64> {
+/// Values of a `--print --json` run.
+fn printed_values(out: &Output) -> Vec<u64> {
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    v["values"]
-        .as_array()
-        .expect("values printed")
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect()
+    values_of(&serde_json::from_slice(&out.stdout).expect("one JSON object"))
 }
 
 /// G(0..=n) of `code` from the library, without the binary or any checkpoint.
@@ -171,7 +165,7 @@ fn a_short_run_never_consumes_a_longer_default_checkpoint() {
         "--json",
     ]));
     assert!(text(&out.stderr).contains("G(0..100000) already computed"));
-    assert_eq!(values_of(&out), library_values("0.6", 101_000));
+    assert_eq!(printed_values(&out), library_values("0.6", 101_000));
     assert!(!default.exists());
 }
 
@@ -214,97 +208,81 @@ fn a_read_only_checkpoint_place_still_prints_the_results() {
     std::fs::create_dir(&place).unwrap();
     let ckpt = place.join("x.ckpt");
     let _guard = ReadOnly::new(&place);
-    let out = run(grundy_in(dir.path()).args([
-        "takebreak",
-        "officers",
-        "-n",
-        "50000",
-        "--checkpoint",
-        ckpt.to_str().unwrap(),
-        "--checkpoint-every",
-        "0.001",
-        "--no-record",
-    ]));
-    let err = text(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    assert!(text(&out.stdout).contains("computed G(0..=50000)"));
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.contains("warning") && err.contains("without saving"),
-        "{err}"
+    // a run of Officers that tries to save at every chance: it must complete, print its
+    // results, and say why it could not save (its stderr is returned)
+    let completes = |data: &Path, more: &[&str]| -> String {
+        let out = run(grundy_in(data)
+            .args([
+                "takebreak",
+                "officers",
+                "-n",
+                "50000",
+                "--checkpoint-every",
+                "0.001",
+            ])
+            .args(more));
+        let err = text(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(text(&out.stdout).contains("computed G(0..=50000)"));
+        assert!(
+            err.contains("warning") && err.contains("without saving checkpoints"),
+            "{err}"
+        );
+        err
+    };
+    let err = completes(
+        dir.path(),
+        &["--checkpoint", ckpt.to_str().unwrap(), "--no-record"],
     );
+    assert_eq!(err.lines().count(), 1, "{err}");
     // a default place that cannot be created (the data directory is a regular file)
     let file = dir.path().join("not-a-dir");
     std::fs::write(&file, b"x").unwrap();
-    let out = run(grundy_in(&file.join("data")).args([
-        "takebreak",
-        "officers",
-        "-n",
-        "50000",
-        "--checkpoint-every",
-        "0.001",
-    ]));
-    let err = text(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    assert!(text(&out.stdout).contains("computed G(0..=50000)"));
+    let err = completes(&file.join("data"), &[]);
     assert!(err.contains("will not be recorded"), "{err}");
-    assert!(err.contains("without saving checkpoints"), "{err}");
     assert_eq!(err.lines().count(), 2, "{err}");
 }
 
+/// Ctrl-C (SIGINT) and SIGTERM both save a checkpoint before the run exits (status 130), and
+/// the run resumes from it to bit-identical values.
 #[test]
-fn sigterm_saves_a_checkpoint_and_the_run_resumes_bit_identically() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("term.ckpt");
-    let c = ckpt.to_str().unwrap();
-    let child = grundy_in(dir.path())
-        .args([
-            "takebreak",
-            "officers",
-            "-n",
-            "20000000",
-            "--checkpoint",
-            c,
-            "--checkpoint-every",
-            "1000",
-            "--no-record",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1000));
-    let pid = child.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .unwrap()
-        .success());
-    let start = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    assert!(start.elapsed() < Duration::from_secs(60));
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("saved to"), "{err}");
-    // no periodic save could have happened (every 1000 s): SIGTERM saved it
-    let saved = checkpoint::load(&ckpt, usize::MAX).unwrap().unwrap();
-    let k = saved.count;
-    assert!(k > 0 && k < 20_000_001, "{k}");
-    // resume a little further; every value equals the library's uninterrupted computation
-    let n = k + 1000;
-    let out = run(grundy_in(dir.path()).args([
-        "takebreak",
-        "officers",
-        "-n",
-        &n.to_string(),
-        "--checkpoint",
-        c,
-        "--no-record",
-        "--print",
-        "--json",
-    ]));
-    assert!(text(&out.stderr).contains("resuming from checkpoint"));
-    assert_eq!(values_of(&out), library_values("0.6", n));
+fn sigint_and_sigterm_save_a_checkpoint_and_the_run_resumes_bit_identically() {
+    for signal in ["-INT", "-TERM"] {
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join("signal.ckpt");
+        let c = ckpt.to_str().unwrap();
+        let child = grundy_in(dir.path())
+            .args(["takebreak", "officers", "-n", "20000000", "--checkpoint", c])
+            .args(["--checkpoint-every", "1000", "--no-record"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1000));
+        let pid = child.id().to_string();
+        assert!(Command::new("kill")
+            .args([signal, &pid])
+            .status()
+            .unwrap()
+            .success());
+        let start = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        assert!(start.elapsed() < Duration::from_secs(60));
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{signal}: {err}");
+        assert!(err.contains("saved to"), "{err}");
+        // no periodic save could have happened (every 1000 s): the signal saved it
+        let saved = checkpoint::load(&ckpt, usize::MAX).unwrap().unwrap();
+        let k = saved.count;
+        assert!(k > 0 && k < 20_000_001, "{k}");
+        // resume a little further; every value equals the library's uninterrupted computation
+        let n = (k + 1000).to_string();
+        let out = run(grundy_in(dir.path())
+            .args(["takebreak", "officers", "-n", &n, "--checkpoint", c])
+            .args(["--no-record", "--print", "--json"]));
+        assert!(text(&out.stderr).contains("resuming from checkpoint"));
+        assert_eq!(printed_values(&out), library_values("0.6", k + 1000));
+    }
 }
 
 #[test]
@@ -312,25 +290,11 @@ fn paths_the_user_chose_are_never_created_and_foreign_files_never_written() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing");
     let in_missing = |name: &str| missing.join(name).to_str().unwrap().to_owned();
-    for args in [
-        vec![
-            "takebreak",
-            "0.07",
-            "-n",
-            "100",
-            "--db",
-            &in_missing("x.db"),
-        ],
-        vec![
-            "takebreak",
-            "0.07",
-            "-n",
-            "100",
-            "--no-record",
-            "--checkpoint",
-            &in_missing("x.ckpt"),
-        ],
+    for extra in [
+        ["--db", &in_missing("x.db")],
+        ["--checkpoint", &in_missing("x.ckpt")],
     ] {
+        let args = [&["takebreak", "0.07", "-n", "100"][..], &extra].concat();
         let out = run(grundy_in(dir.path()).args(&args));
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");

@@ -256,8 +256,6 @@ pub fn run_long(
         Some(text) => parse_seconds(text)?,
         None => Duration::from_secs_f64(DEFAULT_CHECKPOINT_EVERY),
     };
-    // Open the catalogue first: a bad --db fails before a long run, not after.
-    let catalogue = crate::catalogue::open_for_recording(options.no_record, options.db.as_deref())?;
     let identity = Identity {
         code: rules.to_string(),
         engine: engine.name().to_string(),
@@ -286,6 +284,9 @@ pub fn run_long(
         values = saved;
         install_stop_handler();
     }
+    // Open the catalogue before the work (a bad --db fails before a long run, not after), and
+    // after the checks of the checkpoint (a refused run creates no catalogue).
+    let catalogue = crate::catalogue::open_for_recording(options.no_record, options.db.as_deref())?;
     let mut save = |v: &[u16]| -> Result<(), grundy::Error> {
         if let Some(store) = &mut store {
             tell(store.save(v));
