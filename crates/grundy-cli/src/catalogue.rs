@@ -183,7 +183,8 @@ impl Catalogue {
         &self.path
     }
 
-    /// The names of the tables (and indexes) in the file; an error if it is not SQLite.
+    /// The names of the tables in the file (none in a new or empty file); an error if it is
+    /// not SQLite or holds tables of another program.
     fn tables(&self) -> CliResult<Vec<String>> {
         let err = |e| {
             db_error(
