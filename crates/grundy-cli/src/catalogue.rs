@@ -7,6 +7,15 @@
 //!
 //! Where: `--db PATH` if given, else the `GRUNDY_DB` environment variable, else
 //! `<user data dir>/grundy/catalogue.sqlite3` (e.g. `~/.local/share/grundy/` on Linux).
+//!
+//! Nothing is lost or written behind the user's back:
+//! - a path the user chose (`--db` or `GRUNDY_DB`, alike) is never created with its missing
+//!   directories, and a file holding another program's tables is refused, never written into;
+//! - listing opens the file read-only and never creates or changes anything;
+//! - the default catalogue is created on first use with a note on stderr saying where it is
+//!   and how to turn recording off;
+//! - a run whose record cannot be written (read-only file or place) still prints its results,
+//!   with a one-line warning.
 
 use crate::common::{CliError, CliResult};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -51,6 +60,17 @@ pub struct RunRecord {
 pub struct Catalogue {
     conn: Connection,
     path: PathBuf,
+    /// Whether a failed record was already reported (one warning per process is enough).
+    warned: std::cell::Cell<bool>,
+}
+
+/// Who chose the catalogue file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// `--db PATH` or `GRUNDY_DB`: used as given, never created with its directories.
+    Chosen,
+    /// The default place under the user data directory.
+    Default,
 }
 
 fn db_error(path: &Path, e: impl std::fmt::Display) -> CliError {
@@ -58,41 +78,104 @@ fn db_error(path: &Path, e: impl std::fmt::Display) -> CliError {
 }
 
 /// The database file: `explicit`, else `$GRUNDY_DB`, else the default under the data dir.
-pub fn resolve_path(explicit: Option<&Path>) -> CliResult<PathBuf> {
+pub fn resolve_path(explicit: Option<&Path>) -> CliResult<(PathBuf, Source)> {
     if let Some(p) = explicit {
-        return Ok(p.to_path_buf());
+        return Ok((p.to_path_buf(), Source::Chosen));
     }
     if let Some(p) = std::env::var_os(DB_ENV).filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(p));
+        return Ok((PathBuf::from(p), Source::Chosen));
     }
     let base = dirs::data_dir().ok_or_else(|| {
         CliError::input(format!(
             "no user data directory is known here: pass --db PATH or set {DB_ENV}"
         ))
     })?;
-    Ok(base.join("grundy").join("catalogue.sqlite3"))
+    Ok((
+        base.join("grundy").join("catalogue.sqlite3"),
+        Source::Default,
+    ))
+}
+
+/// The catalogue a run records in: `None` with `--no-record`. A chosen file that cannot be
+/// opened is an error (before any work is done); a default one that cannot be is a note on
+/// stderr and the run is not recorded. Creating the default catalogue says so, once.
+pub fn open_for_recording(
+    no_record: bool,
+    explicit: Option<&Path>,
+) -> CliResult<Option<Catalogue>> {
+    if no_record {
+        return Ok(None);
+    }
+    let (path, source) = resolve_path(explicit)?;
+    if source == Source::Chosen {
+        return Catalogue::open(&path).map(Some);
+    }
+    let new = !path.exists();
+    let opened = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .map_err(|e| db_error(&path, e))
+        .and_then(|()| Catalogue::open(&path));
+    match opened {
+        Ok(c) => {
+            if new {
+                eprintln!(
+                    "grundy: note: runs are recorded in '{}' (list them with `grundy catalogue`; \
+                     --no-record turns recording off, --db or {DB_ENV} chooses another file)",
+                    path.display()
+                );
+            }
+            Ok(Some(c))
+        }
+        Err(e) => {
+            eprintln!("grundy: note: this run will not be recorded: {}", e.message);
+            Ok(None)
+        }
+    }
 }
 
 impl Catalogue {
-    /// Open (creating if needed) the catalogue at `path`.
+    /// Open the catalogue at `path` for recording, creating the file (not its directory) and
+    /// the tables if needed. A file with other tables than a catalogue's is refused.
     pub fn open(path: &Path) -> CliResult<Self> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| db_error(path, e))?;
+            if !dir.is_dir() {
+                return Err(db_error(
+                    path,
+                    format!("directory '{}' does not exist", dir.display()),
+                ));
+            }
         }
         let conn = Connection::open(path).map_err(|e| db_error(path, e))?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(|e| db_error(path, e))?;
-        let catalogue = Catalogue {
-            conn,
-            path: path.to_path_buf(),
-        };
+        let catalogue = Self::with(conn, path)?;
         catalogue.migrate()?;
         Ok(catalogue)
     }
 
-    /// Open the catalogue chosen by `--db` / `GRUNDY_DB` / the default.
-    pub fn open_default(explicit: Option<&Path>) -> CliResult<Self> {
-        Self::open(&resolve_path(explicit)?)
+    /// Open an existing catalogue read-only (listing): nothing is created or written, and a
+    /// file that is not a catalogue (empty, or another program's database) is refused.
+    pub fn open_read_only(path: &Path) -> CliResult<Self> {
+        let conn = Connection::open_with_flags(
+            path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| db_error(path, e))?;
+        let catalogue = Self::with(conn, path)?;
+        if catalogue.tables()?.is_empty() {
+            return Err(db_error(path, "not a grundy catalogue (it has no tables)"));
+        }
+        catalogue.check_version()?;
+        Ok(catalogue)
+    }
+
+    fn with(conn: Connection, path: &Path) -> CliResult<Self> {
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(|e| db_error(path, e))?;
+        Ok(Catalogue {
+            conn,
+            path: path.to_path_buf(),
+            warned: std::cell::Cell::new(false),
+        })
     }
 
     /// The database file.
@@ -100,11 +183,71 @@ impl Catalogue {
         &self.path
     }
 
+    /// The names of the tables in the file (none in a new or empty file); an error if it is
+    /// not SQLite or holds tables of another program.
+    fn tables(&self) -> CliResult<Vec<String>> {
+        let err = |e| {
+            db_error(
+                &self.path,
+                format!("cannot read it ({e}); is it a grundy catalogue?"),
+            )
+        };
+        let mut stmt = self
+            .conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .map_err(err)?;
+        let names = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(err)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(err)?;
+        if !names.is_empty() && names != ["meta", "runs"] {
+            return Err(db_error(
+                &self.path,
+                format!(
+                    "not a grundy catalogue (it holds the tables {}); choose another file",
+                    names.join(", ")
+                ),
+            ));
+        }
+        Ok(names)
+    }
+
+    /// Refuse a catalogue of another layout version.
+    fn check_version(&self) -> CliResult {
+        let version: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'schema_version'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| db_error(&self.path, e))?;
+        match version {
+            Some(v) if v == SCHEMA_VERSION.to_string() => Ok(()),
+            Some(v) => Err(db_error(
+                &self.path,
+                format!("schema version {v}, this program knows version {SCHEMA_VERSION}"),
+            )),
+            None => Err(db_error(
+                &self.path,
+                "not a grundy catalogue (no schema version)",
+            )),
+        }
+    }
+
+    /// Create the tables in a new (empty) database; check the version of an existing one.
+    /// An existing catalogue is only read here, so a read-only one opens (and a run that
+    /// cannot record still prints its results).
     fn migrate(&self) -> CliResult {
-        let err = |e| db_error(&self.path, e);
+        if !self.tables()?.is_empty() {
+            return self.check_version();
+        }
         self.conn
-            .execute_batch(
-                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            .execute_batch(&format!(
+                "BEGIN IMMEDIATE;
+                 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                  CREATE TABLE IF NOT EXISTS runs (
                      id INTEGER PRIMARY KEY,
                      code TEXT NOT NULL,
@@ -121,41 +264,17 @@ impl Catalogue {
                      until_period INTEGER NOT NULL,
                      recorded_at TEXT NOT NULL DEFAULT (datetime('now'))
                  );
-                 CREATE INDEX IF NOT EXISTS runs_code ON runs (code);",
-            )
+                 CREATE INDEX IF NOT EXISTS runs_code ON runs (code);
+                 INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');
+                 COMMIT;"
+            ))
             .map_err(|e| {
                 db_error(
                     &self.path,
                     format!("cannot set up the tables ({e}); is it a grundy catalogue?"),
                 )
             })?;
-        let version: Option<String> = self
-            .conn
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'schema_version'",
-                [],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(err)?;
-        match version {
-            None => {
-                self.conn
-                    .execute(
-                        "INSERT INTO meta (key, value) VALUES ('schema_version', ?1)",
-                        params![SCHEMA_VERSION.to_string()],
-                    )
-                    .map_err(err)?;
-            }
-            Some(v) if v == SCHEMA_VERSION.to_string() => {}
-            Some(v) => {
-                return Err(db_error(
-                    &self.path,
-                    format!("schema version {v}, this program knows version {SCHEMA_VERSION}"),
-                ))
-            }
-        }
-        Ok(())
+        self.check_version()
     }
 
     /// Record a run; returns its row id.
@@ -182,6 +301,25 @@ impl Catalogue {
             )
             .map_err(|e| db_error(&self.path, e))?;
         Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Record a run, or say on stderr (once) why it could not be: a run's results are printed
+    /// whether or not the catalogue can take them. Returns the row id when recorded.
+    pub fn record_or_warn(&self, r: &RunRecord) -> Option<i64> {
+        match self.record(r) {
+            Ok(id) => Some(id),
+            Err(e) => {
+                if !self.warned.replace(true) {
+                    eprintln!("grundy: warning: not recorded: {}", e.message);
+                }
+                None
+            }
+        }
+    }
+
+    /// Whether every record asked for so far was written.
+    pub fn all_recorded(&self) -> bool {
+        !self.warned.get()
     }
 
     /// Every run, oldest first.
@@ -248,7 +386,12 @@ mod tests {
     #[test]
     fn records_and_reads_back_runs() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("sub").join("c.sqlite3");
+        // a missing directory is never created
+        let lost = dir.path().join("sub").join("c.sqlite3");
+        let e = Catalogue::open(&lost).err().expect("refused").message;
+        assert!(e.contains("does not exist"), "{e}");
+        assert!(!dir.path().join("sub").exists());
+        let path = dir.path().join("c.sqlite3");
         let cat = Catalogue::open(&path).unwrap();
         let id = cat.record(&record("0.07")).unwrap();
         cat.record(&record("0.16")).unwrap();
@@ -263,6 +406,37 @@ mod tests {
         assert_eq!(all[0].rare_positions, None);
         assert_eq!(all[0].rare_values, Some(3));
         assert!(!all[0].recorded_at.is_empty());
+        drop(cat);
+        // and a read-only opening lists the same runs
+        assert_eq!(
+            Catalogue::open_read_only(&path).unwrap().all().unwrap(),
+            all
+        );
+    }
+
+    #[test]
+    fn never_writes_into_an_empty_or_foreign_file_when_listing() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty.db");
+        std::fs::write(&empty, b"").unwrap();
+        let e = Catalogue::open_read_only(&empty)
+            .err()
+            .expect("refused")
+            .message;
+        assert!(e.contains("not a grundy catalogue"), "{e}");
+        assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+        let foreign = dir.path().join("foreign.db");
+        Connection::open(&foreign)
+            .unwrap()
+            .execute_batch("CREATE TABLE notes (t TEXT);")
+            .unwrap();
+        for e in [
+            Catalogue::open_read_only(&foreign).err(),
+            Catalogue::open(&foreign).err(),
+        ] {
+            let e = e.expect("refused").message;
+            assert!(e.contains("holds the tables notes"), "{e}");
+        }
     }
 
     #[test]

@@ -6,11 +6,30 @@
 //! P-position) is always near-black, small values always have the same distinct colours, cell
 //! (0, 0) sits at the bottom left, and tick labels name cells (not cell edges). Callers say
 //! only what the cells are and how to label them.
+//!
+//! Text is drawn with DejaVu Sans, compiled into the program ([`register_font`]): pictures need
+//! no system font library and look the same on every machine.
 
 use crate::common::{CliError, CliResult};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
+
+/// DejaVu Sans (Bitstream Vera licence, beside the file in `assets/`).
+static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+
+/// The font family every picture names.
+pub const FAMILY: &str = "sans-serif";
+
+/// Make [`FAMILY`] draw with the shipped font. Every drawing entry point calls this first; only
+/// the first call registers.
+pub fn register_font() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // the bytes are a valid TrueType file, checked by a test
+        let _ = plotters::style::register_font(FAMILY, FontStyle::Normal, FONT);
+    });
+}
 
 /// Which file format to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,6 +142,7 @@ pub fn save(map: &Heatmap, path: &Path, format: ImageFormat) -> CliResult {
         ));
     }
     let size = picture_size(rows, cols);
+    register_font();
     let fail = |e: String| CliError::input(format!("cannot draw '{}': {e}", path.display()));
     match format {
         ImageFormat::Png => {
@@ -167,7 +187,7 @@ fn draw<DB: DrawingBackend>(
         }
     };
     let mut chart = ChartBuilder::on(&plot_area)
-        .caption(map.title, ("sans-serif", px(24.0)))
+        .caption(map.title, (FAMILY, px(24.0)))
         .margin(px(12.0))
         .x_label_area_size(px(50.0))
         .y_label_area_size(px(60.0))
@@ -181,8 +201,8 @@ fn draw<DB: DrawingBackend>(
         .y_label_formatter(&cell_label)
         .x_desc(map.x_label)
         .y_desc(map.y_label)
-        .label_style(("sans-serif", px(14.0)))
-        .axis_desc_style(("sans-serif", px(16.0)))
+        .label_style((FAMILY, px(14.0)))
+        .axis_desc_style((FAMILY, px(16.0)))
         .draw()?;
     chart.draw_series(map.cells.iter().enumerate().flat_map(|(y, row)| {
         let colours = &colours;
@@ -200,7 +220,7 @@ fn draw<DB: DrawingBackend>(
     legend.draw(&Text::new(
         map.legend_title.to_owned(),
         (0, 0),
-        ("sans-serif", px(18.0)).into_font(),
+        (FAMILY, px(18.0)).into_font(),
     ))?;
     let (swatch, row, gap) = (px(20.0) as i32, px(28.0) as i32, px(34.0) as i32);
     for (i, &v) in colours.legend_values(&present).iter().enumerate() {
@@ -211,7 +231,7 @@ fn draw<DB: DrawingBackend>(
         legend.draw(&Text::new(
             (map.legend_label)(v),
             (swatch + swatch / 2, top + swatch / 6),
-            ("sans-serif", px(15.0)).into_font(),
+            (FAMILY, px(15.0)).into_font(),
         ))?;
     }
     Ok(())
@@ -235,6 +255,14 @@ mod tests {
             wide.legend_values(&(0..=100).collect::<Vec<_>>()).last(),
             Some(&100)
         );
+    }
+
+    #[test]
+    fn the_shipped_font_is_usable() {
+        assert!(plotters::style::register_font("check", FontStyle::Normal, FONT).is_ok());
+        register_font();
+        let (w, h) = (FAMILY, 20).into_font().box_size("G(n)").unwrap();
+        assert!(w > 20 && h > 10, "{w} x {h}");
     }
 
     #[test]

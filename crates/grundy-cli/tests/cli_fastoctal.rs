@@ -1,19 +1,10 @@
 //! The rare/common engine, checkpoints, the catalogue and the census through the real binary.
 
 mod common;
-use common::{bad_input, grundy, json, scratch_data_home};
+use common::{bad_input, grundy, json, scratch_data_home, values_of};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn values_of(v: &serde_json::Value) -> Vec<u64> {
-    v["values"]
-        .as_array()
-        .expect("values printed")
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect()
-}
 
 /// The binary as a plain process (to kill it).
 fn spawn(args: &[&str]) -> Child {
@@ -185,33 +176,6 @@ fn a_run_killed_with_sigkill_resumes_to_bit_identical_values() {
     assert_eq!(resumed["value_counts"], whole["value_counts"]);
     // the explicit checkpoint now holds the whole result
     assert_eq!(checkpoint_values(&ckpt, "0.6", "sparse"), n + 1);
-}
-
-#[test]
-fn ctrl_c_saves_a_checkpoint_before_exiting() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("int.ckpt");
-    let c = ckpt.to_str().unwrap();
-    // a first checkpoint proves the loop runs; then SIGINT must save again and exit with 130
-    let mut child = spawn(&[
-        "takebreak",
-        "officers",
-        "-n",
-        "20000000",
-        "--checkpoint",
-        c,
-        "--checkpoint-every",
-        "1000",
-        "--no-record",
-    ]);
-    std::thread::sleep(Duration::from_millis(800));
-    let pid = child.id().to_string();
-    let status = Command::new("kill").args(["-INT", &pid]).status().unwrap();
-    assert!(status.success());
-    let code = child.wait().unwrap().code();
-    assert_eq!(code, Some(130));
-    let saved = checkpoint_values(&ckpt, "0.6", "sparse");
-    assert!(saved > 0 && saved < 20_000_001, "{saved}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `grundy catalogue`: list and filter the recorded runs.
 
 use super::census::expand_pattern;
-use crate::catalogue::{resolve_path, Catalogue, RunRecord};
+use crate::catalogue::{resolve_path, Catalogue, RunRecord, Source};
 use crate::common::{emit, parse_u64, CliError, CliResult};
 use grundy::takebreak::Rules;
 use serde::Serialize;
@@ -82,15 +82,16 @@ pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
             )));
         }
     }
-    let path = resolve_path(args.db.as_deref())?;
-    // listing never creates a catalogue
+    let (path, source) = resolve_path(args.db.as_deref())?;
+    // listing never creates or writes anything
     let all = if path.exists() {
-        Catalogue::open(&path)?.all()?
-    } else if let Some(explicit) = &args.db {
-        // A path the user typed that does not exist is a mistake, not an empty catalogue.
+        Catalogue::open_read_only(&path)?.all()?
+    } else if source == Source::Chosen {
+        // A path the user chose (--db or GRUNDY_DB) that does not exist is a mistake, not an
+        // empty catalogue.
         return Err(CliError::input(format!(
             "no catalogue at '{}' (runs are recorded there by takebreak and census)",
-            explicit.display()
+            path.display()
         )));
     } else {
         Vec::new()

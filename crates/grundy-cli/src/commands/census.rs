@@ -167,11 +167,7 @@ pub fn run(args: CensusArgs, json: bool) -> CliResult {
             )));
         }
     }
-    let catalogue = if args.no_record {
-        None
-    } else {
-        Some(Catalogue::open_default(args.db.as_deref())?)
-    };
+    let catalogue = crate::catalogue::open_for_recording(args.no_record, args.db.as_deref())?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -202,13 +198,8 @@ pub fn run(args: CensusArgs, json: bool) -> CliResult {
         for (i, outcome) in rx {
             match outcome {
                 Ok(mut record) => {
-                    if let Some(cat) = &catalogue {
-                        match cat.record(&record) {
-                            Ok(id) => record.id = id,
-                            Err(e) => {
-                                first_error.get_or_insert(e);
-                            }
-                        }
+                    if let Some(id) = catalogue.as_ref().and_then(|c| c.record_or_warn(&record)) {
+                        record.id = id;
                     }
                     results[i] = Some(record);
                 }
@@ -252,7 +243,7 @@ fn human(r: &CensusReport, catalogue: Option<&Catalogue>) -> String {
         r.seconds
     );
     s.push_str(&super::catalogue::table(&r.results, false));
-    if let Some(cat) = catalogue {
+    if let Some(cat) = catalogue.filter(|c| c.all_recorded()) {
         s.push_str(&format!("recorded in {}\n", cat.path().display()));
     }
     s

@@ -1,10 +1,13 @@
 //! Long sequence runs, shared by `takebreak` and `census`: which engine, checkpoints (resume
-//! after a kill, save on Ctrl-C), a progress bar that appears once a run lasts a second, and
-//! the record in the results catalogue.
+//! after a kill, save on Ctrl-C and SIGTERM), a progress bar that appears once a run lasts a
+//! second, and the record in the results catalogue.
+//!
+//! Nothing is lost: the checkpoint rules (lock, never shrink, degrade to a warning) are
+//! [`checkpoint::Store`]'s, and a run whose record cannot be written still prints its results.
 
-use crate::catalogue::{Catalogue, RunRecord};
+use crate::catalogue::RunRecord;
 use crate::common::{CliError, CliResult};
-use grundy::takebreak::checkpoint::{self, Control, Identity, Outcome};
+use grundy::takebreak::checkpoint::{self, Control, Identity, Notice, Outcome, Store};
 use grundy::takebreak::sparse::{self, RareCommon};
 use grundy::takebreak::{Computation, Naive, Rules, SequenceEngine};
 use std::path::PathBuf;
@@ -32,9 +35,9 @@ pub struct RunOptions {
     /// Engine: auto (rare/common for octal codes, naive otherwise), sparse or naive
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
-    /// Save progress to FILE every --checkpoint-every seconds (and on Ctrl-C), and resume from
-    /// it when it exists [default: a file per code and engine under the user data directory,
-    /// removed when the run completes]
+    /// Save progress to FILE every --checkpoint-every seconds (and on Ctrl-C or SIGTERM), and
+    /// resume from it when it exists; its directory must exist [default: a file per code and
+    /// engine under the user data directory, removed when the run completes]
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Neither save nor resume a checkpoint
@@ -147,12 +150,23 @@ pub fn record_of(
     }
 }
 
-/// Set by the Ctrl-C handler.
+/// Set by the Ctrl-C / SIGTERM handler.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-fn install_ctrl_c() {
-    // Only one handler per process; a second call fails harmlessly.
+fn install_stop_handler() {
+    // Ctrl-C, SIGTERM and SIGHUP (the crate's "termination" feature). Only one handler per
+    // process; a second call fails harmlessly.
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+}
+
+/// Print what the checkpoint store has to say.
+fn tell(notices: Vec<Notice>) {
+    for notice in notices {
+        match notice {
+            Notice::Note(m) => eprintln!("grundy: note: {m}"),
+            Notice::Warning(m) => eprintln!("grundy: warning: {m}"),
+        }
+    }
 }
 
 /// The default checkpoint of a code and engine.
@@ -242,65 +256,40 @@ pub fn run_long(
         Some(text) => parse_seconds(text)?,
         None => Duration::from_secs_f64(DEFAULT_CHECKPOINT_EVERY),
     };
-    // Open the catalogue first: a bad --db fails before a long run, not after.
-    let catalogue = if options.no_record {
-        None
-    } else {
-        match Catalogue::open_default(options.db.as_deref()) {
-            Ok(c) => Some(c),
-            Err(e)
-                if options.db.is_some() || std::env::var_os(crate::catalogue::DB_ENV).is_some() =>
-            {
-                return Err(e)
-            }
-            Err(e) => {
-                eprintln!("grundy: note: this run will not be recorded: {}", e.message);
-                None
-            }
-        }
-    };
-    let explicit = options.checkpoint.is_some();
-    let path = if options.no_checkpoint {
-        None
-    } else {
-        options
-            .checkpoint
-            .clone()
-            .or_else(|| default_checkpoint(rules, &engine))
-    };
     let identity = Identity {
         code: rules.to_string(),
         engine: engine.name().to_string(),
         engine_version: engine.version(),
     };
+    let mut store = if options.no_checkpoint {
+        None
+    } else if let Some(p) = &options.checkpoint {
+        Some(Store::chosen(p, identity).map_err(|e| CliError::input(e.to_string()))?)
+    } else {
+        default_checkpoint(rules, &engine).map(|p| Store::default_place(&p, identity))
+    };
     let mut values = Vec::new();
-    let mut resumed = 0;
-    if let Some(p) = &path {
-        if let Some(saved) = checkpoint::load_for(p, &identity, n.saturating_add(1))
-            .map_err(|e| CliError::input(e.to_string()))?
-        {
-            if !saved.is_empty() {
-                eprintln!(
-                    "grundy: resuming from checkpoint '{}' (G(0..{}) already computed)",
-                    p.display(),
-                    saved.len() - 1
-                );
-            }
-            resumed = saved.len();
-            values = saved;
+    if let Some(store) = &mut store {
+        let (saved, notices) = store
+            .resume(n.saturating_add(1))
+            .map_err(|e| CliError::input(e.to_string()))?;
+        tell(notices);
+        if !saved.is_empty() {
+            eprintln!(
+                "grundy: resuming from checkpoint '{}' (G(0..{}) already computed)",
+                store.path().display(),
+                saved.len() - 1
+            );
         }
+        values = saved;
+        install_stop_handler();
     }
-    if path.is_some() {
-        install_ctrl_c();
-    }
+    // Open the catalogue before the work (a bad --db fails before a long run, not after), and
+    // after the checks of the checkpoint (a refused run creates no catalogue).
+    let catalogue = crate::catalogue::open_for_recording(options.no_record, options.db.as_deref())?;
     let mut save = |v: &[u16]| -> Result<(), grundy::Error> {
-        if let Some(p) = &path {
-            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| {
-                    grundy::Error::Invalid(format!("checkpoint '{}': {e}", p.display()))
-                })?;
-            }
-            checkpoint::save(p, &identity, v)?;
+        if let Some(store) = &mut store {
+            tell(store.save(v));
         }
         Ok(())
     };
@@ -324,39 +313,29 @@ pub fn run_long(
     let seconds = start.elapsed().as_secs_f64();
     let computation = match outcome? {
         Outcome::Interrupted(done) => {
-            return Err(CliError {
-                message: match &path {
-                    Some(p) => format!(
-                        "interrupted: G(0..{}) saved to '{}'; run the same command again to resume",
-                        done - 1,
-                        p.display()
-                    ),
-                    None => "interrupted".into(),
-                },
-                code: 130,
-            })
+            let message = match &store {
+                Some(s) if s.on_file() >= done => format!(
+                    "interrupted: G(0..{}) saved to '{}'; run the same command again to resume",
+                    done - 1,
+                    s.path().display()
+                ),
+                _ => "interrupted (nothing saved)".into(),
+            };
+            return Err(CliError { message, code: 130 });
         }
         Outcome::Finished(c) => c,
     };
-    if let Some(p) = &path {
-        if explicit {
-            // the file now holds the whole result: running the command again just reports it
-            // (never shorten a file that held more than this run asked for)
-            if computation.values.len() > resumed {
-                save(&computation.values)?;
-            }
-        } else {
-            let _ = std::fs::remove_file(p);
-        }
+    if let Some(store) = &mut store {
+        tell(store.finish(&computation.values));
     }
     if let Some(cat) = &catalogue {
-        cat.record(&record_of(
+        cat.record_or_warn(&record_of(
             rules,
             &computation,
             &engine,
             seconds,
             until_period,
-        ))?;
+        ));
     }
     Ok(Finished {
         computation,

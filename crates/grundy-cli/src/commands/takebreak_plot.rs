@@ -2,8 +2,7 @@
 //! periodic part marked (a line where it starts, one full period shaded, a line where the
 //! certificate completed).
 //!
-//! Text needs a system font; on a machine without one the picture is drawn without text (and
-//! a note goes to stderr) rather than not at all.
+//! Text is drawn with the font compiled into the program ([`crate::plot::register_font`]).
 
 use crate::common::{CliError, CliResult};
 use grundy::takebreak::Computation;
@@ -22,58 +21,37 @@ const SIZE: (u32, u32) = (1200, 600);
 
 /// Draw the scatter plot of `c` into `path`.
 pub fn draw(path: &Path, format: Format, title: &str, c: &Computation) -> CliResult {
-    let attempt = |text: bool| -> Result<(), String> {
-        match format {
-            Format::Png => {
-                let root = BitMapBackend::new(path, SIZE).into_drawing_area();
-                render(&root, title, c, text)?;
-                root.present().map_err(|e| e.to_string())
-            }
-            Format::Svg => {
-                let root = SVGBackend::new(path, SIZE).into_drawing_area();
-                render(&root, title, c, text)?;
-                root.present().map_err(|e| e.to_string())
-            }
+    crate::plot::register_font();
+    let fail = |e: String| CliError::input(format!("cannot draw '{}': {e}", path.display()));
+    match format {
+        Format::Png => {
+            let root = BitMapBackend::new(path, SIZE).into_drawing_area();
+            render(&root, title, c).map_err(fail)?;
+            root.present().map_err(|e| fail(e.to_string()))
         }
-    };
-    if let Err(first) = attempt(true) {
-        if attempt(false).is_ok() {
-            eprintln!(
-                "grundy: note: {} drawn without text (no usable font: {first})",
-                path.display()
-            );
-        } else {
-            return Err(CliError::input(format!(
-                "cannot draw '{}': {first}",
-                path.display()
-            )));
+        Format::Svg => {
+            let root = SVGBackend::new(path, SIZE).into_drawing_area();
+            render(&root, title, c).map_err(fail)?;
+            root.present().map_err(|e| fail(e.to_string()))
         }
     }
-    Ok(())
 }
 
 fn render<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
     c: &Computation,
-    text: bool,
 ) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
     let n = c.values.len();
     let x_max = n.max(2) as f64;
     let y_max = c.max_value as f64 + 1.0;
-    let mut builder = ChartBuilder::on(root);
-    builder.margin(20);
-    if text {
-        builder
-            .caption(title, ("sans-serif", 24))
-            .x_label_area_size(45)
-            .y_label_area_size(55);
-    } else {
-        builder.x_label_area_size(5).y_label_area_size(5);
-    }
-    let mut chart = builder
+    let mut chart = ChartBuilder::on(root)
+        .margin(20)
+        .caption(title, (crate::plot::FAMILY, 24))
+        .x_label_area_size(45)
+        .y_label_area_size(55)
         .build_cartesian_2d(-0.5..x_max, -0.5..y_max)
         .map_err(err)?;
     let integer = |v: &f64| format!("{:.0}", v);
@@ -81,12 +59,9 @@ fn render<DB: DrawingBackend>(
     mesh.disable_x_mesh()
         .light_line_style(WHITE)
         .x_label_formatter(&integer)
-        .y_label_formatter(&integer);
-    if text {
-        mesh.x_desc("n").y_desc("G(n)");
-    } else {
-        mesh.x_labels(0).y_labels(0);
-    }
+        .y_label_formatter(&integer)
+        .x_desc("n")
+        .y_desc("G(n)");
     mesh.draw().map_err(err)?;
 
     if let Some(p) = c.period {
@@ -98,29 +73,25 @@ fn render<DB: DrawingBackend>(
             )))
             .map_err(err)?;
         let what = if p.certified { "certified" } else { "observed" };
-        if text {
-            band.label(format!(
-                "one period ({}) from the preperiod {} — {what}",
-                p.period, p.preperiod
-            ))
-            .legend(|(x, y)| {
-                Rectangle::new(
-                    [(x, y - 5), (x + 15, y + 5)],
-                    RGBColor(255, 228, 170).filled(),
-                )
-            });
-        }
+        band.label(format!(
+            "one period ({}) from the preperiod {} — {what}",
+            p.period, p.preperiod
+        ))
+        .legend(|(x, y)| {
+            Rectangle::new(
+                [(x, y - 5), (x + 15, y + 5)],
+                RGBColor(255, 228, 170).filled(),
+            )
+        });
         let start_line = chart
             .draw_series(LineSeries::new(
                 [(start, -0.5), (start, y_max)],
                 RED.stroke_width(2),
             ))
             .map_err(err)?;
-        if text {
-            start_line
-                .label(format!("periodic from n = {}", p.preperiod))
-                .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], RED.stroke_width(2)));
-        }
+        start_line
+            .label(format!("periodic from n = {}", p.preperiod))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], RED.stroke_width(2)));
         if let Some(at) = p.certified_at {
             let at = at as f64;
             let cert = chart
@@ -131,12 +102,10 @@ fn render<DB: DrawingBackend>(
                     RGBColor(0, 130, 0).stroke_width(2),
                 ))
                 .map_err(err)?;
-            if text {
-                cert.label(format!("certificate complete at n = {}", at))
-                    .legend(|(x, y)| {
-                        PathElement::new([(x, y), (x + 15, y)], RGBColor(0, 130, 0).stroke_width(2))
-                    });
-            }
+            cert.label(format!("certificate complete at n = {}", at))
+                .legend(|(x, y)| {
+                    PathElement::new([(x, y), (x + 15, y)], RGBColor(0, 130, 0).stroke_width(2))
+                });
         }
     }
     let radius = if n <= 2000 {
@@ -151,7 +120,7 @@ fn render<DB: DrawingBackend>(
             Circle::new((i as f64, v as f64), radius, RGBColor(30, 60, 160).filled())
         }))
         .map_err(err)?;
-    if text && c.period.is_some() {
+    if c.period.is_some() {
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)

@@ -41,12 +41,8 @@ pub fn draw(
     let title_width = 2 * MARGIN + 8 * title.chars().count() as u32;
     let width = (2 * MARGIN + cols as u32 * CELL).max(title_width);
     let height = 2 * MARGIN + TITLE + rows.max(1) as u32 * CELL;
-    let fail = |e: String| {
-        CliError::input(format!(
-            "cannot draw '{}': {e} (pictures need a TrueType font through fontconfig, e.g. Debian's fonts-dejavu-core)",
-            path.display()
-        ))
-    };
+    crate::plot::register_font();
+    let fail = |e: String| CliError::input(format!("cannot draw '{}': {e}", path.display()));
     match format {
         Format::Svg => {
             let area = SVGBackend::new(path, (width, height)).into_drawing_area();
@@ -68,7 +64,7 @@ fn render<DB: DrawingBackend>(
     title: &str,
 ) -> Result<(), DrawingAreaError<DB::ErrorType>> {
     area.fill(&WHITE)?;
-    let title_style = TextStyle::from(("sans-serif", 16).into_font())
+    let title_style = TextStyle::from((crate::plot::FAMILY, 16).into_font())
         .color(&BLACK)
         .pos(Pos::new(HPos::Left, VPos::Center));
     area.draw(&Text::new(
@@ -87,7 +83,7 @@ fn render<DB: DrawingBackend>(
         4 => 10,
         _ => 8,
     };
-    let number_style = TextStyle::from(("sans-serif", font_size).into_font())
+    let number_style = TextStyle::from((crate::plot::FAMILY, font_size).into_font())
         .color(&BLACK)
         .pos(Pos::new(HPos::Center, VPos::Center));
     let top = (MARGIN + TITLE) as i32;

@@ -28,6 +28,16 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
 }
 
+/// The values G(0), G(1), ... of a `takebreak --print --json` report.
+pub fn values_of(v: &serde_json::Value) -> Vec<u64> {
+    v["values"]
+        .as_array()
+        .expect("values printed")
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect()
+}
+
 /// The command must fail with exit status 2 and exactly one line on stderr containing `needle`.
 pub fn bad_input(args: &[&str], needle: &str) {
     let out = grundy().args(args).output().expect("runs");

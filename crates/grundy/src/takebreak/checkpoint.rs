@@ -16,9 +16,16 @@
 //! from the run's (a checkpoint of another computation).
 //!
 //! # Atomicity
-//! [`save`] writes `FILE.tmp`, flushes it to disk (`fsync`), renames it over `FILE` and syncs
-//! the directory. A rename is atomic, so whenever the process dies — SIGKILL included — `FILE`
-//! is either the previous checkpoint or the new one, complete.
+//! [`save`] writes a temporary file of its own beside `FILE` (a name no other save uses, even in
+//! another process), flushes it to disk (`fsync`), renames it over `FILE` and syncs the
+//! directory. A rename is atomic, so whenever the process dies — SIGKILL included — `FILE` is
+//! either the previous checkpoint or the new one, complete; and two processes saving the same
+//! file at once never write into each other's temporary file.
+//!
+//! # Locking
+//! [`Lock::try_acquire`] takes an exclusive advisory lock on `FILE.lock`, so that one run at a
+//! time writes (and finally removes) a checkpoint; the operating system releases it when the
+//! process ends, however it ends, so a killed run never leaves a stale lock behind.
 //!
 //! Values stream through a fixed buffer in both directions, so saving or loading 10^8 values
 //! needs no second copy of them (the memory bound of a run stays 2 bytes per heap size).
@@ -30,7 +37,7 @@ use crate::Error;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The first bytes of every checkpoint file.
@@ -81,11 +88,52 @@ fn io_error(path: &Path, e: impl std::fmt::Display) -> CheckpointError {
     }
 }
 
-/// The temporary file [`save`] writes before renaming it over `path`.
-pub fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
+/// A temporary file name beside `path` that no other save uses: process id and a per-process
+/// counter (the file is also created with `create_new`, so a clash is an error, never a
+/// shared file).
+fn temp_path(path: &Path) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(format!(
+        ".{}.{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
     path.with_file_name(name)
+}
+
+/// The lock file of the checkpoint `path`.
+pub fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    path.with_file_name(name)
+}
+
+/// An exclusive lock on a checkpoint (see the module docs), held until dropped.
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+impl Lock {
+    /// Lock the checkpoint `path` for this process: `Ok(None)` when another process holds it.
+    /// The lock file is created if needed (its directory must exist).
+    pub fn try_acquire(path: &Path) -> Result<Option<Lock>, CheckpointError> {
+        let lock = lock_path(path);
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock)
+            .map_err(|e| io_error(path, format!("cannot create the lock file: {e}")))?;
+        // flock on Unix, LockFileEx on Windows (the fs4 crate; std has it from Rust 1.89 only)
+        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
+            Ok(true) => Ok(Some(Lock { _file: file })),
+            Ok(false) => Ok(None),
+            Err(e) => Err(io_error(path, format!("cannot lock: {e}"))),
+        }
+    }
 }
 
 fn header(identity: &Identity, count: usize) -> Vec<u8> {
@@ -105,11 +153,7 @@ fn header(identity: &Identity, count: usize) -> Vec<u8> {
 pub fn save(path: &Path, identity: &Identity, values: &[u16]) -> Result<(), CheckpointError> {
     let tmp = temp_path(path);
     let write = || -> std::io::Result<()> {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)?;
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         let mut crc = crc32fast::Hasher::new();
         let head = header(identity, values.len());
         crc.update(&head);
@@ -140,14 +184,21 @@ pub fn save(path: &Path, identity: &Identity, values: &[u16]) -> Result<(), Chec
         }
         Ok(())
     };
-    write().map_err(|e| io_error(path, format!("cannot save: {e}")))
+    write().map_err(|e| {
+        // never leave a partial temporary file behind
+        let _ = std::fs::remove_file(&tmp);
+        io_error(path, format!("cannot save: {e}"))
+    })
 }
 
 /// A loaded checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checkpoint {
     pub identity: Identity,
+    /// The first values of the file (at most the `keep` asked for).
     pub values: Vec<u16>,
+    /// How many values the file holds (at least `values.len()`).
+    pub count: usize,
 }
 
 /// Read and verify a checkpoint (magic, format, length, checksum). At most `keep` values are
@@ -234,6 +285,7 @@ pub fn load(path: &Path, keep: usize) -> Result<Option<Checkpoint>, CheckpointEr
             engine_version,
         },
         values,
+        count,
     }))
 }
 
@@ -242,7 +294,7 @@ pub fn load_for(
     path: &Path,
     identity: &Identity,
     keep: usize,
-) -> Result<Option<Vec<u16>>, CheckpointError> {
+) -> Result<Option<Checkpoint>, CheckpointError> {
     let Some(c) = load(path, keep)? else {
         return Ok(None);
     };
@@ -263,7 +315,182 @@ pub fn load_for(
             c.identity.engine, c.identity.engine_version, identity.engine, identity.engine_version
         )));
     }
-    Ok(Some(c.values))
+    Ok(Some(c))
+}
+
+/// Something a [`Store`] has to tell the user (the front end prints it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// For information (e.g. where checkpoints are kept, said when the place is created).
+    Note(String),
+    /// Checkpointing stopped for this run; the run itself goes on.
+    Warning(String),
+}
+
+/// Where one run keeps its checkpoint, and the rules that keep checkpoints from being lost:
+///
+/// - only the run holding the [`Lock`] writes or removes the file; a second run of the same
+///   computation resumes from it read-only and goes on without saving (never dies);
+/// - the file never shrinks: a run saves only when it holds more values than the file, and
+///   never removes a file longer than its own result;
+/// - a place where nothing can be written (read-only, missing, locked) turns checkpointing off
+///   with one [`Notice::Warning`]: the run goes on and prints its results.
+#[derive(Debug)]
+pub struct Store {
+    path: PathBuf,
+    identity: Identity,
+    /// The default place: its directory is created at the first save, and the file is removed
+    /// when the run completes.
+    default_place: bool,
+    lock: Option<Lock>,
+    /// Why this run no longer writes (set once).
+    read_only: Option<String>,
+    /// Values the file holds (as loaded, or as this run last saved).
+    on_file: usize,
+}
+
+impl Store {
+    /// A checkpoint file the user chose: its directory must exist (it is never created), the
+    /// file is kept when the run completes.
+    pub fn chosen(path: &Path, identity: Identity) -> Result<Store, CheckpointError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                return Err(io_error(
+                    path,
+                    format!("directory '{}' does not exist", dir.display()),
+                ));
+            }
+        }
+        Ok(Self::new(path, identity, false))
+    }
+
+    /// The default checkpoint of a computation: the directory is created at the first save, and
+    /// the file is removed when the run completes.
+    pub fn default_place(path: &Path, identity: Identity) -> Store {
+        Self::new(path, identity, true)
+    }
+
+    fn new(path: &Path, identity: Identity, default_place: bool) -> Store {
+        Store {
+            path: path.to_path_buf(),
+            identity,
+            default_place,
+            lock: None,
+            read_only: None,
+            on_file: 0,
+        }
+    }
+
+    /// The checkpoint file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// How many values the file holds for sure (0 if this run has not seen or written it).
+    pub fn on_file(&self) -> usize {
+        self.on_file
+    }
+
+    /// Stop writing, and say why (only the first reason is told).
+    fn give_up(&mut self, reason: String) -> Option<Notice> {
+        self.lock = None;
+        if self.read_only.is_some() {
+            return None;
+        }
+        let message = format!(
+            "{reason}; this run goes on without saving checkpoints to '{}'",
+            self.path.display()
+        );
+        self.read_only = Some(message.clone());
+        Some(Notice::Warning(message))
+    }
+
+    /// Take the lock if this run does not hold it yet; `false` (with a notice) if it cannot.
+    fn acquire(&mut self, notices: &mut Vec<Notice>) -> bool {
+        if self.lock.is_some() {
+            return true;
+        }
+        if self.read_only.is_some() {
+            return false;
+        }
+        match Lock::try_acquire(&self.path) {
+            Ok(Some(lock)) => {
+                self.lock = Some(lock);
+                true
+            }
+            Ok(None) => {
+                notices.extend(self.give_up("another run is using this checkpoint".into()));
+                false
+            }
+            Err(e) => {
+                notices.extend(self.give_up(e.to_string()));
+                false
+            }
+        }
+    }
+
+    /// The first `keep` values of the checkpoint, if there is one (a corrupt or foreign file is
+    /// an error). When another run holds the lock the values are still read — a checkpoint is
+    /// always complete — but this run will not write.
+    pub fn resume(&mut self, keep: usize) -> Result<(Vec<u16>, Vec<Notice>), CheckpointError> {
+        let mut notices = Vec::new();
+        if !self.path.exists() {
+            return Ok((Vec::new(), notices));
+        }
+        self.acquire(&mut notices);
+        let Some(c) = load_for(&self.path, &self.identity, keep)? else {
+            return Ok((Vec::new(), notices));
+        };
+        self.on_file = c.count;
+        Ok((c.values, notices))
+    }
+
+    /// Save `values` unless the file already holds as many, or this run does not write.
+    pub fn save(&mut self, values: &[u16]) -> Vec<Notice> {
+        let mut notices = Vec::new();
+        if self.read_only.is_some() || values.len() <= self.on_file {
+            return notices;
+        }
+        if self.lock.is_none() && self.default_place {
+            if let Some(dir) = self.path.parent().filter(|d| !d.is_dir()) {
+                if let Err(e) = std::fs::create_dir_all(dir) {
+                    let reason = format!("cannot create directory '{}': {e}", dir.display());
+                    notices.extend(self.give_up(reason));
+                    return notices;
+                }
+                notices.push(Notice::Note(format!(
+                    "checkpoints of long runs are kept in '{}' until the run completes \
+                     (--no-checkpoint turns them off)",
+                    dir.display()
+                )));
+            }
+        }
+        if !self.acquire(&mut notices) {
+            return notices;
+        }
+        match save(&self.path, &self.identity, values) {
+            Ok(()) => self.on_file = values.len(),
+            Err(e) => notices.extend(self.give_up(e.to_string())),
+        }
+        notices
+    }
+
+    /// The run completed with `values`: a chosen file is brought up to them (it then holds the
+    /// whole result); the default file is removed — unless it holds more than `values`.
+    pub fn finish(&mut self, values: &[u16]) -> Vec<Notice> {
+        if !self.default_place {
+            return self.save(values);
+        }
+        if self.lock.is_some() && self.on_file <= values.len() {
+            let _ = std::fs::remove_file(&self.path);
+            // The lock file goes too. A run that opened it just before may then lock the
+            // removed file while a later one locks a new one; both still save through their
+            // own temporary files, so nothing is lost.
+            let _ = std::fs::remove_file(lock_path(&self.path));
+        }
+        self.lock = None;
+        Vec::new()
+    }
 }
 
 /// How a resumable run saves and stops.
@@ -357,16 +584,87 @@ mod tests {
             .map(|i| (i * 7919 % 65536) as u16)
             .collect();
         save(&path, &identity(), &values).unwrap();
-        assert!(!temp_path(&path).exists());
+        // only the checkpoint is left: no temporary file
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["a.ckpt"]);
         let c = load(&path, usize::MAX).unwrap().unwrap();
         assert_eq!(c.identity, identity());
         assert_eq!(c.values, values);
-        assert_eq!(load(&path, 10).unwrap().unwrap().values, values[..10]);
+        assert_eq!(c.count, values.len());
+        let head = load(&path, 10).unwrap().unwrap();
         assert_eq!(
-            load_for(&path, &identity(), usize::MAX).unwrap().unwrap(),
+            (head.values.as_slice(), head.count),
+            (&values[..10], values.len())
+        );
+        assert_eq!(
+            load_for(&path, &identity(), usize::MAX)
+                .unwrap()
+                .unwrap()
+                .values,
             values
         );
         assert_eq!(load(&dir.join("missing"), 5).unwrap(), None);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn temporary_names_are_unique_and_the_lock_is_exclusive() {
+        let dir = temp_dir();
+        let path = dir.join("c.ckpt");
+        assert_ne!(temp_path(&path), temp_path(&path));
+        let first = Lock::try_acquire(&path).unwrap();
+        assert!(first.is_some());
+        // a second handle (as another process would open) cannot take it while it is held
+        assert!(Lock::try_acquire(&path).unwrap().is_none());
+        drop(first);
+        assert!(Lock::try_acquire(&path).unwrap().is_some());
+        // a save into a directory that does not exist fails cleanly
+        let e = save(&dir.join("none").join("x.ckpt"), &identity(), &[1, 2]).unwrap_err();
+        assert!(e.to_string().contains("cannot save"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_store_never_shrinks_and_shares_nothing_with_a_second_run() {
+        let dir = temp_dir();
+        let path = dir.join("d").join("0.16.sparse.ckpt");
+        let long: Vec<u16> = (0..5000).map(|i| (i % 7) as u16).collect();
+        // the default place is created at the first save, with a note saying where
+        let mut a = Store::default_place(&path, identity());
+        let notices = a.save(&long);
+        assert!(
+            matches!(notices.as_slice(), [Notice::Note(_)]),
+            "{notices:?}"
+        );
+        assert_eq!(a.on_file(), 5000);
+        // a second run of the same computation reads it but does not write it
+        let mut b = Store::default_place(&path, identity());
+        let (values, notices) = b.resume(100).unwrap();
+        assert_eq!(values, long[..100]);
+        assert!(matches!(notices.as_slice(), [Notice::Warning(w)] if w.contains("another run")));
+        assert!(b.save(&long[..200]).is_empty());
+        assert!(b.finish(&long[..100]).is_empty());
+        assert_eq!(load(&path, 0).unwrap().unwrap().count, 5000);
+        drop(a);
+        // alone now: a shorter run neither shrinks nor removes it
+        let mut c = Store::default_place(&path, identity());
+        let (values, notices) = c.resume(100).unwrap();
+        assert_eq!((values.len(), notices.len(), c.on_file()), (100, 0, 5000));
+        assert!(c.save(&long[..100]).is_empty());
+        c.finish(&long[..100]);
+        assert_eq!(load(&path, 0).unwrap().unwrap().count, 5000);
+        // a run that completes past it removes it (and its lock file)
+        let mut d = Store::default_place(&path, identity());
+        d.resume(usize::MAX).unwrap();
+        let longer: Vec<u16> = (0..6000).map(|i| (i % 7) as u16).collect();
+        d.finish(&longer);
+        assert!(!path.exists() && !lock_path(&path).exists());
+        // a chosen file in a missing directory is refused before any work
+        let e = Store::chosen(&dir.join("none").join("x"), identity()).unwrap_err();
+        assert!(e.to_string().contains("does not exist"), "{e}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 
