@@ -76,10 +76,10 @@ fn check_conditions(lists: &[Vec<usize>], a: &Analysis) {
 fn product(x: &[Vec<usize>], y: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let nb = y.len();
     let mut lists = Vec::with_capacity(x.len() * nb);
-    for a in 0..x.len() {
-        for b in 0..nb {
-            let mut o: Vec<usize> = x[a].iter().map(|&a2| a2 * nb + b).collect();
-            o.extend(y[b].iter().map(|&b2| a * nb + b2));
+    for (a, xa) in x.iter().enumerate() {
+        for (b, yb) in y.iter().enumerate() {
+            let mut o: Vec<usize> = xa.iter().map(|&a2| a2 * nb + b).collect();
+            o.extend(yb.iter().map(|&b2| a * nb + b2));
             lists.push(o);
         }
     }
