@@ -138,14 +138,10 @@ fn check_all(lists: &[Vec<usize>]) {
     let g = csr(lists);
     let a = analyse(&g);
     let expected = retrograde(lists);
-    for u in 0..lists.len() {
-        assert_eq!(
-            a.outcome(u),
-            expected[u],
-            "outcome of node {u} in {lists:?}"
-        );
-        assert_eq!(a.value(u).outcome(), expected[u]);
-        match expected[u] {
+    for (u, &want) in expected.iter().enumerate() {
+        assert_eq!(a.outcome(u), want, "outcome of node {u} in {lists:?}");
+        assert_eq!(a.value(u).outcome(), want);
+        match want {
             LoopyOutcome::N => check_win(&a, u),
             LoopyOutcome::D => check_draw(&a, u),
             LoopyOutcome::P => {}
