@@ -24,6 +24,7 @@ pub mod label;
 pub mod strategy;
 
 pub use label::{analyse, Analysis, Csr};
+pub use strategy::{sum_moves, sum_value, SumMove, WinningMove};
 
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};

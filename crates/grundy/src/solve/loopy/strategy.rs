@@ -75,3 +75,54 @@ impl Analysis<'_> {
         }
     }
 }
+
+/// One component of a sum: an analysed graph and the component's current node.
+pub type Component<'a, 'g> = (&'a Analysis<'g>, usize);
+
+/// A move in a sum of graphs: which component, the option moved to there, and the outcome of
+/// the whole sum after the move (from the next player's point of view).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SumMove {
+    /// Index of the component moved in.
+    pub component: usize,
+    /// The option moved to in that component.
+    pub to: usize,
+    /// Outcome of the sum after the move: P means the move wins, D that it keeps a draw.
+    pub outcome_after: LoopyOutcome,
+}
+
+/// γ of a sum from its components' values (Smith 1966), no product graph built.
+pub fn sum_value(components: &[Component]) -> super::LoopyValue {
+    let values: Vec<super::LoopyValue> = components.iter().map(|(a, u)| a.value(*u)).collect();
+    super::LoopyValue::sum_all(&values)
+}
+
+/// Every move of a sum (duplicate options in a component listed once) with the outcome it leads
+/// to, each judged from the components' values only: the moved component's new value summed
+/// with the others'.
+pub fn sum_moves(components: &[Component]) -> Vec<SumMove> {
+    let values: Vec<super::LoopyValue> = components.iter().map(|(a, u)| a.value(*u)).collect();
+    let mut moves = Vec::new();
+    for (i, (a, u)) in components.iter().enumerate() {
+        let others = super::LoopyValue::sum_all(
+            values
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, v)| v),
+        );
+        let mut seen = Vec::new();
+        for v in a.graph().options(*u) {
+            if seen.contains(&v) {
+                continue;
+            }
+            seen.push(v);
+            moves.push(SumMove {
+                component: i,
+                to: v,
+                outcome_after: a.value(v).sum(&others).outcome(),
+            });
+        }
+    }
+    moves
+}

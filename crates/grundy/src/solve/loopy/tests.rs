@@ -276,9 +276,15 @@ proptest! {
         let expected = retrograde(&lists);
         for a in 0..x.len() {
             for b in 0..y.len() {
-                let sum = ax.value(a).sum(&ay.value(b));
-                prop_assert_eq!(&ap.value(a * y.len() + b), &sum);
-                prop_assert_eq!(sum.outcome(), expected[a * y.len() + b]);
+                let node = a * y.len() + b;
+                let sum = sum_value(&[(&ax, a), (&ay, b)]);
+                prop_assert_eq!(&ap.value(node), &sum);
+                prop_assert_eq!(sum.outcome(), expected[node]);
+                // Moves judged from component values lead where the product graph says.
+                for m in sum_moves(&[(&ax, a), (&ay, b)]) {
+                    let after = if m.component == 0 { m.to * y.len() + b } else { a * y.len() + m.to };
+                    prop_assert_eq!(m.outcome_after, expected[after]);
+                }
             }
         }
     }
