@@ -1,7 +1,8 @@
 //! A small loopy family: subtraction games where some moves put tokens back.
 //!
 //! One heap of n tokens, 0 ≤ n ≤ `max`. A move either removes t tokens for some t in the
-//! *take* set (t ≤ n) or adds a tokens for some a in the *add* set (n + a ≤ max). Adding makes
+//! *take* set (t ≤ n) or, from a non-empty heap, adds a tokens for some a in the *add* set
+//! (n + a ≤ max); the empty heap ends the game as in a plain subtraction game. Adding makes
 //! the game loopy — a play 3 → 5 → 3 → ... can go on forever — while the cap `max` keeps the
 //! positions finite, so the generalized Sprague–Grundy function of [`crate::solve::loopy`]
 //! (Smith 1966; Fraenkel & Yesha 1986) decides every heap: P, N or a draw.
@@ -73,6 +74,9 @@ impl Game for LoopySubtraction {
     type Position = u64;
     fn options(&self, n: &u64, out: &mut Vec<u64>) {
         out.extend(self.take.iter().take_while(|&&t| t <= *n).map(|&t| n - t));
+        if *n == 0 {
+            return; // the empty heap ends the game
+        }
         out.extend(
             self.add
                 .iter()

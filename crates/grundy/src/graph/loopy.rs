@@ -103,6 +103,15 @@ impl LoopyGraph {
         self.root
     }
 
+    /// The same graph with another starting node.
+    pub fn with_root(mut self, root: usize) -> Result<Self> {
+        if root >= self.len() {
+            return Err(Error::Invalid(format!("root index {root} is out of range")));
+        }
+        self.root = root;
+        Ok(self)
+    }
+
     /// Name of node `i`.
     pub fn name(&self, i: usize) -> &str {
         &self.names[i]
