@@ -240,7 +240,7 @@ fn loopy_subtraction_matches_a_retrograde_analysis() {
         "--max",
         "9",
         "6",
-        "2",
+        "5",
     ]);
     assert_eq!(v["grundy_value"], j!({"infinite": true, "k": []}));
 }
