@@ -97,10 +97,11 @@ fn a_sum_equals_its_product_graph() {
     let fx = write(dir.path(), "x.json", &spec(&x, &|u| format!("x{u}")));
     let fy = write(dir.path(), "y.json", &spec(&y, &|u| format!("y{u}")));
     let mut prod = Vec::new();
-    for a in 0..x.len() {
-        for b in 0..y.len() {
-            let mut o: Vec<usize> = x[a].iter().map(|&a2| a2 * y.len() + b).collect();
-            o.extend(y[b].iter().map(|&b2| a * y.len() + b2));
+    for xa in &x {
+        for (b, yb) in y.iter().enumerate() {
+            let a = prod.len() / y.len();
+            let mut o: Vec<usize> = xa.iter().map(|&a2| a2 * y.len() + b).collect();
+            o.extend(yb.iter().map(|&b2| a * y.len() + b2));
             prod.push(o);
         }
     }
