@@ -291,3 +291,42 @@ fn bad_input_is_one_line_and_status_2() {
     let out = grundy().args(["graph", &g, "--loopy"]).output().unwrap();
     assert!(out.status.success());
 }
+
+#[test]
+fn play_on_a_loopy_graph_wins_won_games_and_keeps_draws() {
+    let g = example("loopy-graph.json");
+    // From far (N) the engine moves; whatever the reply, it wins within 3 moves.
+    let out = grundy()
+        .args(["play", "graph", &g, "spin"])
+        .write_stdin("far\nx\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.contains(
+            "engine plays y: to a P-position of least rank: the game ends within 3 moves"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("engine plays end"), "{text}");
+    assert!(
+        text.ends_with("You cannot move: the engine wins.\n"),
+        "{text}"
+    );
+    // A drawn game: the engine keeps the draw for as long as the input lasts.
+    let out = grundy()
+        .args(["play", "graph", &g, "--first", "engine"])
+        .write_stdin("spin\nspin\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("engine plays spin: to a D-position: keeps the draw"),
+        "{text}"
+    );
+    assert!(text.contains("game abandoned"), "{text}");
+    assert!(!text.contains("wins"), "{text}");
+    bad_input(&["play", "graph", &g, "nowhere"], "'nowhere'");
+    bad_input(&["play", "graph"], "graph file");
+}
