@@ -18,7 +18,8 @@
 //! Cost: every labelled position walks its parents once; a position killed in stage m walks its
 //! parents once in that stage, and it is killed only in stages m where it has an option of value
 //! m. So the time is O(|V| + |E|·(1 + number of distinct finite values among a
-//! position's options)) — linear for graphs whose values stay small — and memory O(|V| + |E|).
+//! position's options)) — linear for graphs whose values stay small, O(|E| · largest value) in
+//! the worst case (a Nim heap's graph, where k moves to every j < k) — and memory O(|V| + |E|).
 
 use super::{LoopyOutcome, LoopyValue};
 use crate::{Error, Result};
