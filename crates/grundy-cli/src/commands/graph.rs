@@ -1,25 +1,32 @@
 //! `grundy graph`: explicit game graphs from a JSON file (format in the README and in
 //! `grundy::graph`).
 
+use super::graph_loopy::{run_single, run_sum, Named};
 use super::graph_structure::{division_report, plain_report, DivisionReport, PlainReport};
 use crate::common::{emit, outcome_words, read_text, CliError, CliResult};
-use grundy::graph::{to_dot, GameGraph};
+use grundy::graph::{to_dot, GameGraph, GraphSpec, LoopyGraph};
 use grundy::{Nimber, Outcome};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// Explicit game graphs: value and outcome of the root (or every node), misère outcome, DOT.
+/// Explicit game graphs: value and outcome of the root (or every node), misère outcome, DOT;
+/// with --loopy, graphs with cycles (values ∞{...}, draws); several files or roots: their sum.
 ///
 /// Example: `grundy graph game.json --all --dot game.dot`. The file is JSON:
 /// {"root": "a", "nodes": [{"id": "a", "options": ["b"]}, {"id": "b", "options": []}]}
 #[derive(clap::Args, Debug)]
 pub struct GraphArgs {
-    /// The graph file (JSON); `-` reads standard input
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// Evaluate from this node instead of the file's root
+    /// The graph file (JSON); `-` reads standard input. Several files: their sum
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Evaluate from this node instead of the file's root. Repeated with one file: the sum of
+    /// tokens on those nodes; with several files: one root per file, in order
     #[arg(long, value_name = "ID")]
-    pub root: Option<String>,
+    pub root: Vec<String>,
+    /// Graphs with cycles: the generalized Sprague-Grundy value (∞{K} values, P/N/D outcomes,
+    /// winning moves with a bound on the game's length, drawing moves)
+    #[arg(long)]
+    pub loopy: bool,
     /// List every node's value
     #[arg(long)]
     pub all: bool,
@@ -65,15 +72,117 @@ struct Report {
     plain: Option<PlainReport>,
 }
 
-/// Load a graph file, with the file name in any error.
-pub fn load(file: &std::path::Path) -> CliResult<GameGraph> {
+/// Graph files beyond this size are refused before they are read (see also the node and move
+/// limits of `grundy::graph::loopy`).
+const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Read and parse a graph file's JSON, with the file name in any error.
+fn load_spec(file: &Path) -> CliResult<GraphSpec> {
+    if let Ok(meta) = std::fs::metadata(file) {
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(CliError::input(format!(
+                "{}: the file has {} bytes; graph files are limited to {MAX_FILE_BYTES} bytes",
+                file.display(),
+                meta.len()
+            )));
+        }
+    }
     let text = read_text(file)?;
-    GameGraph::from_json(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))
+    GraphSpec::from_json(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))
+}
+
+fn in_file(file: &Path) -> impl Fn(grundy::Error) -> CliError + '_ {
+    move |e| match e {
+        grundy::Error::Loop(_) => CliError::input(format!(
+            "{}: {e}; --loopy evaluates graphs with cycles",
+            file.display()
+        )),
+        e => CliError::input(format!("{}: {e}", file.display())),
+    }
+}
+
+/// Load a graph file (acyclic), with the file name in any error.
+pub fn load(file: &Path) -> CliResult<GameGraph> {
+    GameGraph::from_spec(&load_spec(file)?).map_err(in_file(file))
+}
+
+fn node_of(graph: &LoopyGraph, id: &str) -> CliResult<usize> {
+    graph
+        .index_of(id)
+        .ok_or_else(|| CliError::input(format!("--root '{id}' is not a node of the graph")))
+}
+
+/// `--loopy` or a sum: every graph loaded as a loopy graph.
+fn run_loopy(args: &GraphArgs, json: bool) -> CliResult {
+    let sum = args.files.len() > 1 || args.root.len() > 1;
+    let refused = [
+        (args.misere, "--misere"),
+        (args.divide.is_some(), "--divide"),
+        (args.plain, "--plain"),
+        (sum && args.all, "--all"),
+        (sum && args.dot.is_some(), "--dot"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
+        let what = if sum { "a sum of graphs" } else { "--loopy" };
+        return Err(CliError::input(format!(
+            "{flag} does not apply to {what}; evaluate one acyclic graph without --loopy for it"
+        )));
+    }
+    if args.files.len() > 1 && !args.root.is_empty() && args.root.len() != args.files.len() {
+        return Err(CliError::input(format!(
+            "{} files but {} --root options: give none or one per file",
+            args.files.len(),
+            args.root.len()
+        )));
+    }
+    let mut graphs = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        let graph = LoopyGraph::from_spec(&load_spec(file)?).map_err(in_file(file))?;
+        if !args.loopy && graph.has_cycle() {
+            return Err(CliError::input(format!(
+                "{}: the graph has a cycle; --loopy evaluates graphs with cycles",
+                file.display()
+            )));
+        }
+        graphs.push(graph);
+    }
+    let mut parts = Vec::new();
+    for (i, graph) in graphs.iter().enumerate() {
+        let file = args.files[i].display().to_string();
+        let roots: Vec<usize> = if args.files.len() == 1 && !args.root.is_empty() {
+            args.root
+                .iter()
+                .map(|r| node_of(graph, r))
+                .collect::<CliResult<_>>()?
+        } else if let Some(r) = args.root.get(i) {
+            vec![node_of(graph, r)?]
+        } else {
+            vec![graph.root()]
+        };
+        for node in roots {
+            parts.push(Named {
+                file: file.clone(),
+                graph,
+                node,
+            });
+        }
+    }
+    if sum {
+        return run_sum(&parts, json);
+    }
+    let node = parts[0].node;
+    drop(parts);
+    let graph = graphs.pop().expect("one file");
+    let graph = graph.with_root(node)?;
+    run_single(&graph, args.all, args.dot.as_ref(), json)
 }
 
 pub fn run(args: GraphArgs, json: bool) -> CliResult {
-    let mut graph = load(&args.file)?;
-    if let Some(r) = &args.root {
+    if args.loopy || args.files.len() > 1 || args.root.len() > 1 {
+        return run_loopy(&args, json);
+    }
+    let mut graph = load(&args.files[0])?;
+    if let Some(r) = args.root.first() {
         let i = graph
             .index_of(r)
             .ok_or_else(|| CliError::input(format!("--root '{r}' is not a node of the graph")))?;

@@ -6,10 +6,12 @@
 //! | [`nim`] | take any number from one heap | nim-sum; misère rule (multiplayer paper Thm 2.3) |
 //! | [`subtraction`] | take an allowed number from one heap | (sequence by dynamic programming) |
 //! | [`multiplayer`] | any game, m players with preference orders | Li's mod-m sum (Thms 3.1, 4.2) |
+//! | [`loopy_subtraction`] | take from a heap or add tokens back, under a cap (loopy) | (γ by labelling) |
 //! | [`wythoff`] | take from one heap, or equally from both | P-positions by the golden ratio |
 
 pub mod cdnim;
 pub mod heaps;
+pub mod loopy_subtraction;
 pub mod multiplayer;
 pub mod nim;
 pub mod subtraction;

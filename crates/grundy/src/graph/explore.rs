@@ -7,6 +7,17 @@ use rustc_hash::FxHashMap;
 /// Every position reachable from `root`, as an explicit graph (node 0 is `root`; names are the
 /// positions' `Debug` text). Refuses with [`Error::TooLarge`] past `limit` positions.
 pub fn explore<G: Game>(game: &G, root: &G::Position, limit: usize) -> Result<GameGraph> {
+    let (names, options) = explore_lists(game, root, limit)?;
+    GameGraph::new(names, options, 0)
+}
+
+/// Every position reachable from `root` (`root` first), named by their `Debug` text, with their
+/// option lists as indices; cycles are kept. Refuses with [`Error::TooLarge`] past `limit`.
+pub(super) fn explore_lists<G: Game>(
+    game: &G,
+    root: &G::Position,
+    limit: usize,
+) -> Result<(Vec<String>, Vec<Vec<usize>>)> {
     let mut index: FxHashMap<G::Position, usize> = FxHashMap::default();
     let mut positions = vec![root.clone()];
     index.insert(root.clone(), 0);
@@ -38,5 +49,5 @@ pub fn explore<G: Game>(game: &G, root: &G::Position, limit: usize) -> Result<Ga
         next += 1;
     }
     let names = positions.iter().map(|p| format!("{p:?}")).collect();
-    GameGraph::new(names, options, 0)
+    Ok((names, options))
 }

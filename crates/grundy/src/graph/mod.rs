@@ -2,7 +2,8 @@
 //!
 //! A first-class type because game division, the plain-game axioms and diagrams all operate on
 //! whole graphs. A graph is acyclic by construction: [`GameGraph::new`] rejects cycles, unknown
-//! node names and duplicate ids, so every [`GameGraph`] is a finite game.
+//! node names and duplicate ids, so every [`GameGraph`] is a finite game. Graphs with cycles
+//! (loopy games, where a play can last forever) are [`LoopyGraph`]s, read from the same format.
 //!
 //! ## File format (JSON)
 //!
@@ -23,10 +24,12 @@
 pub mod division;
 mod dot;
 mod explore;
+pub mod loopy;
 pub mod plain;
 
 pub use dot::to_dot;
 pub use explore::explore;
+pub use loopy::LoopyGraph;
 
 use crate::solve::{Misere, Normal, Reading};
 use crate::{Error, Game, Nimber, Result};
@@ -53,6 +56,49 @@ pub struct GraphSpec {
     pub root: Option<String>,
     /// All nodes.
     pub nodes: Vec<NodeSpec>,
+}
+
+impl GraphSpec {
+    /// Parse the JSON file format (without checking node names).
+    pub fn from_json(text: &str) -> Result<Self> {
+        serde_json::from_str(text)
+            .map_err(|e| Error::Invalid(format!("malformed game graph JSON: {e}")))
+    }
+}
+
+/// Names, option lists (as indices) and root index of a file's graph; refuses duplicate ids,
+/// options naming unknown nodes and an unknown root.
+fn resolve(spec: &GraphSpec) -> Result<(Vec<String>, Vec<Vec<usize>>, usize)> {
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    for (i, node) in spec.nodes.iter().enumerate() {
+        if index.insert(node.id.as_str(), i).is_some() {
+            return Err(Error::Invalid(format!("duplicate node id '{}'", node.id)));
+        }
+    }
+    let mut options = Vec::with_capacity(spec.nodes.len());
+    for node in &spec.nodes {
+        let mut opts = Vec::with_capacity(node.options.len());
+        for o in &node.options {
+            match index.get(o.as_str()) {
+                Some(&j) => opts.push(j),
+                None => {
+                    return Err(Error::Invalid(format!(
+                        "node '{}' has option '{o}', which is not a node of the graph",
+                        node.id
+                    )))
+                }
+            }
+        }
+        options.push(opts);
+    }
+    let root = match &spec.root {
+        None => 0,
+        Some(r) => *index
+            .get(r.as_str())
+            .ok_or_else(|| Error::Invalid(format!("root '{r}' is not a node of the graph")))?,
+    };
+    let names = spec.nodes.iter().map(|n| n.id.clone()).collect();
+    Ok((names, options, root))
 }
 
 /// A finite acyclic game graph. Node `i` has name `names[i]` and options `options[i]`.
@@ -101,43 +147,13 @@ impl GameGraph {
 
     /// Build from the JSON file format's structure.
     pub fn from_spec(spec: &GraphSpec) -> Result<Self> {
-        let mut index: FxHashMap<&str, usize> = FxHashMap::default();
-        for (i, node) in spec.nodes.iter().enumerate() {
-            if index.insert(node.id.as_str(), i).is_some() {
-                return Err(Error::Invalid(format!("duplicate node id '{}'", node.id)));
-            }
-        }
-        let mut options = Vec::with_capacity(spec.nodes.len());
-        for node in &spec.nodes {
-            let mut opts = Vec::with_capacity(node.options.len());
-            for o in &node.options {
-                match index.get(o.as_str()) {
-                    Some(&j) => opts.push(j),
-                    None => {
-                        return Err(Error::Invalid(format!(
-                            "node '{}' has option '{o}', which is not a node of the graph",
-                            node.id
-                        )))
-                    }
-                }
-            }
-            options.push(opts);
-        }
-        let root = match &spec.root {
-            None => 0,
-            Some(r) => *index
-                .get(r.as_str())
-                .ok_or_else(|| Error::Invalid(format!("root '{r}' is not a node of the graph")))?,
-        };
-        let names = spec.nodes.iter().map(|n| n.id.clone()).collect();
+        let (names, options, root) = resolve(spec)?;
         GameGraph::new(names, options, root)
     }
 
     /// Parse the JSON file format.
     pub fn from_json(text: &str) -> Result<Self> {
-        let spec: GraphSpec = serde_json::from_str(text)
-            .map_err(|e| Error::Invalid(format!("malformed game graph JSON: {e}")))?;
-        GameGraph::from_spec(&spec)
+        GameGraph::from_spec(&GraphSpec::from_json(text)?)
     }
 
     /// The JSON file format's structure for this graph.

@@ -10,6 +10,7 @@
 //!
 //! Multiplayer readings live beside their paper's family in `games::multiplayer`.
 
+pub mod loopy;
 pub mod misere;
 pub mod normal;
 pub mod traverse;

@@ -5,6 +5,7 @@
 //! line from standard input, so a game can be scripted (`printf '1 1\n' | grundy play nim 3 5 2`).
 
 mod generic;
+mod graph;
 mod heapgames;
 mod multi;
 mod welter;
@@ -27,7 +28,8 @@ pub enum First {
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
     /// The family: nim, subtraction, wythoff, welter, multiplayer, cdnim, takebreak:CODE (e.g.
-    /// takebreak:kayles), or any other `--game` spec
+    /// takebreak:kayles), graph (a game graph file, cycles allowed, then an optional start
+    /// node), or any other `--game` spec
     #[arg(value_name = "FAMILY")]
     pub family: String,
     #[command(flatten)]
@@ -116,7 +118,14 @@ fn heaps_text(h: &[u64]) -> String {
 }
 
 /// The families `play` knows.
-const FAMILIES: &[&str] = &["nim", "subtraction", "wythoff", "welter", "multiplayer"];
+const FAMILIES: &[&str] = &[
+    "nim",
+    "subtraction",
+    "wythoff",
+    "welter",
+    "multiplayer",
+    "graph",
+];
 
 fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
     let words = args.position.words()?;
@@ -126,6 +135,7 @@ fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
         "wythoff" => heapgames::wythoff(&words),
         "multiplayer" => multi::build(args, &words),
         "welter" => welter::build(&words),
+        "graph" => graph::build(&words),
         other => generic::build(other, &words).map_err(|e| {
             if e.message.starts_with("unknown game") {
                 CliError::input(format!(

@@ -1,0 +1,135 @@
+//! `play graph FILE [START]`: play on a game graph, cycles allowed. The engine follows the
+//! strategy of `grundy::solve::loopy`: from an N-position the P-option of least rank (so it wins
+//! within the announced number of moves), from a D-position a move that keeps the draw.
+
+use super::Playable;
+use crate::common::{CliError, CliResult};
+use grundy::graph::{GraphSpec, LoopyGraph};
+use grundy::solve::loopy::{LoopyOutcome, LoopyValue};
+
+/// Everything the engine needs, per node, decided once before the game starts.
+struct GraphPlay {
+    graph: LoopyGraph,
+    value: Vec<LoopyValue>,
+    outcome: Vec<LoopyOutcome>,
+    best: Vec<Option<usize>>,
+    wins_within: Vec<Option<u64>>,
+    at: usize,
+}
+
+impl Playable for GraphPlay {
+    fn show(&self) -> String {
+        let opts: Vec<&str> = self
+            .graph
+            .options()
+            .options(self.at)
+            .map(|v| self.graph.name(v))
+            .collect();
+        format!(
+            "at node '{}'; moves to: {}",
+            self.graph.name(self.at),
+            if opts.is_empty() {
+                "(none)".to_string()
+            } else {
+                opts.join(", ")
+            }
+        )
+    }
+    fn move_syntax(&self) -> String {
+        "Game graph: move the token along an edge. Move: the name of the node to move to.".into()
+    }
+    fn evaluation(&mut self, _mover: usize) -> String {
+        let u = self.at;
+        let v = &self.value[u];
+        match (self.outcome[u], self.wins_within[u]) {
+            (LoopyOutcome::P, Some(w)) => {
+                format!("value {v}: P-position: the player to move loses (within {w} moves)")
+            }
+            (LoopyOutcome::N, Some(w)) => {
+                format!("value {v}: N-position: the player to move wins within {w} moves")
+            }
+            _ => format!("value {v}: D-position: with best play the game is a draw"),
+        }
+    }
+    fn best_move(&mut self, _mover: usize) -> Option<(String, String)> {
+        let u = self.at;
+        let to = self.best[u]?;
+        let why = match self.outcome[u] {
+            LoopyOutcome::N => {
+                let w = self.wins_within[u].unwrap_or(0);
+                format!(
+                    "to a P-position of least rank: the game ends within {w} move{}",
+                    if w == 1 { "" } else { "s" }
+                )
+            }
+            LoopyOutcome::D => "to a D-position: keeps the draw".to_string(),
+            LoopyOutcome::P => "no move avoids the loss".to_string(),
+        };
+        Some((self.graph.name(to).to_owned(), why))
+    }
+    fn play(&mut self, input: &str) -> Result<(), String> {
+        let target = self
+            .graph
+            .options()
+            .options(self.at)
+            .find(|&v| self.graph.name(v) == input)
+            .ok_or_else(|| {
+                format!(
+                    "'{input}' is not a move from '{}'",
+                    self.graph.name(self.at)
+                )
+            })?;
+        self.at = target;
+        Ok(())
+    }
+    fn is_over(&self) -> bool {
+        self.graph.options().options(self.at).len() == 0
+    }
+}
+
+/// Nodes a graph for `play` may have (every node's value is kept in memory as text-ready data).
+const PLAY_LIMIT: usize = 1_000_000;
+
+pub fn build(words: &[String]) -> CliResult<Box<dyn Playable>> {
+    let (file, start) = match words {
+        [file] => (file, None),
+        [file, start] => (file, Some(start)),
+        _ => {
+            return Err(CliError::input(
+                "play graph takes a graph file and optionally a start node (e.g. 'grundy play graph game.json a')",
+            ))
+        }
+    };
+    let path = std::path::Path::new(file);
+    let text = crate::common::read_text(path)?;
+    let graph = GraphSpec::from_json(&text)
+        .and_then(|s| LoopyGraph::from_spec(&s))
+        .map_err(|e| CliError::input(format!("{file}: {e}")))?;
+    if graph.len() > PLAY_LIMIT {
+        return Err(CliError::input(format!(
+            "{file}: {} nodes; play takes graphs of at most {PLAY_LIMIT} nodes",
+            graph.len()
+        )));
+    }
+    let at = match start {
+        None => graph.root(),
+        Some(s) => graph.index_of(s).ok_or_else(|| {
+            CliError::input(format!("start node '{s}' is not a node of the graph"))
+        })?,
+    };
+    let a = graph.analyse();
+    let n = graph.len();
+    let value = (0..n).map(|u| a.value(u)).collect();
+    let outcome = (0..n).map(|u| a.outcome(u)).collect();
+    let best = (0..n).map(|u| a.best_move(u)).collect();
+    let wins_within = (0..n).map(|u| a.wins_within(u)).collect();
+    drop(a);
+    Ok(Box::new(GraphPlay {
+        graph,
+        value,
+        outcome,
+        best,
+        wins_within,
+        at,
+    }))
+}
