@@ -3,7 +3,7 @@
 //! In a game graph with cycles a play can go on forever; such a play is a **draw**. C. A. B. Smith
 //! ("Graphs and composite games", J. Combin. Theory 1 (1966) 51–81) and A. S. Fraenkel with
 //! Y. Yesha ("The generalized Sprague–Grundy function and its invariance under certain mappings",
-//! J. Combin. Theory Ser. A 43 (1986) 165–177) extend the Grundy value to such graphs: γ(u) is
+//! J. Combin. Theory Ser. A 43 (1986)) extend the Grundy value to such graphs: γ(u) is
 //! either a finite value g or ∞(K), where K is the set of finite values among u's options. With
 //! a *counter* c on the finitely-valued positions, γ is the unique function such that
 //!
