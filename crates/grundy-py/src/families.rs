@@ -68,7 +68,11 @@ fn nim_position(
         d.set_item("grundy_value", value.clone())?;
         d.set_item(
             "outcome",
-            outcome_str(if value.is_zero() { Outcome::P } else { Outcome::N }),
+            outcome_str(if value.is_zero() {
+                Outcome::P
+            } else {
+                Outcome::N
+            }),
         )?;
         if misere {
             d.set_item("misere_outcome", outcome_str(nim::misere_outcome(&heaps)))?;
@@ -95,7 +99,10 @@ fn nim_position(
     })
 }
 
-fn subtraction_set(finite: Option<Vec<u64>>, all_but: Option<Vec<u64>>) -> PyResult<SubtractionSet> {
+fn subtraction_set(
+    finite: Option<Vec<u64>>,
+    all_but: Option<Vec<u64>>,
+) -> PyResult<SubtractionSet> {
     match (finite, all_but) {
         (Some(s), None) => SubtractionSet::finite(s).map_err(value_error),
         (None, Some(e)) => SubtractionSet::all_but(e).map_err(value_error),
@@ -186,8 +193,7 @@ fn wythoff_position(py: Python<'_>, a: BigUint, b: BigUint) -> PyResult<PyObject
         let outcome = wythoff::outcome(&a, &b);
         let small = match (u64::try_from(&a), u64::try_from(&b)) {
             (Ok(x), Ok(y))
-                if (x as u128 + 1).saturating_mul(y as u128 + 1)
-                    <= WYTHOFF_BRUTE_LIMIT as u128 =>
+                if (x as u128 + 1).saturating_mul(y as u128 + 1) <= WYTHOFF_BRUTE_LIMIT as u128 =>
             {
                 Some((x, y))
             }
@@ -269,7 +275,6 @@ fn cdnim_position(py: Python<'_>, heaps: Vec<BigUint>, max_moves: usize) -> PyRe
         d.set_item("winning_moves", list)?;
         d.set_item("winning_moves_complete", moves.complete)?;
         d.set_item("winning_move_count", moves.count.clone())?;
-        d.set_item("winning_moves_truncated", moves.truncated)?;
         Ok(d.into_any().unbind())
     })
 }

@@ -183,7 +183,9 @@ fn takebreak_position(
     guarded(|| {
         let rules = rules_of(code)?;
         if heaps.is_empty() {
-            return Err(value_error("heaps needs at least one heap (e.g. [5, 7, 9])"));
+            return Err(value_error(
+                "heaps needs at least one heap (e.g. [5, 7, 9])",
+            ));
         }
         if let Some(&h) = heaps.iter().find(|&&h| h > MAX_HEAP) {
             return Err(value_error(format!(
@@ -242,7 +244,13 @@ fn takebreak_fold(py: Python<'_>, code: &str, m: u64, check_up_to: u64) -> PyRes
         let c = py
             .allow_threads(|| transform::check_fold(a, m as usize, up_to))
             .map_err(value_error)?;
-        transform_report(py, &c, "fold", Some(m as usize), format!("g_B(n) = g_A(floor(n/{m}))"))
+        transform_report(
+            py,
+            &c,
+            "fold",
+            Some(m as usize),
+            format!("g_B(n) = g_A(floor(n/{m}))"),
+        )
     })
 }
 

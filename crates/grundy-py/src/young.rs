@@ -43,7 +43,8 @@ fn hook_moves<'py>(py: Python<'py>, p: &Partition) -> PyResult<Bound<'py, PyList
     let with_result = (p.len() as u64).saturating_mul(moves.len() as u64) <= MAX_RESULT_CELLS;
     let out = PyList::empty(py);
     for m in moves {
-        let internal = || value_error("internal error (please report): a winning move is not a hook");
+        let internal =
+            || value_error("internal error (please report): a winning move is not a hook");
         let row = beta
             .binary_search_by(|b| m.from.cmp(b))
             .map_err(|_| internal())?;
@@ -118,7 +119,12 @@ fn young_partition(
             d.set_item("quotient", to_py(py, &q)?)?;
         }
         let theorem = young::quotient_theorem(&p).map_err(value_error)?;
-        d.set_item("quotient_theorem", to_py(py, &theorem)?)?;
+        // JSON arrays are lists in Python (pythonize would make the fixed-size pairs tuples).
+        let t = to_py(py, &theorem)?;
+        let t = t.bind(py);
+        t.set_item("halves", to_py(py, &theorem.halves.to_vec())?)?;
+        t.set_item("half_values", theorem.half_values.to_vec())?;
+        d.set_item("quotient_theorem", t)?;
         if let Some((row, column)) = remove_hook {
             let hook_length = p.hook_length(row, column).ok_or_else(|| {
                 value_error(format!("box ({row}, {column}) is not in the diagram {p}"))

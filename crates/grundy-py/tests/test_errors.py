@@ -9,9 +9,10 @@ from conftest import cli_error
 
 # (Python call, the same input given to the CLI)
 SAME_MESSAGE = [
-    (lambda: grundy.takebreak("0.9x"), ["takebreak", "0.9x"]),
+    (lambda: grundy.takebreak("0.9x!"), ["takebreak", "0.9x!"]),
+    (lambda: grundy.takebreak("abc"), ["takebreak", "abc"]),
     (lambda: grundy.takebreak("0.07", 10**9), ["takebreak", "0.07", "-n", "1000000000"]),
-    (lambda: grundy.takebreak("4.07", 3 * 10**6), ["takebreak", "4.07", "-n", "3000000"]),
+    (lambda: grundy.takebreak("0.F", 300000), ["takebreak", "0.F", "-n", "300000"]),
     (lambda: grundy.subtraction([5], set=[0, 2]), ["subtraction", "--set", "0,2", "5"]),
     (lambda: grundy.subtraction([10**9], set=[1]), ["subtraction", "--set", "1", "1000000000"]),
     (lambda: grundy.welter([3, 3]), ["welter", "3", "3"]),

@@ -87,11 +87,25 @@ def test_transforms_match_cli():
     )
 
 
-def test_sequence_as_numpy_when_installed():
-    numpy = pytest.importorskip("numpy")
+def test_sequence_as_numpy():
+    import numpy
+
     seq = grundy.takebreak("0.07", 100)
     a = seq.to_numpy()
     assert a.dtype == numpy.uint16 and a.tolist() == seq.values
+    sub = grundy.subtraction_sequence(30, set=[1, 3, 4])
+    assert sub.to_numpy().tolist() == sub.values
+
+
+def test_plot_draws_the_sequence():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    seq = grundy.takebreak("0.07", until_period=True)
+    ax = seq.plot()
+    xs, ys = ax.collections[0].get_offsets().T
+    assert list(ys) == seq.values and list(xs) == list(range(len(seq)))
+    assert ax.get_title() == "G(n) of 0.07"
 
 
 def test_ctrl_c_interrupts_a_long_sequence():

@@ -183,7 +183,7 @@ def takebreak_position(code: str, heaps: Iterable[int], *, max_moves: int = 1000
     ``from``, ``removed``, ``leaves``).
 
     >>> takebreak_position("0.77", [5, 7, 9])["grundy_value"]
-    7
+    2
     """
     if not isinstance(code, str):
         raise TypeError(f"code must be a str, not {type(code).__name__}")
@@ -221,7 +221,7 @@ def welter(
     winning moves (``from``, ``to``), or the moves to ``target``.
 
     >>> welter([2, 3, 5, 7, 11])["grundy_value"]
-    12
+    4
     """
     sq = _check.u64s("square", squares)
     return _grundy.welter_position(sq, _check.optional_u64("target value", target), bool(value_only))

@@ -239,7 +239,11 @@ mod tests {
             for heaps in [vec![10, 7], vec![0], vec![3, 3, 9], vec![12, 1, 6]] {
                 let (value, _) = moves_to(&set, &heaps, 0).unwrap();
                 let position = crate::games::Heaps::<SubtractionRule>::position(&heaps);
-                assert_eq!(value, solver.grundy_value(&position).unwrap(), "{set} {heaps:?}");
+                assert_eq!(
+                    value,
+                    solver.grundy_value(&position).unwrap(),
+                    "{set} {heaps:?}"
+                );
                 for target in 0..4 {
                     let (_, mut moves) = moves_to(&set, &heaps, target).unwrap();
                     let mut expected = solver.heap_moves_to(&heaps, target).unwrap();
