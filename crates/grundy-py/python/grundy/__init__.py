@@ -18,7 +18,10 @@ message). Long computations release the GIL and can be interrupted with Ctrl-C.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+# typing is only read by type checkers: not importing it halves `import grundy`.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import _check
 from . import _grundy

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable, List, Optional
+# typing is only read by type checkers: not importing it halves `import grundy`.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable, List, Optional
 
 U64_MAX = 2**64 - 1
 

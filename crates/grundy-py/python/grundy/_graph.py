@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Hashable, Optional, Union
+# typing is only read by type checkers: not importing it halves `import grundy`.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, Hashable, Optional, Union
+
+    GraphSpec = Dict[str, Any]
 
 from . import _grundy
 
-GraphSpec = Dict[str, Any]
 
 
 def graph(

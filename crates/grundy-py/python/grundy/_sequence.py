@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import array
-from typing import Any, Dict, List, Optional
+# typing is only read by type checkers: not importing it halves `import grundy`.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional
 
 
 class Sequence:
