@@ -1,10 +1,9 @@
 //! Families with closed forms: Nim (nim-sum; misère, multiplayer paper Thm 2.3), subtraction
 //! games, Wythoff's game (golden-ratio formula), common-divisor Nim (paper Thm 2.4), the
-//! Sato–Welter game (hook paper Thm 2) and Li's m-player Nim (multiplayer paper Thm 3.1).
+//! Sato–Welter game (hook paper Thm 2).
 
 use crate::{guarded, to_py, value_error};
 use grundy::games::cdnim::{self, Invariants};
-use grundy::games::multiplayer::li;
 use grundy::games::subtraction::{self, SubtractionSet};
 use grundy::games::welter::Coins;
 use grundy::games::wythoff::{self, Wythoff};
@@ -28,7 +27,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wythoff_position, m)?)?;
     m.add_function(wrap_pyfunction!(cdnim_position, m)?)?;
     m.add_function(wrap_pyfunction!(welter_position, m)?)?;
-    m.add_function(wrap_pyfunction!(li_nim, m)?)?;
     Ok(())
 }
 
@@ -308,28 +306,6 @@ fn welter_position(
             }
             None => d.set_item("winning_moves", to_py(py, &analysis.moves_to(0))?)?,
         }
-        Ok(d.into_any().unbind())
-    })
-}
-
-/// Nim with `players` players under Li's ranking: oplus_m of the heaps and whether the
-/// previous player wins (multiplayer paper Thm 3.1).
-#[pyfunction]
-fn li_nim(py: Python<'_>, heaps: Vec<BigUint>, players: u32) -> PyResult<PyObject> {
-    guarded(|| {
-        if players < 2 {
-            return Err(value_error(format!(
-                "players must be at least 2 (got {players})"
-            )));
-        }
-        let d = PyDict::new(py);
-        d.set_item("players", players)?;
-        d.set_item("oplus_m", li::oplus_m(&heaps, players))?;
-        d.set_item(
-            "previous_player_wins",
-            li::li_previous_player_wins(&heaps, players),
-        )?;
-        d.set_item("heaps", heaps)?;
         Ok(d.into_any().unbind())
     })
 }

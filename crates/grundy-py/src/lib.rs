@@ -10,13 +10,15 @@
 //! the CLI prints after `grundy: `); a panic becomes `RuntimeError` ("internal error"), never a
 //! `PanicException`. Long computations release the GIL.
 //!
-//! - [`families`]: Nim, subtraction games, Wythoff, common-divisor Nim, Welter, multiplayer Nim.
+//! - [`families`]: Nim, subtraction games, Wythoff, common-divisor Nim, Welter.
+//! - [`multiplayer`]: m players with preference orders; Li's Nim; Propp's classes.
 //! - [`takebreak`]: sequences (with the CLI's engine choice), periods, positions, transforms.
 //! - [`young`]: Young diagrams and the hook-removal game.
 //! - [`graph`]: explicit game graphs.
 
 mod families;
 mod graph;
+mod multiplayer;
 mod takebreak;
 mod young;
 
@@ -61,5 +63,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     takebreak::register(m)?;
     young::register(m)?;
     graph::register(m)?;
+    multiplayer::register(m)?;
     Ok(())
 }

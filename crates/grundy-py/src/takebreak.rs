@@ -160,13 +160,17 @@ fn takebreak_sequence(
         d.set_item("engine", engine_name)?;
         d.set_item("period", to_py(py, &computation.period)?)?;
         d.set_item("max_value", computation.max_value)?;
-        d.set_item("value_counts", computation.value_counts.clone())?;
-        let bytes: Vec<u8> = computation
-            .values
-            .iter()
-            .flat_map(|v| v.to_ne_bytes())
-            .collect();
-        d.set_item("values", PyBytes::new(py, &bytes))?;
+        d.set_item("value_counts", computation.value_counts)?;
+        // Straight into the bytes object: no second copy of a long sequence.
+        let values = computation.values;
+        let bytes = PyBytes::new_with(py, values.len() * 2, |buf| {
+            for (cell, v) in buf.chunks_exact_mut(2).zip(&values) {
+                cell.copy_from_slice(&v.to_ne_bytes());
+            }
+            Ok(())
+        })?;
+        drop(values);
+        d.set_item("values", bytes)?;
         Ok(d.into_any().unbind())
     })
 }

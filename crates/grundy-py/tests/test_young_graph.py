@@ -115,3 +115,34 @@ def test_li_matches_cli(heaps):
     assert r["oplus_m"] == cli["oplus_m"]
     # the previous player (player 2 when player 0 moves first) makes the last move
     assert r["previous_player_wins"] == (cli["last_mover"] == 2)
+
+
+def cli_line_positions(cli):
+    return [{"player": s["player"], "position": sorted(s["position"])} for s in cli["line"]]
+
+
+@pytest.mark.parametrize(
+    "heaps,kwargs,flags",
+    [
+        ([2, 2, 2, 1, 3], {"players": 3}, ["--players", "3"]),
+        ([2, 2, 2], {"order": [1, 2, 0]}, ["--order", "1,2,0"]),
+        ([1, 2], {"prefs": [[0, 2, 1], [1, 0, 2], [2, 0, 1]]}, ["--prefs", "0,2,1/1,0,2/2,0,1"]),
+        ([5, 4], {"subtraction": [1, 2], "propp": True}, ["--game", "subtraction:1,2", "--propp"]),
+        ([3, 4, 5], {"players": 4}, ["--players", "4"]),
+        ([6, 1], {"propp": True}, ["--propp"]),
+    ],
+)
+def test_multiplayer_matches_cli(heaps, kwargs, flags):
+    cli = run_cli("multiplayer", *flags, *map(str, heaps))
+    r = grundy.multiplayer(heaps, **kwargs)
+    assert r["line"] == cli_line_positions(cli)
+    del cli["line"], r["line"]
+    assert r == cli
+
+
+def test_multiplayer_two_players_is_normal_play():
+    # With two players each wanting to move last, the last mover is player 0 exactly at
+    # N-positions of Nim (normal play), i.e. when the nim-sum is not zero.
+    for heaps in itertools.product(range(4), repeat=3):
+        r = grundy.multiplayer(list(heaps), players=2)
+        assert (r["last_mover"] == 0) == (grundy.nim(heaps)["grundy_value"] != 0), heaps

@@ -35,6 +35,7 @@ __all__ = [
     "cdnim",
     "from_networkx",
     "graph",
+    "multiplayer",
     "multiplayer_li",
     "nim",
     "subtraction",
@@ -274,6 +275,41 @@ def young_graph(parts: Iterable[int], *, from_beta: bool = False) -> Dict[str, A
     if not nums:
         raise ValueError("no parts given (e.g. grundy.young_graph([3, 2, 1]))")
     return _grundy.young_graph(nums, bool(from_beta))
+
+
+def multiplayer(
+    heaps: Iterable[int],
+    *,
+    players: Optional[int] = None,
+    order: Optional[Iterable[int]] = None,
+    prefs: Optional[Iterable[Iterable[int]]] = None,
+    subtraction: Optional[Iterable[int]] = None,
+    propp: bool = False,
+) -> Dict[str, Any]:
+    """m players with preference orders (multiplayer paper, section 4) on Nim, or on the
+    subtraction game with the finite set ``subtraction``: player 0 moves first, every player
+    plays for the best last mover in its own order.
+
+    ``order=[K1, ..., KM]``: symmetric preferences GAMES(K1, ..., KM) (every player wants the
+    player K1 turns after itself most, ...); ``prefs=[[...], ...]``: one order of all players
+    per player; neither: Li's GAMES(0, 1, ..., M-1) with ``players`` (default 3).
+    Returns ``last_mover``, ``position_offset`` (the i of "i-position"), the principal ``line``
+    (each step ``player`` and the sorted ``position`` after it), for Nim ``oplus_m`` and
+    ``theorem_4_2``, and with ``propp=True`` (3 players) Propp's class N, O, P or Q.
+
+    >>> r = multiplayer([2, 2, 2, 1, 3], players=3); (r["last_mover"], r["position_offset"])
+    (0, 0)
+    """
+    hs = _check.u64s("heap", heaps)
+    m = None if players is None else _check.number("players", players, 2**32 - 1)
+    k = None if order is None else _check.numbers("player offset", order, 2**32 - 1)
+    p = None
+    if prefs is not None:
+        if isinstance(prefs, (str, bytes)):
+            raise TypeError("prefs must be a list of orders (lists of players)")
+        p = [_check.numbers("player", o, 2**32 - 1) for o in prefs]
+    s = None if subtraction is None else _check.u64s("subtraction", subtraction)
+    return _grundy.multiplayer_position(hs, m, k, p, s, bool(propp))
 
 
 def multiplayer_li(heaps: Iterable[int], players: int = 3) -> Dict[str, Any]:
