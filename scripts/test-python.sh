@@ -18,6 +18,9 @@ fi
 
 # The tests run the CLI beside the package to compare their answers.
 cargo build --release --quiet -p grundy-cli
+# A module left by an earlier build (another Python version, or before the abi3 wheel) would be
+# imported instead of the fresh one.
+rm -f crates/grundy-py/python/grundy/_grundy.*so
 VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --release --quiet \
   --manifest-path crates/grundy-py/Cargo.toml
 

@@ -56,9 +56,17 @@ pub(crate) fn to_py<T: serde::Serialize>(py: Python<'_>, value: &T) -> PyResult<
         .unbind())
 }
 
+/// Panics on purpose inside [`guarded`], so that the tests can check that a panic reaches
+/// Python as `RuntimeError` and leaves the interpreter working.
+#[pyfunction]
+fn _check_panic_guard() -> PyResult<()> {
+    guarded(|| panic!("a deliberate panic (test of the guard)"))
+}
+
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(_check_panic_guard, m)?)?;
     families::register(m)?;
     takebreak::register(m)?;
     young::register(m)?;

@@ -98,3 +98,49 @@ def test_hostile_sizes_do_not_crash():
     assert grundy.wythoff(10**200, 10**200)["grundy_value"] is None
     assert grundy.welter([2**63, 2**64 - 1])["coins"] == 2
     assert grundy.multiplayer_li([2**100, 3], players=2**32 - 1)["players"] == 2**32 - 1
+
+
+def test_a_panic_becomes_runtime_error_not_panic_exception():
+    from grundy import _grundy
+
+    for _ in range(3):  # and the interpreter keeps working afterwards
+        with pytest.raises(RuntimeError) as info:
+            _grundy._check_panic_guard()
+        assert type(info.value) is RuntimeError
+        assert str(info.value).startswith("internal error (please report): a deliberate panic")
+    assert grundy.nim([1, 2])["grundy_value"] == 3
+
+
+def test_huge_negative_numbers_are_described_not_printed():
+    with pytest.raises(ValueError) as info:
+        grundy.nim([-(10**5000)])
+    assert "is negative" in str(info.value) and "bits" in str(info.value)
+
+
+def test_random_input_gives_answers_or_clean_errors():
+    import random
+
+    rng = random.Random(12)
+    numbers = [0, 1, 2, 3, 7, 64, 1000, 2**32, 2**63, 2**64 - 1, 2**64, 10**30]
+    calls = [
+        lambda h: grundy.nim(h),
+        # (the Grundy value of Wythoff positions near (1000, 1000) takes the evaluator a minute)
+        lambda h: grundy.wythoff(h[0] % 100, h[-1]),
+        lambda h: grundy.cdnim(h, max_moves=10),
+        lambda h: grundy.subtraction(h, set=h[:2] or [1]),
+        lambda h: grundy.subtraction(h, all_but=h[:1]),
+        lambda h: grundy.subtraction_sequence(h[0], set=h),
+        lambda h: grundy.welter(h),
+        lambda h: grundy.young(sorted(h, reverse=True)),
+        lambda h: grundy.young(h, from_beta=True),
+        lambda h: grundy.takebreak_position("0.137", h),
+        lambda h: grundy.multiplayer(h, players=2 + h[0] % 3),
+        lambda h: grundy.multiplayer_li(h, players=2 + h[0] % 5),
+    ]
+    for _ in range(400):
+        heaps = [rng.choice(numbers) for _ in range(rng.randint(1, 3))]
+        call = rng.choice(calls)
+        try:
+            call(heaps)
+        except (ValueError, TypeError) as e:
+            assert str(e) and "\n" not in str(e), (heaps, e)

@@ -11,8 +11,11 @@ U64_MAX = 2**64 - 1
 
 
 def _shown(value: int) -> str:
-    text = str(value) if abs(value) < 10**60 else f"{str(value)[:40]}..."
-    return text
+    # Like the CLI, which shows 40 characters of a long word; str() of a huge int is slow
+    # (and refused past 4300 digits), so those are described by their size.
+    if abs(value) < 10**40:
+        return str(value)
+    return f"{'-' if value < 0 else ''}<a number of {value.bit_length()} bits>"
 
 
 def number(what: str, value: object, limit: Optional[int] = None) -> int:
