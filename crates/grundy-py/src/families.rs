@@ -30,13 +30,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-fn outcome_str(o: Outcome) -> &'static str {
-    match o {
-        Outcome::P => "P",
-        Outcome::N => "N",
-    }
-}
-
 fn big_moves<'py>(py: Python<'py>, list: Vec<HeapMove<BigUint>>) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
     for m in list {
@@ -66,14 +59,17 @@ fn nim_position(
         d.set_item("grundy_value", value.clone())?;
         d.set_item(
             "outcome",
-            outcome_str(if value.is_zero() {
+            Outcome::as_str(if value.is_zero() {
                 Outcome::P
             } else {
                 Outcome::N
             }),
         )?;
         if misere {
-            d.set_item("misere_outcome", outcome_str(nim::misere_outcome(&heaps)))?;
+            d.set_item(
+                "misere_outcome",
+                Outcome::as_str(nim::misere_outcome(&heaps)),
+            )?;
             d.set_item(
                 "misere_winning_moves",
                 big_moves(py, nim::misere_winning_moves(&heaps))?,
@@ -171,7 +167,7 @@ fn subtraction_position(
         d.set_item("set", set.to_string())?;
         d.set_item("heaps", heaps)?;
         d.set_item("grundy_value", value)?;
-        d.set_item("outcome", outcome_str(Outcome::from_value(value)))?;
+        d.set_item("outcome", Outcome::as_str(Outcome::from_value(value)))?;
         match target {
             Some(t) => {
                 d.set_item("target", t)?;
@@ -219,7 +215,7 @@ fn wythoff_position(py: Python<'_>, a: BigUint, b: BigUint) -> PyResult<PyObject
                 ));
             }
         }
-        d.set_item("outcome", outcome_str(outcome))?;
+        d.set_item("outcome", Outcome::as_str(outcome))?;
         let moves = PyList::empty(py);
         for (x, y) in wythoff::winning_moves(&a, &b) {
             let m = PyDict::new(py);
@@ -258,7 +254,7 @@ fn cdnim_position(py: Python<'_>, heaps: Vec<BigUint>, max_moves: usize) -> PyRe
         let d = PyDict::new(py);
         d.set_item("heaps", heaps.clone())?;
         d.set_item("grundy_value", value)?;
-        d.set_item("outcome", outcome_str(Outcome::from_value(value)))?;
+        d.set_item("outcome", Outcome::as_str(Outcome::from_value(value)))?;
         d.set_item("lambda", invariants.lambda)?;
         d.set_item("iota", invariants.iota)?;
         d.set_item("gcd", moves.gcd.clone())?;
@@ -297,7 +293,7 @@ fn welter_position(
         let d = PyDict::new(py);
         d.set_item("coins", coins.len())?;
         d.set_item("grundy_value", value)?;
-        d.set_item("outcome", outcome_str(Outcome::from_value(value)))?;
+        d.set_item("outcome", Outcome::as_str(Outcome::from_value(value)))?;
         match target {
             _ if value_only => {}
             Some(t) => {

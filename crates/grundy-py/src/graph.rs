@@ -12,13 +12,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-fn outcome_str(o: Outcome) -> &'static str {
-    match o {
-        Outcome::P => "P",
-        Outcome::N => "N",
-    }
-}
-
 /// Evaluate a graph given as its JSON text (a str) or as the same structure of dicts and
 /// lists: `{"root": id, "nodes": [{"id": ..., "options": [...]}, ...]}`. The keys of
 /// `grundy graph --json` (`nodes` with `all`, `misere_outcome` with `misere`), plus `dot`
@@ -53,7 +46,7 @@ fn graph_evaluate(
         let d = PyDict::new(py);
         d.set_item("root", graph.name(r))?;
         d.set_item("grundy_value", values[r])?;
-        d.set_item("outcome", outcome_str(Outcome::from_value(values[r])))?;
+        d.set_item("outcome", Outcome::as_str(Outcome::from_value(values[r])))?;
         let winning: Vec<&str> = graph
             .options_of(r)
             .iter()
@@ -62,7 +55,7 @@ fn graph_evaluate(
             .collect();
         d.set_item("winning_moves", winning)?;
         if let Some(m) = &misere {
-            d.set_item("misere_outcome", outcome_str(m[r]))?;
+            d.set_item("misere_outcome", Outcome::as_str(m[r]))?;
         }
         if all {
             let nodes = PyList::empty(py);
@@ -71,7 +64,7 @@ fn graph_evaluate(
                 n.set_item("id", graph.name(i))?;
                 n.set_item("grundy_value", values[i])?;
                 if let Some(m) = &misere {
-                    n.set_item("misere_outcome", outcome_str(m[i]))?;
+                    n.set_item("misere_outcome", Outcome::as_str(m[i]))?;
                 }
                 nodes.append(n)?;
             }

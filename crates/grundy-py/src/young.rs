@@ -102,13 +102,7 @@ fn young_partition(
             "grundy_value_by_hooks",
             small.then(|| young::grundy_value_by_hooks(&p)),
         )?;
-        d.set_item(
-            "outcome",
-            match Outcome::from_value(grundy_value) {
-                Outcome::P => "P",
-                Outcome::N => "N",
-            },
-        )?;
+        d.set_item("outcome", Outcome::from_value(grundy_value).as_str())?;
         d.set_item("winning_moves", hook_moves(py, &p)?)?;
         if let Some(r) = core {
             let c = young::core(&p, check_r("core", r)?).map_err(value_error)?;
