@@ -4,7 +4,6 @@
 //! (Theorem 4).
 
 use crate::{guarded, to_py, value_error};
-use grundy::games::welter::Coins;
 use grundy::graph::explore;
 use grundy::young::{self, HookRemoval, Partition};
 use grundy::Outcome;
@@ -33,32 +32,17 @@ fn partition_of(numbers: Vec<u64>, from_beta: bool) -> PyResult<Partition> {
     .map_err(value_error)
 }
 
-/// The winning moves of the diagram `p` as hooks: each is the Welter move of bead `bead_from`
-/// (a beta-number of `p` with as many beads as rows) to the free square `bead_to`, which removes
-/// the hook of length `bead_from - bead_to` from the bead's row.
+/// The winning moves of `p` as hooks (the library's), each with the diagram it leaves while
+/// rows × moves stays small.
 fn hook_moves<'py>(py: Python<'py>, p: &Partition) -> PyResult<Bound<'py, PyList>> {
-    let beta = p.beta_numbers();
-    let coins = Coins::new(beta.clone()).map_err(value_error)?;
-    let moves = coins.winning_moves();
+    let moves = young::winning_hook_moves(p);
     let with_result = (p.len() as u64).saturating_mul(moves.len() as u64) <= MAX_RESULT_CELLS;
     let out = PyList::empty(py);
     for m in moves {
-        let internal =
-            || value_error("internal error (please report): a winning move is not a hook");
-        let row = beta
-            .binary_search_by(|b| m.from.cmp(b))
-            .map_err(|_| internal())?;
-        let hook_length = m.from - m.to;
-        let column = p.box_with_hook(row, hook_length).ok_or_else(internal)?;
-        let d = PyDict::new(py);
-        d.set_item("row", row)?;
-        d.set_item("column", column)?;
-        d.set_item("hook_length", hook_length)?;
-        d.set_item("bead_from", m.from)?;
-        d.set_item("bead_to", m.to)?;
+        let d = to_py(py, &m)?;
         if with_result {
-            let q = p.remove_hook(row, column).map_err(value_error)?;
-            d.set_item("result", q.parts().to_vec())?;
+            let q = p.remove_hook(m.row, m.column).map_err(value_error)?;
+            d.bind(py).set_item("result", q.parts().to_vec())?;
         }
         out.append(d)?;
     }
