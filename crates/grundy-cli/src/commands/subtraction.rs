@@ -3,7 +3,7 @@
 use crate::common::{
     emit, join, outcome_words, parse_u64, parse_u64_list, CliError, CliResult, PositionArgs,
 };
-use grundy::games::subtraction::{sequence, SubtractionSet};
+use grundy::games::subtraction::{self, sequence, SubtractionSet};
 use grundy::games::HeapMove;
 use grundy::{Nimber, Outcome};
 use serde::Serialize;
@@ -104,9 +104,6 @@ pub fn run(args: SubtractionArgs, json: bool) -> CliResult {
     if !heaps.is_empty() {
         let max = *heaps.iter().max().expect("non-empty");
         check_size("heap", max)?;
-        let g = sequence(&set, max)?;
-        let value = heaps.iter().fold(0, |acc, &h| acc ^ g[h as usize]);
-        let target = args.target.unwrap_or(0);
         if let SubtractionSet::AllBut(_) = set {
             // Every smaller heap but a few is a move: the search is linear in the heap sizes.
             let total = heaps.iter().fold(0u64, |a, &h| a.saturating_add(h));
@@ -116,23 +113,8 @@ pub fn run(args: SubtractionArgs, json: bool) -> CliResult {
                 )));
             }
         }
-        let mut moves = Vec::new();
-        for (i, &n) in heaps.iter().enumerate() {
-            let need = value ^ g[n as usize] ^ target;
-            let removals: Box<dyn Iterator<Item = u64>> = match &set {
-                SubtractionSet::Finite(v) => Box::new(v.iter().copied().take_while(|&s| s <= n)),
-                SubtractionSet::AllBut(_) => Box::new((1..=n).filter(|&s| set.allows(s))),
-            };
-            for s in removals {
-                if g[(n - s) as usize] == need {
-                    moves.push(HeapMove {
-                        heap: i,
-                        from: n,
-                        to: n - s,
-                    });
-                }
-            }
-        }
+        let target = args.target.unwrap_or(0);
+        let (value, moves) = subtraction::moves_to(&set, &heaps, target)?;
         report.heaps = Some(heaps);
         report.grundy_value = Some(value);
         report.outcome = Some(Outcome::from_value(value));

@@ -4,7 +4,6 @@
 
 use super::young_draw::{self, Format};
 use crate::common::{emit, outcome_words, parse_u64, CliError, CliResult, PositionArgs};
-use grundy::games::welter::Coins;
 use grundy::graph::explore;
 use grundy::young::{self, HookRemoval, Partition, QuotientTheorem};
 use grundy::{Nimber, Outcome};
@@ -127,32 +126,21 @@ fn read_partition(args: &YoungArgs) -> CliResult<Partition> {
     Ok(p)
 }
 
-fn hook_moves(p: &Partition, beta: &[u64]) -> Vec<HookMove> {
-    let coins = Coins::new(beta.to_vec()).expect("beta-numbers are distinct");
-    let moves = coins.winning_moves();
+fn hook_moves(p: &Partition) -> Vec<HookMove> {
+    let moves = young::winning_hook_moves(p);
     let with_result = (p.len() as u64).saturating_mul(moves.len() as u64) <= MAX_RESULT_CELLS;
     moves
         .into_iter()
-        .map(|m| {
-            // beta is decreasing; row i holds bead beta[i]
-            let row = beta
-                .binary_search_by(|b| m.from.cmp(b))
-                .expect("a winning move starts on a bead");
-            let hook_length = m.from - m.to;
-            let column = p
-                .box_with_hook(row, hook_length)
-                .expect("moving a bead to a free square removes a hook of that row");
-            HookMove {
-                row,
-                column,
-                hook_length,
-                bead_from: m.from,
-                bead_to: m.to,
-                result: with_result.then(|| {
-                    p.remove_hook(row, column)
-                        .expect("the box is in the diagram")
-                }),
-            }
+        .map(|m| HookMove {
+            row: m.row,
+            column: m.column,
+            hook_length: m.hook_length,
+            bead_from: m.bead_from,
+            bead_to: m.bead_to,
+            result: with_result.then(|| {
+                p.remove_hook(m.row, m.column)
+                    .expect("the box is in the diagram")
+            }),
         })
         .collect()
 }
@@ -259,7 +247,7 @@ pub fn run(args: YoungArgs, json: bool) -> CliResult {
         grundy_value,
         grundy_value_by_hooks: by_hooks,
         outcome: Outcome::from_value(grundy_value),
-        winning_moves: hook_moves(&p, &p.beta_numbers()),
+        winning_moves: hook_moves(&p),
         core,
         quotient,
         quotient_theorem: theorem,

@@ -4,7 +4,7 @@
 //! except those listed). With `S = {1}` a heap of a million tokens is a million-deep chain, the
 //! test that the evaluators' traversal is iterative.
 
-use super::heaps::{HeapRule, Heaps};
+use super::heaps::{HeapMove, HeapRule, Heaps};
 use crate::{Error, MexScratch, Nimber};
 
 /// The allowed numbers of tokens to remove.
@@ -169,6 +169,38 @@ pub fn sequence(set: &SubtractionSet, n: u64) -> Result<Vec<Nimber>, Error> {
     Ok(g)
 }
 
+/// The value of the position `heaps` (a sum of single heaps: the nim-sum of their values) and
+/// every move to a position of value `target` (0: the winning moves), by heap and then by the
+/// number of tokens removed. One sequence up to the largest heap, then a scan of each heap's
+/// removals: O(|S|) per heap for a finite set, O(heap) for an "all but" set.
+pub fn moves_to(
+    set: &SubtractionSet,
+    heaps: &[u64],
+    target: Nimber,
+) -> Result<(Nimber, Vec<HeapMove>), Error> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    let g = sequence(set, max)?;
+    let value = heaps.iter().fold(0, |acc, &h| acc ^ g[h as usize]);
+    let mut moves = Vec::new();
+    for (i, &n) in heaps.iter().enumerate() {
+        let need = value ^ g[n as usize] ^ target;
+        let removals: Box<dyn Iterator<Item = u64>> = match set {
+            SubtractionSet::Finite(v) => Box::new(v.iter().copied().take_while(|&s| s <= n)),
+            SubtractionSet::AllBut(_) => Box::new((1..=n).filter(|&s| set.allows(s))),
+        };
+        for s in removals {
+            if g[(n - s) as usize] == need {
+                moves.push(HeapMove {
+                    heap: i,
+                    from: n,
+                    to: n - s,
+                });
+            }
+        }
+    }
+    Ok((value, moves))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,6 +224,33 @@ mod tests {
                     v,
                     "{set} at {n}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn moves_to_matches_generic_evaluator() {
+        let sets = [
+            SubtractionSet::finite(vec![1, 3, 4]).unwrap(),
+            SubtractionSet::all_but(vec![2, 5]).unwrap(),
+        ];
+        for set in sets {
+            let mut solver = NormalPlay::new(subtraction(set.clone()));
+            for heaps in [vec![10, 7], vec![0], vec![3, 3, 9], vec![12, 1, 6]] {
+                let (value, _) = moves_to(&set, &heaps, 0).unwrap();
+                let position = crate::games::Heaps::<SubtractionRule>::position(&heaps);
+                assert_eq!(
+                    value,
+                    solver.grundy_value(&position).unwrap(),
+                    "{set} {heaps:?}"
+                );
+                for target in 0..4 {
+                    let (_, mut moves) = moves_to(&set, &heaps, target).unwrap();
+                    let mut expected = solver.heap_moves_to(&heaps, target).unwrap();
+                    moves.sort_by_key(|m| (m.heap, m.to));
+                    expected.sort_by_key(|m| (m.heap, m.to));
+                    assert_eq!(moves, expected, "{set} {heaps:?} to {target}");
+                }
             }
         }
     }

@@ -79,10 +79,70 @@ pub fn grundy_value_by_hooks(p: &Partition) -> Nimber {
         .fold(0, |acc, &h| acc ^ h ^ (h - 1))
 }
 
+/// A move of the hook-removal game read both ways: remove the hook of box (`row`, `column`)
+/// (0-based, row 0 on top), of length `hook_length`; on the beta-numbers (as many beads as
+/// rows) the bead `bead_from` of that row slides to the free square `bead_to` (hook paper §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct HookMove {
+    /// The row of the hook's box.
+    pub row: usize,
+    /// The column of the hook's box.
+    pub column: u64,
+    /// The hook's length, `bead_from - bead_to`.
+    pub hook_length: u64,
+    /// The bead that moves.
+    pub bead_from: u64,
+    /// The free square it moves to.
+    pub bead_to: u64,
+}
+
+/// Every winning move of the diagram `p` as a hook to remove: the Sato–Welter winning moves of
+/// its beta-numbers (Theorem 2), each turned into the box whose hook the bead's move removes.
+pub fn winning_hook_moves(p: &Partition) -> Vec<HookMove> {
+    let beta = p.beta_numbers();
+    let coins = Coins::new(beta.clone()).expect("beta-numbers are distinct");
+    coins
+        .winning_moves()
+        .into_iter()
+        .map(|m| {
+            // beta is decreasing; row i holds bead beta[i]
+            let row = beta
+                .binary_search_by(|b| m.from.cmp(b))
+                .expect("a winning move starts on a bead");
+            let hook_length = m.from - m.to;
+            let column = p
+                .box_with_hook(row, hook_length)
+                .expect("moving a bead to a free square removes a hook of that row");
+            HookMove {
+                row,
+                column,
+                hook_length,
+                bead_from: m.from,
+                bead_to: m.to,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::NormalPlay;
+
+    #[test]
+    fn winning_hook_moves_lead_to_value_zero() {
+        for n in 0..=9 {
+            for p in Partition::all_of(n) {
+                let moves = winning_hook_moves(&p);
+                assert_eq!(moves.is_empty(), grundy_value(&p) == 0, "{p}");
+                for m in moves {
+                    assert_eq!(p.hook_length(m.row, m.column), Some(m.hook_length), "{p}");
+                    let after = p.remove_hook(m.row, m.column).unwrap();
+                    assert_eq!(grundy_value(&after), 0, "{p} -> {after}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn papers_example() {

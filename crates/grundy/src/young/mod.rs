@@ -21,6 +21,8 @@ pub mod partition;
 pub mod quotient_theorem;
 
 pub use abacus::{core, quotient};
-pub use hook_game::{grundy_value, grundy_value_by_hooks, HookRemoval};
+pub use hook_game::{
+    grundy_value, grundy_value_by_hooks, winning_hook_moves, HookMove, HookRemoval,
+};
 pub use partition::Partition;
 pub use quotient_theorem::{quotient_theorem, QuotientTheorem};

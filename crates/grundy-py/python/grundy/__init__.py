@@ -1,0 +1,324 @@
+"""grundy: Sprague-Grundy values, outcomes and winning moves of impartial games, on the Rust
+engine of the ``grundy`` library.
+
+Every function returns what ``grundy <command> --json`` prints, as Python values: dicts with
+the same keys and meanings (``grundy_value``, ``outcome``, ``winning_moves``, ``preperiod``,
+``period``, ``certified``, ...), heaps as Python ints of any size where the mathematics allows.
+Sequences come as :class:`Sequence` objects (a list, ``to_numpy()``, ``plot()``).
+
+Bad input raises ``TypeError`` (not an int, not a list) or ``ValueError`` (the CLI's one-line
+message). Long computations release the GIL and can be interrupted with Ctrl-C.
+
+>>> import grundy
+>>> grundy.nim([3, 5, 2])["winning_moves"]
+[{'heap': 1, 'from': 5, 'to': 1}]
+>>> grundy.takebreak("0.07", until_period=True).period
+34
+"""
+
+from __future__ import annotations
+
+# typing is only read by type checkers: not importing it halves `import grundy`.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from . import _check
+from . import _grundy
+from ._graph import from_networkx, graph, to_networkx
+from ._sequence import Sequence
+
+__version__: str = _grundy.__version__
+
+__all__ = [
+    "Sequence",
+    "cdnim",
+    "from_networkx",
+    "graph",
+    "multiplayer",
+    "multiplayer_li",
+    "nim",
+    "subtraction",
+    "subtraction_sequence",
+    "takebreak",
+    "takebreak_code",
+    "takebreak_cousin",
+    "takebreak_fold",
+    "takebreak_position",
+    "to_networkx",
+    "welter",
+    "wythoff",
+    "young",
+    "young_graph",
+]
+
+
+def nim(
+    heaps: Iterable[int], *, target: Optional[int] = None, misere: bool = False
+) -> Dict[str, Any]:
+    """Nim: the value (nim-sum), outcome and every winning move; heaps of any size.
+
+    With ``target=H``: every move to a position of value H (``moves``, and ``reason`` when
+    there is none). With ``misere=True``: ``misere_outcome`` and ``misere_winning_moves``
+    (multiplayer paper, Thm 2.3). Heaps are 0-based in moves.
+
+    >>> nim([3, 5, 2])
+    {'heaps': [3, 5, 2], 'grundy_value': 4, 'outcome': 'N', 'winning_moves': [{'heap': 1, 'from': 5, 'to': 1}]}
+    """
+    hs = _check.numbers("heap", heaps)
+    if not hs:
+        raise ValueError("no heaps given (e.g. grundy.nim([3, 5, 2]))")
+    t = None if target is None else _check.number("target value", target)
+    return _grundy.nim_position(hs, t, bool(misere))
+
+
+def _set_args(set: Optional[Iterable[int]], all_but: Optional[Iterable[int]]) -> Tuple[Any, Any]:
+    if (set is None) == (all_but is None):
+        raise ValueError("give exactly one of set= and all_but=")
+    if set is not None:
+        return _check.u64s("subtraction", set), None
+    return None, _check.u64s("excluded number", all_but)  # type: ignore[arg-type]
+
+
+def subtraction(
+    heaps: Iterable[int],
+    *,
+    set: Optional[Iterable[int]] = None,
+    all_but: Optional[Iterable[int]] = None,
+    target: Optional[int] = None,
+) -> Dict[str, Any]:
+    """A subtraction game on several heaps: value, outcome, winning moves (or moves to target).
+
+    Give the finite subtraction set (``set=[1, 3, 4]``) or every positive number except some
+    (``all_but=[2, 5]``).
+
+    >>> subtraction([10, 7], set=[1, 3, 4])["grundy_value"]
+    1
+    """
+    s, e = _set_args(set, all_but)
+    hs = _check.u64s("heap", heaps)
+    if not hs:
+        raise ValueError("no heaps given (e.g. grundy.subtraction([10, 7], set=[1, 3, 4]))")
+    return _grundy.subtraction_position(hs, s, e, _check.optional_u64("target value", target))
+
+
+def subtraction_sequence(
+    n: int, *, set: Optional[Iterable[int]] = None, all_but: Optional[Iterable[int]] = None
+) -> Sequence:
+    """G(0..=n) of one heap of a subtraction game, as a :class:`Sequence`.
+
+    >>> subtraction_sequence(12, all_but=[2, 5]).values
+    [0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6]
+    """
+    s, e = _set_args(set, all_but)
+    report = _grundy.subtraction_sequence(_check.u64("sequence length", n), s, e)
+    values = report.pop("values")
+    return Sequence._from_list(report, values)
+
+
+def wythoff(a: int, b: int) -> Dict[str, Any]:
+    """Wythoff's game on heaps (a, b) of any size: outcome and winning moves by the
+    golden-ratio formula; ``grundy_value`` by the generic evaluator when (a+1)(b+1) <= 2,000,000
+    (else None, with a ``note``).
+
+    >>> wythoff(4, 8)["winning_moves"]
+    [{'to': [4, 7]}]
+    """
+    return _grundy.wythoff_position(_check.number("heap", a), _check.number("heap", b))
+
+
+def cdnim(heaps: Iterable[int], *, max_moves: int = 100_000) -> Dict[str, Any]:
+    """Common-divisor Nim (subtract a common divisor of all heaps from one heap), by the
+    paper's Theorem 2.4: ``grundy_value``, ``outcome``, ``lambda``, ``iota``, ``gcd`` and up to
+    ``max_moves`` winning moves (``winning_moves_complete``, ``winning_move_count``).
+
+    >>> r = cdnim([6, 3, 2]); (r["grundy_value"], r["lambda"], r["iota"])
+    (1, 0, 1)
+    """
+    hs = _check.numbers("heap", heaps)
+    if not hs:
+        raise ValueError("no heaps given (e.g. grundy.cdnim([6, 3, 2]))")
+    cap = _check.number("max_moves", max_moves, _check.U64_MAX)
+    return _grundy.cdnim_position(hs, cap)
+
+
+def takebreak(
+    code: str,
+    n: Optional[int] = None,
+    *,
+    until_period: bool = False,
+    engine: str = "auto",
+) -> Sequence:
+    """The Grundy sequence G(0..=n) of a take-and-break game, with its period.
+
+    ``code`` is ``d0.d1d2...`` (e.g. ``"0.07"``, ``".77"``, ``"4.07"``, ``"0.[63]7"``) or a name
+    (``kayles``, ``dawsons-kayles``, ``dawsons-chess``, ``officers``, ``grundys-game``).
+    ``n`` defaults to 1000; with ``until_period=True`` the run stops as soon as the periodicity
+    theorem certifies a period (``n`` is then the limit). ``engine`` is ``"auto"`` (the
+    rare/common engine for octal codes, as the CLI), ``"sparse"`` or ``"naive"``.
+
+    The result's ``period``, ``preperiod`` and ``certified`` give the period found, ``report``
+    the CLI's JSON (``code``, ``n``, ``engine``, ``period``, ``max_value``, ``value_counts``).
+
+    Example (Dawson's Kayles):
+
+    >>> s = takebreak("0.07", until_period=True)
+    >>> s.values[:11], s.preperiod, s.period, s.certified
+    ([0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3], 53, 34, True)
+    """
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a str, not {type(code).__name__}")
+    size = None if n is None else _check.u64("heap size", n)
+    report = _grundy.takebreak_sequence(code, size, bool(until_period), engine)
+    raw = report.pop("values")
+    return Sequence(report, raw)
+
+
+def takebreak_code(code: str) -> str:
+    """The canonical code of a take-and-break game or named game (``"kayles"`` -> ``"0.77"``)."""
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a str, not {type(code).__name__}")
+    return _grundy.takebreak_code(code)
+
+
+def takebreak_position(code: str, heaps: Iterable[int], *, max_moves: int = 1000) -> Dict[str, Any]:
+    """A position of several heaps of a take-and-break game: ``heap_values``,
+    ``grundy_value``, ``outcome``, up to ``max_moves`` ``winning_moves`` (each: ``heap``,
+    ``from``, ``removed``, ``leaves``).
+
+    >>> takebreak_position("0.77", [5, 7, 9])["grundy_value"]
+    2
+    """
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a str, not {type(code).__name__}")
+    hs = _check.u64s("heap", heaps)
+    return _grundy.takebreak_position(code, hs, _check.u64("max_moves", max_moves))
+
+
+def takebreak_fold(code: str, m: int, *, check_up_to: int = 10_000) -> Dict[str, Any]:
+    """The m-fold game B of A (splitting paper, Theorem 6.5) and a check of
+    g_B(n) = g_A(floor(n/m)) for n <= check_up_to (``code_b``, ``holds``, ``first_failure``)."""
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a str, not {type(code).__name__}")
+    return _grundy.takebreak_fold(
+        code, _check.u64("fold", m), _check.u64("check_up_to", check_up_to)
+    )
+
+
+def takebreak_cousin(code: str, *, check_up_to: int = 10_000) -> Dict[str, Any]:
+    """The cousin B of A (splitting paper, Theorem 6.6) and a check of g_B(n) = g_A(n+1)
+    for n <= check_up_to.
+
+    >>> takebreak_cousin("0.6", check_up_to=1000)["code_b"]
+    '0.37'
+    """
+    if not isinstance(code, str):
+        raise TypeError(f"code must be a str, not {type(code).__name__}")
+    return _grundy.takebreak_cousin(code, _check.u64("check_up_to", check_up_to))
+
+
+def welter(
+    squares: Iterable[int], *, target: Optional[int] = None, value_only: bool = False
+) -> Dict[str, Any]:
+    """The Sato-Welter game: coins on distinct squares, a move slides a coin to an empty
+    smaller square. Value by Welter's formula (hook paper, Theorem 2), outcome and the
+    winning moves (``from``, ``to``), or the moves to ``target``.
+
+    >>> welter([2, 3, 5, 7, 11])["grundy_value"]
+    4
+    """
+    sq = _check.u64s("square", squares)
+    return _grundy.welter_position(sq, _check.optional_u64("target value", target), bool(value_only))
+
+
+def young(
+    parts: Iterable[int],
+    *,
+    from_beta: bool = False,
+    beads: Optional[int] = None,
+    core: Optional[int] = None,
+    quotient: Optional[int] = None,
+    remove_hook: Optional[Tuple[int, int]] = None,
+) -> Dict[str, Any]:
+    """A Young diagram as a position of the hook-removal game (hook paper): ``beta``-numbers,
+    ``hooks`` (hook lengths row by row), ``grundy_value`` (Welter's formula) and
+    ``grundy_value_by_hooks``, winning moves as hooks to remove, the r-``core``, r-``quotient``
+    and the ``quotient_theorem`` (Theorem 4). ``from_beta=True`` reads beta-numbers instead of
+    parts; ``remove_hook=(row, column)`` (0-based) reports the diagram left.
+
+    >>> young([10, 10, 8, 6, 5, 5, 3, 1])["grundy_value"]
+    28
+    """
+    nums = _check.u64s("beta-number" if from_beta else "part", parts)
+    if not nums:
+        raise ValueError("no parts given (e.g. grundy.young([3, 2, 1]); [0] is the empty diagram)")
+    hook = None
+    if remove_hook is not None:
+        coords = _check.u64s("box coordinate", remove_hook)
+        if len(coords) != 2:
+            raise ValueError(f"remove_hook takes (row, column), two numbers; got {len(coords)}")
+        hook = (coords[0], coords[1])
+    return _grundy.young_partition(
+        nums,
+        bool(from_beta),
+        None if beads is None else _check.u64("beads", beads),
+        _check.optional_u64("core", core),
+        _check.optional_u64("quotient", quotient),
+        hook,
+    )
+
+
+def young_graph(parts: Iterable[int], *, from_beta: bool = False) -> Dict[str, Any]:
+    """The game graph of every diagram reachable by removing hooks, in the format of
+    :func:`graph` (node ids like ``"[2, 1]"``); see :func:`to_networkx`."""
+    nums = _check.u64s("beta-number" if from_beta else "part", parts)
+    if not nums:
+        raise ValueError("no parts given (e.g. grundy.young_graph([3, 2, 1]))")
+    return _grundy.young_graph(nums, bool(from_beta))
+
+
+def multiplayer(
+    heaps: Iterable[int],
+    *,
+    players: Optional[int] = None,
+    order: Optional[Iterable[int]] = None,
+    prefs: Optional[Iterable[Iterable[int]]] = None,
+    subtraction: Optional[Iterable[int]] = None,
+    propp: bool = False,
+) -> Dict[str, Any]:
+    """m players with preference orders (multiplayer paper, section 4) on Nim, or on the
+    subtraction game with the finite set ``subtraction``: player 0 moves first, every player
+    plays for the best last mover in its own order.
+
+    ``order=[K1, ..., KM]``: symmetric preferences GAMES(K1, ..., KM) (every player wants the
+    player K1 turns after itself most, ...); ``prefs=[[...], ...]``: one order of all players
+    per player; neither: Li's GAMES(0, 1, ..., M-1) with ``players`` (default 3).
+    Returns ``last_mover``, ``position_offset`` (the i of "i-position"), the principal ``line``
+    (each step ``player`` and the sorted ``position`` after it), for Nim ``oplus_m`` and
+    ``theorem_4_2``, and with ``propp=True`` (3 players) Propp's class N, O, P or Q.
+
+    >>> r = multiplayer([2, 2, 2, 1, 3], players=3); (r["last_mover"], r["position_offset"])
+    (0, 0)
+    """
+    hs = _check.u64s("heap", heaps)
+    m = None if players is None else _check.number("players", players, 2**32 - 1)
+    k = None if order is None else _check.numbers("player offset", order, 2**32 - 1)
+    p = None
+    if prefs is not None:
+        if isinstance(prefs, (str, bytes)):
+            raise TypeError("prefs must be a list of orders (lists of players)")
+        p = [_check.numbers("player", o, 2**32 - 1) for o in prefs]
+    s = None if subtraction is None else _check.u64s("subtraction", subtraction)
+    return _grundy.multiplayer_position(hs, m, k, p, s, bool(propp))
+
+
+def multiplayer_li(heaps: Iterable[int], players: int = 3) -> Dict[str, Any]:
+    """Nim with ``players`` players under Li's ranking: Li's ``oplus_m`` of the heaps and
+    whether the previous player wins (multiplayer paper, Thm 3.1: exactly when oplus_m = 0).
+
+    >>> multiplayer_li([2, 2, 2], players=3)["oplus_m"]
+    0
+    """
+    hs = _check.numbers("heap", heaps)
+    m = _check.number("players", players, 2**32 - 1)
+    return _grundy.li_nim(hs, m)

@@ -1,0 +1,81 @@
+"""Explicit game graphs: evaluate them, and convert to and from networkx (optional)."""
+
+from __future__ import annotations
+
+# typing is only read by type checkers: not importing it halves `import grundy`.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, Hashable, Optional, Union
+
+    GraphSpec = Dict[str, Any]
+
+from . import _grundy
+
+
+
+def graph(
+    spec: Union[str, GraphSpec],
+    *,
+    root: Optional[str] = None,
+    all: bool = False,
+    misere: bool = False,
+    dot: bool = False,
+) -> Dict[str, Any]:
+    """Evaluate an explicit game graph: the JSON text of ``grundy graph`` files or the same
+    structure as dicts, ``{"root": "a", "nodes": [{"id": "a", "options": ["b"]}, ...]}``
+    (root defaults to the first node). Cycles, unknown options and duplicate ids are refused.
+
+    Returns ``root``, ``grundy_value``, ``outcome``, ``winning_moves`` (ids of the options of
+    value 0); ``nodes`` (every node's value) with ``all=True``; ``misere_outcome`` with
+    ``misere=True``; ``dot`` (Graphviz text, P-positions boxed) with ``dot=True``.
+
+    >>> graph({"nodes": [{"id": "a", "options": ["b"]}, {"id": "b"}]})["grundy_value"]
+    1
+    """
+    if not isinstance(spec, (str, dict)):
+        raise TypeError(
+            f"a game graph is a dict or its JSON text, not {type(spec).__name__} "
+            "(networkx graphs: grundy.from_networkx(G))"
+        )
+    if root is not None and not isinstance(root, str):
+        raise TypeError(f"root must be a node id (str), not {type(root).__name__}")
+    return _grundy.graph_evaluate(spec, root, bool(all), bool(misere), bool(dot))
+
+
+def from_networkx(g: Any, root: Optional[Hashable] = None) -> GraphSpec:
+    """The game graph of a networkx ``DiGraph`` (an edge u -> v is a move from u to v), for
+    :func:`graph`. Node ids are ``str(node)``; ``root`` defaults to the first node."""
+    nodes = list(g.nodes)
+    ids = {node: str(node) for node in nodes}
+    if len(set(ids.values())) != len(ids):
+        raise ValueError("two nodes of the graph have the same text (str(node)); rename them")
+    if not g.is_directed():
+        raise ValueError("a game graph is directed: give a networkx DiGraph")
+    spec: GraphSpec = {
+        "nodes": [{"id": ids[u], "options": [ids[v] for v in g.successors(u)]} for u in nodes]
+    }
+    if root is not None:
+        if root not in ids:
+            raise ValueError(f"root {root!r} is not a node of the graph")
+        spec["root"] = ids[root]
+    return spec
+
+
+def to_networkx(spec: Union[str, GraphSpec]) -> Any:
+    """A networkx ``DiGraph`` of a game graph (needs networkx), each node labelled with its
+    ``grundy_value`` and ``outcome``; the graph's ``root`` attribute names the root."""
+    import json
+
+    import networkx as nx
+
+    if isinstance(spec, str):
+        spec = json.loads(spec)
+    result = graph(spec, all=True)  # type: ignore[arg-type]
+    g = nx.DiGraph(root=result["root"])
+    for node in result["nodes"]:
+        value = node["grundy_value"]
+        g.add_node(node["id"], grundy_value=value, outcome="P" if value == 0 else "N")
+    for node in spec["nodes"]:  # type: ignore[index]
+        for option in node.get("options", []):
+            g.add_edge(node["id"], option)
+    return g

@@ -1,0 +1,66 @@
+"""Type stub of the Rust extension module behind the `grundy` package (crates/grundy-py/src).
+
+Users call the wrappers in `grundy` (which check argument types and signs); these functions
+return dicts with the keys of the CLI's --json reports and raise ValueError with the CLI's
+one-line message on bad input.
+"""
+
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+__version__: str
+
+def nim_position(heaps: List[int], target: Optional[int] = None, misere: bool = False) -> Dict[str, Any]:
+    """Nim by the nim-sum (misère: multiplayer paper Thm 2.3); heaps of any size."""
+
+def subtraction_sequence(n: int, set: Optional[List[int]] = None, all_but: Optional[List[int]] = None) -> Dict[str, Any]:
+    """G(0..=n) of one heap of a subtraction game: {"set", "values"}."""
+
+def subtraction_position(
+    heaps: List[int], set: Optional[List[int]] = None, all_but: Optional[List[int]] = None, target: Optional[int] = None
+) -> Dict[str, Any]:
+    """Value, outcome and winning moves (or moves to target) of several heaps."""
+
+def wythoff_position(a: int, b: int) -> Dict[str, Any]:
+    """Wythoff's game: golden-ratio formula; Grundy value when (a+1)(b+1) <= 2,000,000."""
+
+def cdnim_position(heaps: List[int], max_moves: int = 100000) -> Dict[str, Any]:
+    """Common-divisor Nim by Theorem 2.4."""
+
+def welter_position(squares: List[int], target: Optional[int] = None, value_only: bool = False) -> Dict[str, Any]:
+    """The Sato-Welter game by Welter's formula (hook paper Thm 2)."""
+
+def li_nim(heaps: List[int], players: int) -> Dict[str, Any]:
+    """Li's oplus_m and whether the previous player wins (multiplayer paper Thm 3.1)."""
+
+def takebreak_code(code: str) -> str:
+    """The canonical text of a code or named game."""
+
+def takebreak_sequence(code: str, n: Optional[int] = None, until_period: bool = False, engine: str = "auto") -> Dict[str, Any]:
+    """G(0..=n) with the CLI's sequence report keys; "values" as native-endian u16 bytes."""
+
+def takebreak_position(code: str, heaps: List[int], max_moves: int = 1000) -> Dict[str, Any]:
+    """Value, outcome and winning moves of several heaps."""
+
+def takebreak_fold(code: str, m: int, check_up_to: int = 10000) -> Dict[str, Any]:
+    """The m-fold game of Theorem 6.5 and its check."""
+
+def takebreak_cousin(code: str, check_up_to: int = 10000) -> Dict[str, Any]:
+    """The cousin of Theorem 6.6 and its check."""
+
+def young_partition(
+    numbers: List[int],
+    from_beta: bool = False,
+    beads: Optional[int] = None,
+    core: Optional[int] = None,
+    quotient: Optional[int] = None,
+    remove_hook: Optional[Tuple[int, int]] = None,
+) -> Dict[str, Any]:
+    """A Young diagram as a hook-removal position (hook paper)."""
+
+def young_graph(numbers: List[int], from_beta: bool = False) -> Dict[str, Any]:
+    """The game graph of the diagrams reachable by removing hooks."""
+
+def graph_evaluate(
+    spec: Union[str, Dict[str, Any]], root: Optional[str] = None, all: bool = False, misere: bool = False, dot: bool = False
+) -> Dict[str, Any]:
+    """Evaluate an explicit game graph."""

@@ -1,0 +1,78 @@
+//! Explicit finite game graphs (nodes and their options), as in `grundy graph`: Grundy values
+//! of every node by the shared normal-play reading, misère outcomes, winning moves.
+
+use crate::{guarded, value_error};
+use grundy::graph::{to_dot, GameGraph, GraphSpec};
+use grundy::Outcome;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(graph_evaluate, m)?)?;
+    Ok(())
+}
+
+/// Evaluate a graph given as its JSON text (a str) or as the same structure of dicts and
+/// lists: `{"root": id, "nodes": [{"id": ..., "options": [...]}, ...]}`. The keys of
+/// `grundy graph --json` (`nodes` with `all`, `misere_outcome` with `misere`), plus `dot`
+/// (the Graphviz text) with `dot`.
+#[pyfunction]
+#[pyo3(signature = (spec, root=None, all=false, misere=false, dot=false))]
+fn graph_evaluate(
+    py: Python<'_>,
+    spec: &Bound<'_, PyAny>,
+    root: Option<String>,
+    all: bool,
+    misere: bool,
+    dot: bool,
+) -> PyResult<PyObject> {
+    guarded(|| {
+        let mut graph = if let Ok(text) = spec.extract::<String>() {
+            GameGraph::from_json(&text).map_err(value_error)?
+        } else {
+            let spec: GraphSpec = pythonize::depythonize(spec)
+                .map_err(|e| value_error(format!("not a game graph: {e}")))?;
+            GameGraph::from_spec(&spec).map_err(value_error)?
+        };
+        if let Some(r) = &root {
+            let i = graph
+                .index_of(r)
+                .ok_or_else(|| value_error(format!("root '{r}' is not a node of the graph")))?;
+            graph = graph.with_root(i).map_err(value_error)?;
+        }
+        let values = graph.grundy_values();
+        let misere = misere.then(|| graph.misere_outcomes());
+        let r = graph.root();
+        let d = PyDict::new(py);
+        d.set_item("root", graph.name(r))?;
+        d.set_item("grundy_value", values[r])?;
+        d.set_item("outcome", Outcome::as_str(Outcome::from_value(values[r])))?;
+        let winning: Vec<&str> = graph
+            .options_of(r)
+            .iter()
+            .filter(|&&j| values[j] == 0)
+            .map(|&j| graph.name(j))
+            .collect();
+        d.set_item("winning_moves", winning)?;
+        if let Some(m) = &misere {
+            d.set_item("misere_outcome", Outcome::as_str(m[r]))?;
+        }
+        if all {
+            let nodes = PyList::empty(py);
+            for i in 0..graph.len() {
+                let n = PyDict::new(py);
+                n.set_item("id", graph.name(i))?;
+                n.set_item("grundy_value", values[i])?;
+                if let Some(m) = &misere {
+                    n.set_item("misere_outcome", Outcome::as_str(m[i]))?;
+                }
+                nodes.append(n)?;
+            }
+            d.set_item("nodes", nodes)?;
+        }
+        if dot {
+            d.set_item("dot", to_dot(&graph))?;
+        }
+        Ok(d.into_any().unbind())
+    })
+}

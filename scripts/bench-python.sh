@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Benchmark: the Grundy sequence of 0.16 up to n = 10^7 through the Python package against the
+# CLI, run side by side and alternating, printing user CPU seconds, peak memory and the ratio
+# Python / CLI for each round. Run scripts/test-python.sh first (it builds both into
+# target/release and .venv-ci). ROUNDS=5 N=10000000 CODE=0.16 scripts/bench-python.sh
+# Both sides compute the same thing: no checkpoint and no catalogue record for the CLI (the
+# package keeps neither), no printing of the values.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=${ROUNDS:-3}
+n=${N:-10000000}
+code=${CODE:-0.16}
+py=.venv-ci/bin/python
+cli=target/release/grundy
+for f in "$py" "$cli"; do
+  [ -x "$f" ] || { echo "missing $f: run scripts/test-python.sh first" >&2; exit 2; }
+done
+
+measure() { # prints "user_seconds peak_kib" of the command
+  /usr/bin/time -f '%U %M' -o /tmp/grundy-bench-time.$$ "$@" >/dev/null
+  cat /tmp/grundy-bench-time.$$
+}
+
+echo "takebreak $code, n = $n: user CPU seconds and peak RSS, $rounds alternating rounds"
+printf '%-6s %10s %10s %10s %10s %8s\n' round cli_s cli_mib python_s python_mib ratio
+for r in $(seq 1 "$rounds"); do
+  read -r cu cm < <(measure "$cli" takebreak "$code" -n "$n" --json --no-checkpoint --no-record)
+  read -r pu pm < <(measure "$py" -c "import grundy; grundy.takebreak('$code', n=$n)")
+  awk -v r="$r" -v cu="$cu" -v cm="$cm" -v pu="$pu" -v pm="$pm" 'BEGIN {
+    printf "%-6s %10.2f %10.1f %10.2f %10.1f %8.3f\n", r, cu, cm / 1024, pu, pm / 1024, pu / cu }'
+done
+rm -f /tmp/grundy-bench-time.$$
+
+echo "import time (python -X importtime, cumulative microseconds of the grundy package):"
+"$py" -X importtime -c 'import grundy' 2>&1 | awk -F'|' '$3 ~ / grundy$/ { gsub(/ /, "", $2); print "  import grundy: " $2 " us" }'

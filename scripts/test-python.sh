@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The Python package's tests: build the extension with maturin into a virtual environment
+# (.venv-ci/, created on first use) and run pytest, which compares every family with the CLI's
+# --json and with small brute forces, and checks the examples of docs/python.md.
+# Needs the Rust toolchain and CPython 3 with pip and venv; PyPI must be reachable the first time.
+# PYTHON=python3.12 scripts/test-python.sh picks another interpreter.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python=${PYTHON:-python3}
+venv=.venv-ci
+if [ ! -x "$venv/bin/python" ]; then
+  "$python" -m venv "$venv"
+fi
+# numpy, matplotlib and networkx are optional for users; the tests cover those paths too.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" pytest \
+  numpy matplotlib networkx
+
+# The tests run the CLI beside the package to compare their answers.
+cargo build --release --quiet -p grundy-cli
+# A module left by an earlier build (another Python version, or before the abi3 wheel) would be
+# imported instead of the fresh one.
+rm -f crates/grundy-py/python/grundy/_grundy.*so
+VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --release --quiet \
+  --manifest-path crates/grundy-py/Cargo.toml
+
+GRUNDY_BIN="$PWD/target/release/grundy" "$venv/bin/python" -m pytest crates/grundy-py/tests "$@"
