@@ -7,14 +7,17 @@
 use super::takebreak_plot;
 use crate::common::{emit, outcome_words, parse_u64, parse_u64_list, CliError, CliResult};
 use grundy::takebreak::{
-    analyse, compute, transform, Code, Computation, Naive, Period, Rules, TakeBreakMove,
+    analyse, budget, compute, transform, Candidate, Code, Computation, Finish, Naive, Period, Plan,
+    Rules, TakeBreakMove,
 };
 use grundy::Outcome;
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// Largest heap size a sequence may be asked for (values are kept in memory, 2 bytes each).
-pub const MAX_N: u64 = 100_000_000;
+/// Largest number of values the rare/common engine computes (it stores positions in 32 bits);
+/// beyond it a sequence goes on only by its certified period. Below it, memory is the limit
+/// (see [`grundy::takebreak::budget`]).
+pub const MAX_COMPUTED: u64 = u32::MAX as u64 - 1;
 /// Largest heap size the naive engine is asked for when moves leave at most two heaps: its
 /// time grows like n² (10^5 takes about a second).
 pub const MAX_N_NAIVE: u64 = 2_000_000;
@@ -23,7 +26,15 @@ pub const MAX_N_NAIVE_MANY_HEAPS: u64 = 200_000;
 /// Largest heap in a position (its whole sequence is computed by the naive engine).
 pub const MAX_HEAP: u64 = 200_000;
 /// Options that only make sense when computing a sequence.
-const SEQUENCE_ONLY: [&str; 5] = ["n", "until_period", "print", "png", "svg"];
+const SEQUENCE_ONLY: [&str; 7] = [
+    "n",
+    "until_period",
+    "print",
+    "png",
+    "svg",
+    "no_extend",
+    "max_memory",
+];
 /// Default bound for `--fold` / `--cousin` checks.
 pub const DEFAULT_CHECK: u64 = 10_000;
 
@@ -51,6 +62,13 @@ pub struct TakebreakArgs {
     /// Print the values G(0), G(1), ...
     #[arg(long)]
     pub print: bool,
+    /// Compute every value up to N with the engine, even after a period is certified (by
+    /// default the values beyond the certificate are read from the period it proves)
+    #[arg(long, conflicts_with = "until_period")]
+    pub no_extend: bool,
+    /// Memory the sequence may use, e.g. 800M or 4G [default: 90% of the available memory]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
+    pub max_memory: Option<String>,
     /// Analyse the position made of these heaps (e.g. 5,7,9): value, outcome, winning moves
     #[arg(long, value_name = "LIST", allow_hyphen_values = true,
           conflicts_with_all = SEQUENCE_ONLY)]
@@ -85,9 +103,16 @@ pub struct SequenceReport {
     pub code: String,
     pub n: usize,
     pub engine: &'static str,
+    /// The values the engine computed, G(0..=computed_up_to); beyond, the certified period.
+    pub computed_up_to: usize,
+    /// Whether values beyond `computed_up_to` were read from the certified period.
+    pub extended: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<u16>>,
     pub period: Option<Period>,
+    /// While no period is certified: the period search's best candidate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period_search: Option<Candidate>,
     pub max_value: u16,
     pub value_counts: Vec<u64>,
 }
@@ -132,18 +157,69 @@ pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
         Some(w) => parse_u64("heap size", w)?,
         None => default,
     };
-    if n > MAX_N {
-        return Err(CliError::input(format!(
-            "heap size {n} is too large: at most {MAX_N} (the sequence is kept in memory)"
-        )));
-    }
     if n > engine_limit {
         return Err(CliError::input(format!(
             "heap size {n} is too large for the naive engine on these rules (its time grows \
              like n^2): at most {engine_limit}"
         )));
     }
-    Ok(n as usize)
+    usize::try_from(n)
+        .ok()
+        .filter(|&n| n < usize::MAX)
+        .ok_or_else(|| CliError::input(format!("heap size {n} is too large for this machine")))
+}
+
+/// The plan of a sequence run: how it ends, and how many values it may compute — what memory
+/// allows (`--max-memory`, else 90% of the available memory), checked here before the run.
+/// A run that must hold every value (`--no-extend`, `--print`, rules without the periodicity
+/// theorem) is refused at once when they do not fit; a run that may end early by a certified
+/// period is given the budget and stops (saving its checkpoint) if it runs out first.
+pub fn plan(args: &TakebreakArgs, rules: &Rules, n: usize, sparse: bool) -> CliResult<Plan> {
+    let finish = if args.until_period {
+        Finish::AtCertificate
+    } else if args.no_extend {
+        Finish::ComputeAll
+    } else {
+        Finish::Extend
+    };
+    let bytes = match &args.max_memory {
+        Some(text) => Some(budget::parse_size(text).ok_or_else(|| {
+            CliError::input(format!(
+                "--max-memory '{text}' is not a size (e.g. 800M, 4G or a number of bytes)"
+            ))
+        })?),
+        None => budget::default_bytes(),
+    };
+    let mut max_values = bytes.map_or(usize::MAX, budget::values_within);
+    if sparse {
+        max_values = max_values.min(MAX_COMPUTED as usize);
+    }
+    let needs_all =
+        finish == Finish::ComputeAll || args.print || !rules.periodicity_theorem_applies();
+    if needs_all && n >= max_values {
+        let why = match bytes {
+            Some(b) if (max_values as u64) < MAX_COMPUTED || !sparse => format!(
+                "they need about {} MB, and {} MB {}",
+                budget::bytes_for(n + 1) >> 20,
+                b >> 20,
+                if args.max_memory.is_some() {
+                    "are allowed by --max-memory"
+                } else {
+                    "is 90% of the memory available now"
+                }
+            ),
+            _ => format!("the rare/common engine computes at most {MAX_COMPUTED} values"),
+        };
+        return Err(CliError::input(format!(
+            "heap size {n} is too large: all {} values must be computed and kept, and {why}",
+            n as u128 + 1
+        )));
+    }
+    Ok(Plan {
+        n,
+        finish,
+        max_values,
+    })
 }
 
 pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
@@ -167,14 +243,15 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     }
     let engine = super::runs::Engine::choose(args.run.engine, &rules)?;
     let limit = if engine.is_sparse() {
-        MAX_N
+        u64::MAX
     } else if rules.max_heaps_left() <= 2 {
         MAX_N_NAIVE
     } else {
         MAX_N_NAIVE_MANY_HEAPS
     };
     let n = parse_n(&args, limit)?;
-    let done = super::runs::run_long(&rules, n, args.until_period, &args.run, engine)?;
+    let plan = plan(&args, &rules, n, engine.is_sparse())?;
+    let done = super::runs::run_long(&rules, plan, &args.run, engine)?;
     report_sequence(&args, &rules, &done.computation, done.engine.name(), json)
 }
 
@@ -202,8 +279,11 @@ pub fn sequence_report(
         code: rules.to_string(),
         n: c.n(),
         engine,
-        values: print.then(|| c.values.clone()),
+        computed_up_to: c.computed() - 1,
+        extended: c.is_extended(),
+        values: print.then(|| c.to_vec()),
         period: c.period,
+        period_search: c.candidate,
         max_value: c.max_value,
         value_counts: c.value_counts.clone(),
     }
@@ -224,11 +304,29 @@ pub fn period_words(p: &Period) -> String {
 
 fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
     let mut s = format!("code: {}\n", r.code);
-    s.push_str(&format!("computed G(0..={}) ({} values)\n", r.n, r.n + 1));
+    if r.extended {
+        s.push_str(&format!(
+            "G(0..={}): computed G(0..={}) ({} values), the rest by the certified period\n",
+            r.n,
+            r.computed_up_to,
+            r.computed_up_to + 1
+        ));
+    } else {
+        s.push_str(&format!("computed G(0..={}) ({} values)\n", r.n, r.n + 1));
+    }
     match &r.period {
         Some(p) => s.push_str(&format!("period: {}\n", period_words(p))),
         None if until_period => s.push_str(&format!("period: none certified up to n = {}\n", r.n)),
         None => s.push_str("period: none found yet\n"),
+    }
+    if let Some(c) = &r.period_search {
+        if r.period.is_none() {
+            s.push_str(&format!(
+                "period search: best candidate period {} from {}; its certificate would need \
+                 G(0..={})\n",
+                c.period, c.preperiod, c.certificate_at
+            ));
+        }
     }
     s.push_str(&format!("max value: {}\n", r.max_value));
     let counts: Vec<String> = r
@@ -435,7 +533,13 @@ fn finish_transform(report: TransformReport, theorem: &str, json: bool) -> CliRe
 pub fn tour_stop() -> (String, Vec<String>) {
     let mut lines = Vec::new();
     let rules = Rules::parse("dawsons-kayles").expect("named game");
-    match compute(&rules, 10_000, true, &mut Naive::new(rules.clone()), None) {
+    match compute(
+        &rules,
+        10_000,
+        Finish::AtCertificate,
+        &mut Naive::new(rules.clone()),
+        None,
+    ) {
         Ok(c) => {
             let p = c
                 .period
