@@ -306,11 +306,11 @@ pub fn run(
 ) -> Result<Outcome, Error> {
     let mut last_save = Instant::now();
     let ended = drive(rules, values, plan, engine, |values, detector| {
-        if let Some(p) = control.progress {
-            p(values.len());
-        }
         if let Some(s) = control.search {
             s(detector);
+        }
+        if let Some(p) = control.progress {
+            p(values.len());
         }
         if control.stop.load(Ordering::Relaxed) {
             (control.save)(values)?;
