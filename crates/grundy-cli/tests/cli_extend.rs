@@ -31,9 +31,7 @@ fn extended_values_equal_computed_values() {
             "--no-extend",
             "--no-record",
         ]);
-        assert_eq!(ext["extended"], true, "{code}");
-        assert_eq!(all["extended"], false, "{code}");
-        assert_eq!(all["computed_up_to"].as_u64(), Some(n.parse().unwrap()));
+        assert!(all.get("computed_up_to").is_none(), "{code}");
         assert_eq!(
             ext["computed_up_to"], ext["period"]["certified_at"],
             "{code}"
@@ -62,7 +60,6 @@ fn a_certified_game_runs_to_any_n_without_storing_it() {
     let v = json(&["takebreak", "0.07", "-n", "1000000000000", "--no-record"]);
     assert_eq!(v["n"], 1_000_000_000_000u64);
     assert_eq!(v["computed_up_to"], 175);
-    assert_eq!(v["extended"], true);
     let total: u64 = v["value_counts"]
         .as_array()
         .unwrap()

@@ -18,6 +18,8 @@ use std::path::PathBuf;
 /// beyond it a sequence goes on only by its certified period. Below it, memory is the limit
 /// (see [`grundy::takebreak::budget`]).
 pub const MAX_COMPUTED: u64 = u32::MAX as u64 - 1;
+/// Largest heap size of a sequence (2^53 - 1): n and the value counts stay exact JSON numbers.
+pub const MAX_JSON_INT: u64 = (1 << 53) - 1;
 /// Largest heap size the naive engine is asked for when moves leave at most two heaps: its
 /// time grows like n² (10^5 takes about a second).
 pub const MAX_N_NAIVE: u64 = 2_000_000;
@@ -103,10 +105,10 @@ pub struct SequenceReport {
     pub code: String,
     pub n: usize,
     pub engine: &'static str,
-    /// The values the engine computed, G(0..=computed_up_to); beyond, the certified period.
-    pub computed_up_to: usize,
-    /// Whether values beyond `computed_up_to` were read from the certified period.
-    pub extended: bool,
+    /// Present when the sequence was extended by its certified period: the engine computed
+    /// G(0..=computed_up_to) (up to the certificate) and the rest follows from the period.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed_up_to: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<u16>>,
     pub period: Option<Period>,
@@ -163,10 +165,14 @@ pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
              like n^2): at most {engine_limit}"
         )));
     }
+    if n > MAX_JSON_INT {
+        return Err(CliError::input(format!(
+            "heap size {n} is too large: at most {MAX_JSON_INT} (2^53 - 1, so that n and the \
+             counts stay exact JSON numbers)"
+        )));
+    }
     usize::try_from(n)
-        .ok()
-        .filter(|&n| n < usize::MAX)
-        .ok_or_else(|| CliError::input(format!("heap size {n} is too large for this machine")))
+        .map_err(|_| CliError::input(format!("heap size {n} is too large for this machine")))
 }
 
 /// The plan of a sequence run: how it ends, and how many values it may compute — what memory
@@ -279,8 +285,7 @@ pub fn sequence_report(
         code: rules.to_string(),
         n: c.n(),
         engine,
-        computed_up_to: c.computed() - 1,
-        extended: c.is_extended(),
+        computed_up_to: c.is_extended().then(|| c.computed() - 1),
         values: print.then(|| c.to_vec()),
         period: c.period,
         period_search: c.candidate,
@@ -304,12 +309,11 @@ pub fn period_words(p: &Period) -> String {
 
 fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
     let mut s = format!("code: {}\n", r.code);
-    if r.extended {
+    if let Some(k) = r.computed_up_to {
         s.push_str(&format!(
-            "G(0..={}): computed G(0..={}) ({} values), the rest by the certified period\n",
+            "G(0..={}): computed G(0..={k}) ({} values), the rest by the certified period\n",
             r.n,
-            r.computed_up_to,
-            r.computed_up_to + 1
+            k + 1
         ));
     } else {
         s.push_str(&format!("computed G(0..={}) ({} values)\n", r.n, r.n + 1));
