@@ -224,3 +224,31 @@ fn a_log_gets_plain_progress_lines() {
         assert!(line.contains("period search:"), "{line}");
     }
 }
+
+#[test]
+fn positions_with_heaps_beyond_the_computed_values() {
+    // 0.07 certifies at 175: heaps of billions are read from the period
+    let v = json(&["takebreak", "0.07", "--heaps", "1000000000,7,3000000000"]);
+    assert_eq!(v["heap_values"], serde_json::json!([3, 1, 2]));
+    assert_eq!(v["outcome"], "P");
+    let big = json(&[
+        "takebreak",
+        "0.77",
+        "--heaps",
+        "200105,9",
+        "--max-moves",
+        "20",
+    ]);
+    let v = json(&["takebreak", "0.77", "--heaps", "101,9", "--max-moves", "20"]);
+    // G(200105) = G(101) since 200105 - 101 is a multiple of Kayles' period 12 (both >= 71)
+    assert_eq!(big["heap_values"][0], v["heap_values"][0]);
+    assert_eq!(big["grundy_value"], v["grundy_value"]);
+    bad_input(
+        &["takebreak", "0.F", "--heaps", "200001"],
+        "larger heaps need rules with the periodicity theorem",
+    );
+    bad_input(
+        &["takebreak", "0.07", "--heaps", "4294967296"],
+        "at most 4294967295",
+    );
+}

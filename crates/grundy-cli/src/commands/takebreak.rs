@@ -6,9 +6,10 @@
 
 use super::takebreak_plot;
 use crate::common::{emit, outcome_words, parse_u64, parse_u64_list, CliError, CliResult};
+use grundy::takebreak::sparse::RareCommon;
 use grundy::takebreak::{
-    analyse, budget, compute, transform, Candidate, Code, Computation, Finish, Naive, Period, Plan,
-    Rules, TakeBreakMove,
+    analyse, analyse_with, budget, compute, compute_planned, transform, Candidate, Code,
+    Computation, Finish, Naive, Period, Plan, Rules, TakeBreakMove,
 };
 use grundy::Outcome;
 use serde::Serialize;
@@ -25,8 +26,12 @@ pub const MAX_JSON_INT: u64 = (1 << 53) - 1;
 pub const MAX_N_NAIVE: u64 = 2_000_000;
 /// The same when moves may leave three or more heaps: the nim-sum tables grow with n too.
 pub const MAX_N_NAIVE_MANY_HEAPS: u64 = 200_000;
-/// Largest heap in a position (its whole sequence is computed by the naive engine).
+/// Largest heap in a position whose sequence is computed by the naive engine; larger heaps
+/// (up to 2^32 - 1) are for rules with the periodicity theorem, and need a certified period
+/// among the first [`MAX_POSITION_COMPUTED`] values.
 pub const MAX_HEAP: u64 = 200_000;
+/// How many values a position's sequence may compute when its heaps exceed [`MAX_HEAP`].
+pub const MAX_POSITION_COMPUTED: u64 = 10_000_000;
 /// Options that only make sense when computing a sequence.
 const SEQUENCE_ONLY: [&str; 7] = [
     "n",
@@ -380,9 +385,18 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
             "--heaps needs at least one heap (e.g. --heaps 5,7,9)",
         ));
     }
-    if let Some(&h) = heaps.iter().find(|&&h| h > MAX_HEAP) {
+    let max_heap = heaps.iter().copied().max().unwrap_or(0);
+    let theorem = rules.periodicity_theorem_applies();
+    if max_heap > MAX_HEAP && !theorem {
         return Err(CliError::input(format!(
-            "heap {h} is too large: at most {MAX_HEAP} (its Grundy sequence is computed naively)"
+            "heap {max_heap} is too large: at most {MAX_HEAP} (its Grundy sequence is computed \
+             naively; larger heaps need rules with the periodicity theorem)"
+        )));
+    }
+    if max_heap > u32::MAX as u64 {
+        return Err(CliError::input(format!(
+            "heap {max_heap} is too large: at most {}",
+            u32::MAX
         )));
     }
     let max_moves = match &args.max_moves {
@@ -390,7 +404,27 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
         None => 1000,
     };
     let heaps: Vec<u32> = heaps.into_iter().map(|h| h as u32).collect();
-    let a = analyse(rules, &heaps, max_moves)?;
+    let a = if max_heap > MAX_HEAP {
+        // the rare/common engine, extended by the certified period
+        let mut engine = RareCommon::for_rules(rules)?;
+        let budget = budget::default_bytes().map_or(usize::MAX, budget::values_within);
+        let plan = Plan {
+            n: max_heap as usize,
+            finish: Finish::Extend,
+            max_values: budget.min(MAX_POSITION_COMPUTED as usize),
+        };
+        match compute_planned(rules, plan, &mut engine)? {
+            Ok(c) => analyse_with(rules, &c, &heaps, max_moves)?,
+            Err(k) => {
+                return Err(CliError::input(format!(
+                    "heap {max_heap} is too large: {rules} has no certified period among its \
+                     first {k} values, and beyond {MAX_HEAP} heaps need one"
+                )))
+            }
+        }
+    } else {
+        analyse(rules, &heaps, max_moves)?
+    };
     let report = PositionReport {
         code: rules.to_string(),
         heaps: a.heaps,

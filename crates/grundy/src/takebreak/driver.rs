@@ -148,6 +148,20 @@ pub fn extend(
     Ok(computation)
 }
 
+/// Run as `plan` says (no checkpoints): `Ok(Ok(computation))`, or `Ok(Err(k))` when the plan's
+/// value budget ran out after `k` values without a certified period.
+pub fn compute_planned(
+    rules: &Rules,
+    plan: Plan,
+    engine: &mut dyn SequenceEngine,
+) -> Result<Result<Computation, usize>, Error> {
+    match drive(rules, Vec::new(), plan, engine, |_, _| Ok(Step::Continue))? {
+        Ended::Finished(c) => Ok(Ok(c)),
+        Ended::OverBudget(values) => Ok(Err(values.len())),
+        Ended::Stopped(_) => unreachable!("the hook never stops"),
+    }
+}
+
 /// What the hook of [`drive`] asks for.
 pub(crate) enum Step {
     /// Go on computing.

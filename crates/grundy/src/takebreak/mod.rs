@@ -35,10 +35,10 @@ pub mod sparse;
 pub mod transform;
 
 pub use code::Code;
-pub use driver::{compute, extend, Computation, Finish, Plan};
+pub use driver::{compute, compute_planned, extend, Computation, Finish, Plan};
 pub use engine::SequenceEngine;
 pub use game::TakeBreakGame;
 pub use naive::Naive;
 pub use period::{Candidate, Period, PeriodDetector};
-pub use position::{analyse, PositionAnalysis, TakeBreakMove};
+pub use position::{analyse, analyse_with, PositionAnalysis, TakeBreakMove};
 pub use rules::Rules;
