@@ -2,16 +2,7 @@
 //! ceiling on n, and progress for runs whose stderr is a log — through the real binary.
 
 mod common;
-use common::{bad_input, grundy, json};
-
-fn values_of(v: &serde_json::Value) -> Vec<u64> {
-    v["values"]
-        .as_array()
-        .expect("values printed")
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect()
-}
+use common::{bad_input, grundy, json, values_of};
 
 #[test]
 fn extended_values_equal_computed_values() {
@@ -157,25 +148,13 @@ fn a_run_stopped_by_its_budget_resumes_bit_identically_with_more_memory() {
         err.contains("the first 100000 values") && err.contains("saved to"),
         "{err}"
     );
-    let resumed = json(&[
-        "takebreak",
-        "0.6",
-        "-n",
-        "300000",
-        "--no-record",
-        "--print",
-        "--checkpoint",
-        ckpt,
-    ]);
-    let once = json(&[
-        "takebreak",
-        "0.6",
-        "-n",
-        "300000",
-        "--no-record",
-        "--print",
-        "--no-checkpoint",
-    ]);
+    let print = |checkpoint: &[&str]| {
+        let mut args = vec!["takebreak", "0.6", "-n", "300000", "--no-record", "--print"];
+        args.extend_from_slice(checkpoint);
+        json(&args)
+    };
+    let resumed = print(&["--checkpoint", ckpt]);
+    let once = print(&["--no-checkpoint"]);
     assert_eq!(values_of(&resumed), values_of(&once));
     assert_eq!(resumed["value_counts"], once["value_counts"]);
     std::fs::remove_dir_all(dir).unwrap();

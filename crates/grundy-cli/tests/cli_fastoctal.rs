@@ -1,19 +1,10 @@
 //! The rare/common engine, checkpoints, the catalogue and the census through the real binary.
 
 mod common;
-use common::{bad_input, grundy, json, scratch_data_home};
+use common::{bad_input, grundy, json, scratch_data_home, values_of};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn values_of(v: &serde_json::Value) -> Vec<u64> {
-    v["values"]
-        .as_array()
-        .expect("values printed")
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect()
-}
 
 /// The binary as a plain process (to kill it).
 fn spawn(args: &[&str]) -> Child {

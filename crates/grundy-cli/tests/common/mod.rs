@@ -44,3 +44,13 @@ pub fn bad_input(args: &[&str], needle: &str) {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// The `values` array of a sequence report (`--print --json`).
+pub fn values_of(v: &serde_json::Value) -> Vec<u64> {
+    v["values"]
+        .as_array()
+        .expect("values printed")
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect()
+}
