@@ -94,6 +94,17 @@ fn memory_is_the_limit_and_is_checked_up_front() {
         &["takebreak", "0.07", "--max-memory", "lots"],
         "is not a size",
     );
+    bad_input(
+        &[
+            "takebreak",
+            "0.07",
+            "-n",
+            "100000001",
+            "--svg",
+            "/nonexistent/x.svg",
+        ],
+        "too large for a picture",
+    );
     // a run that may end by a certificate starts, and stops clearly when the budget runs out
     bad_input(
         &[

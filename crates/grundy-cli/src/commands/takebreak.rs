@@ -21,6 +21,8 @@ use std::path::PathBuf;
 pub const MAX_COMPUTED: u64 = u32::MAX as u64 - 1;
 /// Largest heap size of a sequence (2^53 - 1): n and the value counts stay exact JSON numbers.
 pub const MAX_JSON_INT: u64 = (1 << 53) - 1;
+/// Largest heap size drawn by `--png` / `--svg` (one point per heap size).
+pub const MAX_PLOT_N: u64 = 100_000_000;
 /// Largest heap size the naive engine is asked for when moves leave at most two heaps: its
 /// time grows like n² (10^5 takes about a second).
 pub const MAX_N_NAIVE: u64 = 2_000_000;
@@ -261,6 +263,11 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
         MAX_N_NAIVE_MANY_HEAPS
     };
     let n = parse_n(&args, limit)?;
+    if (args.png.is_some() || args.svg.is_some()) && n as u64 > MAX_PLOT_N {
+        return Err(CliError::input(format!(
+            "heap size {n} is too large for a picture: at most {MAX_PLOT_N} points"
+        )));
+    }
     let plan = plan(&args, &rules, n, engine.is_sparse())?;
     let done = super::runs::run_long(&rules, plan, &args.run, engine)?;
     report_sequence(&args, &rules, &done.computation, done.engine.name(), json)
