@@ -4,7 +4,12 @@
 #   scripts/bench-octal.sh            # every benchmark, 3 alternating rounds each
 #   ROUNDS=1 scripts/bench-octal.sh   # one round
 #   QUICK=1 scripts/bench-octal.sh    # small sizes (a smoke test of the script, ~1 minute)
-#   ONLY=0.6 scripts/bench-octal.sh   # one benchmark (0.16, 0.6, 0.07, 0.137)
+#   ONLY=0.6 scripts/bench-octal.sh   # one benchmark (0.16, 0.6, 0.07, 0.346, 0.414, 0.437,
+#                                     # 0.766, 0.137, extend, 0.1777)
+#
+# Every side-by-side run passes --no-extend: ogsolve computes every value, so we do too (by
+# default grundy stops at a certified period and reads the rest from it; the "extend"
+# benchmark times that, and "0.1777" certifies the record period from scratch, ours only).
 #
 # Builds grundy in release mode, installs ogsolve into .tools/ if it is not there, then for
 # each benchmark runs ours and theirs alternately (ours, theirs, ours, theirs, ...) so that both
@@ -95,13 +100,39 @@ bench() {
 }
 
 if [ -n "$QUICK" ]; then
-    bench 0.16 1000000 "" "rc"
-    bench 0.6 131072 "" "rc rc2"
-    bench 0.07 20000 "" "naive"
+    bench 0.16 1000000 "--no-extend" "rc"
+    bench 0.6 131072 "--no-extend" "rc rc2"
+    bench 0.07 20000 "--no-extend" "naive"
+    for code in 0.346 0.414; do bench $code 20000 "--no-extend" "naive"; done
+    bench 0.437 20000 "--no-extend" "rc rc2"
+    bench 0.766 20000 "--no-extend" "naive rc rc2"
 else
-    bench 0.16 100000000 "" "rc"
-    bench 0.6 2097152 "" "rc rc2"
-    bench 0.07 200000 "" "naive"
+    bench 0.16 100000000 "--no-extend" "rc"
+    bench 0.6 2097152 "--no-extend" "rc rc2"
+    bench 0.07 200000 "--no-extend" "naive"
+    # large values / many rare positions: ogsolve's naive method is its best on 0.346, 0.414
+    for code in 0.346 0.414; do bench $code 100000 "--no-extend" "naive"; done
+    bench 0.437 100000 "--no-extend" "rc rc2"
+    bench 0.766 100000 "--no-extend" "naive rc rc2"
+fi
+
+# ours_only NAME ARGS... : wall, user and peak memory of one grundy run (no peer to compare)
+ours_only() {
+    local name=$1
+    shift
+    if [ -n "$ONLY" ] && [ "$ONLY" != "$name" ]; then return; fi
+    for r in $(seq "$ROUNDS"); do
+        read -r w u p < <(run $GRUNDY takebreak "$@" --no-checkpoint --no-record)
+        printf '%-6s %s: wall %ss user %ss peak %s KB\n' "$name" "$*" "$w" "$u" "$p"
+    done
+}
+
+# extension by the certified period (target: 0.07 to 10^7 in under 2 s)
+ours_only extend 0.07 -n 10000000
+ours_only extend 0.16 -n 1000000000
+if [ -z "$QUICK" ]; then
+    # the record period (target: certified from scratch in under 5 minutes)
+    ours_only 0.1777 0.1777 --until-period -n 600000000
 fi
 
 if [ -z "$ONLY" ] || [ "$ONLY" = "0.137" ]; then

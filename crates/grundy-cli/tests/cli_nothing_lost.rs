@@ -6,7 +6,7 @@ mod common;
 use common::{bad_input, values_of};
 use grundy::takebreak::checkpoint;
 use grundy::takebreak::sparse::RareCommon;
-use grundy::takebreak::{compute, Rules};
+use grundy::takebreak::{compute, Finish, Rules};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -36,7 +36,7 @@ fn printed_values(out: &Output) -> Vec<u64> {
 fn library_values(code: &str, n: usize) -> Vec<u64> {
     let rules = Rules::parse(code).unwrap();
     let mut engine = RareCommon::for_rules(&rules).unwrap();
-    let c = compute(&rules, n, false, &mut engine, None).unwrap();
+    let c = compute(&rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
     c.values.iter().map(|&v| v as u64).collect()
 }
 

@@ -210,7 +210,11 @@ fn bad_input_is_one_line_and_exit_2() {
     bad_input(&["takebreak", "1.7"], "d0");
     bad_input(&["takebreak", "0.07", "-n", "-5"], "negative");
     bad_input(&["takebreak", "0.07", "-n", "abc"], "not a non-negative");
-    bad_input(&["takebreak", "0.07", "-n", "1000000000000"], "too large");
+    // every value kept (no extension by the period): beyond memory
+    bad_input(
+        &["takebreak", "0.07", "-n", "1000000000000", "--no-extend"],
+        "too large",
+    );
     bad_input(&["takebreak", "0.07", "--heaps", "5,x"], "heap 'x'");
     bad_input(
         &["takebreak", "0.07", "--heaps", "5,99999999999"],

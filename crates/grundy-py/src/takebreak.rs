@@ -11,7 +11,7 @@
 use crate::{guarded, to_py, value_error};
 use grundy::takebreak::checkpoint::{self, Control};
 use grundy::takebreak::sparse::{self, RareCommon};
-use grundy::takebreak::{analyse, transform, Code, Naive, Rules, SequenceEngine};
+use grundy::takebreak::{analyse, transform, Code, Finish, Naive, Plan, Rules, SequenceEngine};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::cell::{Cell, RefCell};
@@ -135,12 +135,19 @@ fn takebreak_sequence(
                 save: &mut |_| Ok(()),
                 stop: &stop,
                 progress: Some(&progress),
+                search: None,
+            };
+            // Python hands every value back, so an extended sequence is materialised below;
+            // the values past a certificate are still copied from the period, not computed.
+            let finish = if until_period {
+                Finish::AtCertificate
+            } else {
+                Finish::Extend
             };
             let outcome = checkpoint::run(
                 &rules,
                 Vec::new(),
-                n as usize,
-                until_period,
+                Plan::new(n as usize, finish),
                 engine.as_mut(),
                 control,
             );
@@ -153,6 +160,9 @@ fn takebreak_sequence(
             (Ok(checkpoint::Outcome::Interrupted(_)), None) => {
                 return Err(value_error("the computation was interrupted"))
             }
+            (Ok(checkpoint::Outcome::OverBudget(_)), None) => {
+                return Err(value_error("the computation ran out of its memory budget"))
+            }
         };
         let d = PyDict::new(py);
         d.set_item("code", rules.to_string())?;
@@ -160,9 +170,9 @@ fn takebreak_sequence(
         d.set_item("engine", engine_name)?;
         d.set_item("period", to_py(py, &computation.period)?)?;
         d.set_item("max_value", computation.max_value)?;
-        d.set_item("value_counts", computation.value_counts)?;
+        d.set_item("value_counts", &computation.value_counts)?;
         // Straight into the bytes object: no second copy of a long sequence.
-        let values = computation.values;
+        let values = computation.to_vec();
         let bytes = PyBytes::new_with(py, values.len() * 2, |buf| {
             for (cell, v) in buf.chunks_exact_mut(2).zip(&values) {
                 cell.copy_from_slice(&v.to_ne_bytes());

@@ -9,7 +9,7 @@
 use super::runs::{record_of, Engine, EngineChoice};
 use crate::catalogue::{Catalogue, RunRecord};
 use crate::common::{emit, parse_u64, CliError, CliResult};
-use grundy::takebreak::{compute, Code, Rules};
+use grundy::takebreak::{compute, Code, Finish, Rules};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -156,6 +156,11 @@ pub fn run(args: CensusArgs, json: bool) -> CliResult {
     }
     let jobs = parse_jobs(&args.jobs)?;
     let until_period = !args.full;
+    let finish = if args.full {
+        Finish::ComputeAll
+    } else {
+        Finish::AtCertificate
+    };
     let rules: Vec<Rules> = codes.into_iter().map(Rules::Code).collect();
     // every engine is built before the work starts: a bad choice fails at once
     for r in &rules {
@@ -186,9 +191,9 @@ pub fn run(args: CensusArgs, json: bool) -> CliResult {
                     let r = &rules[i];
                     let outcome = Engine::choose(engine_choice, r).and_then(|mut engine| {
                         let t = Instant::now();
-                        let c = compute(r, n as usize, until_period, engine.as_dyn(), None)?;
+                        let c = compute(r, n as usize, finish, engine.as_dyn(), None)?;
                         let seconds = t.elapsed().as_secs_f64();
-                        Ok(record_of(r, &c, &engine, seconds, until_period))
+                        Ok(record_of(r, &c, &engine, seconds, finish))
                     });
                     // the receiver only goes away if the main thread failed
                     let _ = tx.send((i, outcome));

@@ -9,7 +9,8 @@ use crate::catalogue::RunRecord;
 use crate::common::{CliError, CliResult};
 use grundy::takebreak::checkpoint::{self, Control, Identity, Notice, Outcome, Store};
 use grundy::takebreak::sparse::{self, RareCommon};
-use grundy::takebreak::{Computation, Naive, Rules, SequenceEngine};
+use grundy::takebreak::{Computation, Finish, Naive, PeriodDetector, Plan, Rules, SequenceEngine};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -129,7 +130,7 @@ pub fn record_of(
     c: &Computation,
     engine: &Engine,
     seconds: f64,
-    until_period: bool,
+    finish: Finish,
 ) -> RunRecord {
     let (rare_values, rare_positions) = engine.rare();
     RunRecord {
@@ -145,7 +146,7 @@ pub fn record_of(
         engine: engine.name().to_string(),
         engine_version: engine.version(),
         seconds,
-        until_period,
+        until_period: finish == Finish::AtCertificate,
         recorded_at: String::new(),
     }
 }
@@ -203,26 +204,62 @@ fn parse_seconds(text: &str) -> CliResult<Duration> {
     Ok(Duration::from_secs_f64(s))
 }
 
-/// A progress bar on stderr that shows itself once the run has lasted a second.
+/// Seconds between two plain progress lines when stderr is not a terminal (a log).
+pub const PLAIN_PROGRESS_EVERY: f64 = 30.0;
+/// Environment variable that overrides [`PLAIN_PROGRESS_EVERY`] (seconds).
+pub const PLAIN_PROGRESS_ENV: &str = "GRUNDY_PROGRESS_SECONDS";
+
+/// Progress on stderr once the run has lasted a second: a bar on a terminal, else (a log) a
+/// plain line every [`PLAIN_PROGRESS_EVERY`] seconds with n, rate and ETA. Both carry the
+/// period search: the best candidate and where its certificate would complete.
 struct LateBar {
     bar: indicatif::ProgressBar,
     start: Instant,
+    len: u64,
+    label: String,
     shown: std::cell::Cell<bool>,
+    /// Seconds between plain lines (`None` on a terminal).
+    plain: Option<f64>,
+    last_line: std::cell::Cell<Instant>,
+    search: std::cell::RefCell<String>,
 }
 
 impl LateBar {
-    fn new(len: u64, what: &str) -> Self {
+    fn new(len: u64, what: &str, label: &str) -> Self {
         let bar = crate::common::progress_bar(len, what);
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        let plain = (!std::io::stderr().is_terminal()).then(|| {
+            std::env::var(PLAIN_PROGRESS_ENV)
+                .ok()
+                .and_then(|t| t.trim().parse::<f64>().ok())
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .unwrap_or(PLAIN_PROGRESS_EVERY)
+        });
+        let start = Instant::now();
         LateBar {
             bar,
-            start: Instant::now(),
+            start,
+            len,
+            label: label.to_string(),
             shown: std::cell::Cell::new(false),
+            plain,
+            last_line: std::cell::Cell::new(start),
+            search: std::cell::RefCell::new(String::new()),
         }
     }
 
     fn tick(&self, done: u64) {
-        if !self.shown.get() && self.start.elapsed() >= Duration::from_secs(1) {
+        let elapsed = self.start.elapsed();
+        if let Some(every) = self.plain {
+            if self.last_line.get().elapsed().as_secs_f64() >= every.max(1e-3)
+                && elapsed >= Duration::from_secs(1).min(Duration::from_secs_f64(every))
+            {
+                self.last_line.set(Instant::now());
+                eprintln!("{}", self.plain_line(done, elapsed));
+            }
+            return;
+        }
+        if !self.shown.get() && elapsed >= Duration::from_secs(1) {
             self.shown.set(true);
             self.bar
                 .set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -231,8 +268,56 @@ impl LateBar {
         self.bar.set_position(done);
     }
 
+    /// One log line: where the run is, how fast, when it ends, the period search.
+    fn plain_line(&self, done: u64, elapsed: Duration) -> String {
+        let secs = elapsed.as_secs_f64().max(1e-9);
+        let rate = done as f64 / secs;
+        let eta = if rate > 0.0 {
+            format!("{:.0} s", (self.len.saturating_sub(done)) as f64 / rate)
+        } else {
+            "unknown".into()
+        };
+        let mut line = format!(
+            "grundy: {}: G(0..{done}) of {} ({:.1}%), {:.0} s, {:.3} M values/s, eta {eta}",
+            self.label,
+            self.len,
+            100.0 * done as f64 / self.len.max(1) as f64,
+            secs,
+            rate / 1e6
+        );
+        let search = self.search.borrow();
+        if !search.is_empty() {
+            line.push_str("; ");
+            line.push_str(&search);
+        }
+        line
+    }
+
+    /// Show the period search's state (`done` values seen).
+    fn search(&self, detector: &PeriodDetector) {
+        let text = search_words(detector);
+        if self.plain.is_none() {
+            self.bar.set_message(format!("G(n) {text}"));
+        }
+        *self.search.borrow_mut() = text;
+    }
+
     fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// The period search in a few words: the best candidate and how far its certificate has got.
+pub fn search_words(detector: &PeriodDetector) -> String {
+    match detector.candidate() {
+        None => "period search: no candidate".into(),
+        Some(c) => format!(
+            "period search: candidate period {} from {}, certificate at n = {} ({:.1}% there)",
+            c.period,
+            c.preperiod,
+            c.certificate_at,
+            100.0 * detector.len() as f64 / (c.certificate_at + 1) as f64
+        ),
     }
 }
 
@@ -247,11 +332,11 @@ pub struct Finished {
 /// record the result in the catalogue.
 pub fn run_long(
     rules: &Rules,
-    n: usize,
-    until_period: bool,
+    plan: Plan,
     options: &RunOptions,
     mut engine: Engine,
 ) -> CliResult<Finished> {
+    let n = plan.n;
     let every = match &options.checkpoint_every {
         Some(text) => parse_seconds(text)?,
         None => Duration::from_secs_f64(DEFAULT_CHECKPOINT_EVERY),
@@ -293,20 +378,21 @@ pub fn run_long(
         }
         Ok(())
     };
-    let bar = LateBar::new(n as u64 + 1, "G(n)");
+    let bar = LateBar::new(n as u64 + 1, "G(n)", &rules.to_string());
     let tick = |k: usize| bar.tick(k as u64);
+    let search = |d: &PeriodDetector| bar.search(d);
     let start = Instant::now();
     let outcome = checkpoint::run(
         rules,
         values,
-        n,
-        until_period,
+        plan,
         engine.as_dyn(),
         Control {
             every,
             save: &mut save,
             stop: &STOP,
             progress: Some(&tick),
+            search: Some(&search),
         },
     );
     bar.finish();
@@ -323,6 +409,19 @@ pub fn run_long(
             };
             return Err(CliError { message, code: 130 });
         }
+        Outcome::OverBudget(done) => {
+            return Err(CliError::input(format!(
+                "no period certified among the first {done} values, and G(0..={n}) needs more \
+                 memory than allowed ({} values, about {} MB; see --max-memory){}",
+                n as u128 + 1,
+                grundy::takebreak::budget::bytes_for(n.saturating_add(1)) >> 20,
+                match &store {
+                    Some(s) if done > 0 && s.on_file() >= done =>
+                        format!("; they are saved to '{}'", s.path().display()),
+                    _ => String::new(),
+                }
+            )))
+        }
         Outcome::Finished(c) => c,
     };
     if let Some(store) = &mut store {
@@ -334,7 +433,7 @@ pub fn run_long(
             &computation,
             &engine,
             seconds,
-            until_period,
+            plan.finish,
         ));
     }
     Ok(Finished {

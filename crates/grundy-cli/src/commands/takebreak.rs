@@ -6,24 +6,44 @@
 
 use super::takebreak_plot;
 use crate::common::{emit, outcome_words, parse_u64, parse_u64_list, CliError, CliResult};
+use grundy::takebreak::sparse::RareCommon;
 use grundy::takebreak::{
-    analyse, compute, transform, Code, Computation, Naive, Period, Rules, TakeBreakMove,
+    analyse, analyse_with, budget, compute, compute_planned, transform, Candidate, Code,
+    Computation, Finish, Naive, Period, Plan, Rules, TakeBreakMove,
 };
 use grundy::Outcome;
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// Largest heap size a sequence may be asked for (values are kept in memory, 2 bytes each).
-pub const MAX_N: u64 = 100_000_000;
+/// Largest number of values the rare/common engine computes (it stores positions in 32 bits);
+/// beyond it a sequence goes on only by its certified period. Below it, memory is the limit
+/// (see [`grundy::takebreak::budget`]).
+pub const MAX_COMPUTED: u64 = u32::MAX as u64 - 1;
+/// Largest heap size of a sequence (2^53 - 1): n and the value counts stay exact JSON numbers.
+pub const MAX_JSON_INT: u64 = (1 << 53) - 1;
+/// Largest heap size drawn by `--png` / `--svg` (one point per heap size).
+pub const MAX_PLOT_N: u64 = 100_000_000;
 /// Largest heap size the naive engine is asked for when moves leave at most two heaps: its
 /// time grows like n² (10^5 takes about a second).
 pub const MAX_N_NAIVE: u64 = 2_000_000;
 /// The same when moves may leave three or more heaps: the nim-sum tables grow with n too.
 pub const MAX_N_NAIVE_MANY_HEAPS: u64 = 200_000;
-/// Largest heap in a position (its whole sequence is computed by the naive engine).
+/// Largest heap in a position whose sequence is computed by the naive engine; larger heaps
+/// (up to 2^32 - 1) are for rules with the periodicity theorem, and need a certified period
+/// among the first [`MAX_POSITION_COMPUTED`] values.
 pub const MAX_HEAP: u64 = 200_000;
+/// How many values a position's sequence may compute when its heaps exceed [`MAX_HEAP`].
+pub const MAX_POSITION_COMPUTED: u64 = 10_000_000;
 /// Options that only make sense when computing a sequence.
-const SEQUENCE_ONLY: [&str; 5] = ["n", "until_period", "print", "png", "svg"];
+const SEQUENCE_ONLY: [&str; 7] = [
+    "n",
+    "until_period",
+    "print",
+    "png",
+    "svg",
+    "no_extend",
+    "max_memory",
+];
 /// Default bound for `--fold` / `--cousin` checks.
 pub const DEFAULT_CHECK: u64 = 10_000;
 
@@ -51,6 +71,13 @@ pub struct TakebreakArgs {
     /// Print the values G(0), G(1), ...
     #[arg(long)]
     pub print: bool,
+    /// Compute every value up to N with the engine, even after a period is certified (by
+    /// default the values beyond the certificate are read from the period it proves)
+    #[arg(long, conflicts_with = "until_period")]
+    pub no_extend: bool,
+    /// Memory the sequence may use, e.g. 800M or 4G [default: 90% of the available memory]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
+    pub max_memory: Option<String>,
     /// Analyse the position made of these heaps (e.g. 5,7,9): value, outcome, winning moves
     #[arg(long, value_name = "LIST", allow_hyphen_values = true,
           conflicts_with_all = SEQUENCE_ONLY)]
@@ -85,9 +112,16 @@ pub struct SequenceReport {
     pub code: String,
     pub n: usize,
     pub engine: &'static str,
+    /// Present when the sequence was extended by its certified period: the engine computed
+    /// G(0..=computed_up_to) (up to the certificate) and the rest follows from the period.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed_up_to: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<u16>>,
     pub period: Option<Period>,
+    /// While no period is certified: the period search's best candidate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period_search: Option<Candidate>,
     pub max_value: u16,
     pub value_counts: Vec<u64>,
 }
@@ -132,18 +166,73 @@ pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
         Some(w) => parse_u64("heap size", w)?,
         None => default,
     };
-    if n > MAX_N {
-        return Err(CliError::input(format!(
-            "heap size {n} is too large: at most {MAX_N} (the sequence is kept in memory)"
-        )));
-    }
     if n > engine_limit {
         return Err(CliError::input(format!(
             "heap size {n} is too large for the naive engine on these rules (its time grows \
              like n^2): at most {engine_limit}"
         )));
     }
-    Ok(n as usize)
+    if n > MAX_JSON_INT {
+        return Err(CliError::input(format!(
+            "heap size {n} is too large: at most {MAX_JSON_INT} (2^53 - 1, so that n and the \
+             counts stay exact JSON numbers)"
+        )));
+    }
+    usize::try_from(n)
+        .map_err(|_| CliError::input(format!("heap size {n} is too large for this machine")))
+}
+
+/// The plan of a sequence run: how it ends, and how many values it may compute — what memory
+/// allows (`--max-memory`, else 90% of the available memory), checked here before the run.
+/// A run that must hold every value (`--no-extend`, `--print`, rules without the periodicity
+/// theorem) is refused at once when they do not fit; a run that may end early by a certified
+/// period is given the budget and stops (saving its checkpoint) if it runs out first.
+pub fn plan(args: &TakebreakArgs, rules: &Rules, n: usize, sparse: bool) -> CliResult<Plan> {
+    let finish = if args.until_period {
+        Finish::AtCertificate
+    } else if args.no_extend {
+        Finish::ComputeAll
+    } else {
+        Finish::Extend
+    };
+    let bytes = match &args.max_memory {
+        Some(text) => Some(budget::parse_size(text).ok_or_else(|| {
+            CliError::input(format!(
+                "--max-memory '{text}' is not a size (e.g. 800M, 4G or a number of bytes)"
+            ))
+        })?),
+        None => budget::default_bytes(),
+    };
+    let mut max_values = bytes.map_or(usize::MAX, budget::values_within);
+    if sparse {
+        max_values = max_values.min(MAX_COMPUTED as usize);
+    }
+    let needs_all =
+        finish == Finish::ComputeAll || args.print || !rules.periodicity_theorem_applies();
+    if needs_all && n >= max_values {
+        let why = match bytes {
+            Some(b) if (max_values as u64) < MAX_COMPUTED || !sparse => format!(
+                "they need about {} MB, and {} MB {}",
+                budget::bytes_for(n + 1) >> 20,
+                b >> 20,
+                if args.max_memory.is_some() {
+                    "are allowed by --max-memory"
+                } else {
+                    "is 90% of the memory available now"
+                }
+            ),
+            _ => format!("the rare/common engine computes at most {MAX_COMPUTED} values"),
+        };
+        return Err(CliError::input(format!(
+            "heap size {n} is too large: all {} values must be computed and kept, and {why}",
+            n as u128 + 1
+        )));
+    }
+    Ok(Plan {
+        n,
+        finish,
+        max_values,
+    })
 }
 
 pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
@@ -167,14 +256,20 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     }
     let engine = super::runs::Engine::choose(args.run.engine, &rules)?;
     let limit = if engine.is_sparse() {
-        MAX_N
+        u64::MAX
     } else if rules.max_heaps_left() <= 2 {
         MAX_N_NAIVE
     } else {
         MAX_N_NAIVE_MANY_HEAPS
     };
     let n = parse_n(&args, limit)?;
-    let done = super::runs::run_long(&rules, n, args.until_period, &args.run, engine)?;
+    if (args.png.is_some() || args.svg.is_some()) && n as u64 > MAX_PLOT_N {
+        return Err(CliError::input(format!(
+            "heap size {n} is too large for a picture: at most {MAX_PLOT_N} points"
+        )));
+    }
+    let plan = plan(&args, &rules, n, engine.is_sparse())?;
+    let done = super::runs::run_long(&rules, plan, &args.run, engine)?;
     report_sequence(&args, &rules, &done.computation, done.engine.name(), json)
 }
 
@@ -202,8 +297,10 @@ pub fn sequence_report(
         code: rules.to_string(),
         n: c.n(),
         engine,
-        values: print.then(|| c.values.clone()),
+        computed_up_to: c.is_extended().then(|| c.computed() - 1),
+        values: print.then(|| c.to_vec()),
         period: c.period,
+        period_search: c.candidate,
         max_value: c.max_value,
         value_counts: c.value_counts.clone(),
     }
@@ -224,11 +321,28 @@ pub fn period_words(p: &Period) -> String {
 
 fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
     let mut s = format!("code: {}\n", r.code);
-    s.push_str(&format!("computed G(0..={}) ({} values)\n", r.n, r.n + 1));
+    if let Some(k) = r.computed_up_to {
+        s.push_str(&format!(
+            "G(0..={}): computed G(0..={k}) ({} values), the rest by the certified period\n",
+            r.n,
+            k + 1
+        ));
+    } else {
+        s.push_str(&format!("computed G(0..={}) ({} values)\n", r.n, r.n + 1));
+    }
     match &r.period {
         Some(p) => s.push_str(&format!("period: {}\n", period_words(p))),
         None if until_period => s.push_str(&format!("period: none certified up to n = {}\n", r.n)),
         None => s.push_str("period: none found yet\n"),
+    }
+    if let Some(c) = &r.period_search {
+        if r.period.is_none() {
+            s.push_str(&format!(
+                "period search: best candidate period {} from {}; its certificate would need \
+                 G(0..={})\n",
+                c.period, c.preperiod, c.certificate_at
+            ));
+        }
     }
     s.push_str(&format!("max value: {}\n", r.max_value));
     let counts: Vec<String> = r
@@ -278,9 +392,18 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
             "--heaps needs at least one heap (e.g. --heaps 5,7,9)",
         ));
     }
-    if let Some(&h) = heaps.iter().find(|&&h| h > MAX_HEAP) {
+    let max_heap = heaps.iter().copied().max().unwrap_or(0);
+    let theorem = rules.periodicity_theorem_applies();
+    if max_heap > MAX_HEAP && !theorem {
         return Err(CliError::input(format!(
-            "heap {h} is too large: at most {MAX_HEAP} (its Grundy sequence is computed naively)"
+            "heap {max_heap} is too large: at most {MAX_HEAP} (its Grundy sequence is computed \
+             naively; larger heaps need rules with the periodicity theorem)"
+        )));
+    }
+    if max_heap > u32::MAX as u64 {
+        return Err(CliError::input(format!(
+            "heap {max_heap} is too large: at most {}",
+            u32::MAX
         )));
     }
     let max_moves = match &args.max_moves {
@@ -288,7 +411,27 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
         None => 1000,
     };
     let heaps: Vec<u32> = heaps.into_iter().map(|h| h as u32).collect();
-    let a = analyse(rules, &heaps, max_moves)?;
+    let a = if max_heap > MAX_HEAP {
+        // the rare/common engine, extended by the certified period
+        let mut engine = RareCommon::for_rules(rules)?;
+        let budget = budget::default_bytes().map_or(usize::MAX, budget::values_within);
+        let plan = Plan {
+            n: max_heap as usize,
+            finish: Finish::Extend,
+            max_values: budget.min(MAX_POSITION_COMPUTED as usize),
+        };
+        match compute_planned(rules, plan, &mut engine)? {
+            Ok(c) => analyse_with(rules, &c, &heaps, max_moves)?,
+            Err(k) => {
+                return Err(CliError::input(format!(
+                    "heap {max_heap} is too large: {rules} has no certified period among its \
+                     first {k} values, and beyond {MAX_HEAP} heaps need one"
+                )))
+            }
+        }
+    } else {
+        analyse(rules, &heaps, max_moves)?
+    };
     let report = PositionReport {
         code: rules.to_string(),
         heaps: a.heaps,
@@ -435,7 +578,13 @@ fn finish_transform(report: TransformReport, theorem: &str, json: bool) -> CliRe
 pub fn tour_stop() -> (String, Vec<String>) {
     let mut lines = Vec::new();
     let rules = Rules::parse("dawsons-kayles").expect("named game");
-    match compute(&rules, 10_000, true, &mut Naive::new(rules.clone()), None) {
+    match compute(
+        &rules,
+        10_000,
+        Finish::AtCertificate,
+        &mut Naive::new(rules.clone()),
+        None,
+    ) {
         Ok(c) => {
             let p = c
                 .period

@@ -44,7 +44,7 @@ fn render<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
-    let n = c.values.len();
+    let n = c.n() + 1;
     let x_max = n.max(2) as f64;
     let y_max = c.max_value as f64 + 1.0;
     let mut chart = ChartBuilder::on(root)
@@ -116,7 +116,7 @@ fn render<DB: DrawingBackend>(
         1
     };
     chart
-        .draw_series(c.values.iter().enumerate().map(|(i, &v)| {
+        .draw_series(c.iter().enumerate().map(|(i, v)| {
             Circle::new((i as f64, v as f64), radius, RGBColor(30, 60, 160).filled())
         }))
         .map_err(err)?;

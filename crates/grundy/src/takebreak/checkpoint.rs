@@ -30,8 +30,9 @@
 //! Values stream through a fixed buffer in both directions, so saving or loading 10^8 values
 //! needs no second copy of them (the memory bound of a run stays 2 bytes per heap size).
 
-use super::driver::{drive, Computation, Step};
+use super::driver::{drive, Computation, Ended, Plan, Step};
 use super::engine::SequenceEngine;
+use super::period::PeriodDetector;
 use super::rules::Rules;
 use crate::Error;
 use std::fs::{File, OpenOptions};
@@ -503,31 +504,38 @@ pub struct Control<'a> {
     pub stop: &'a AtomicBool,
     /// Called now and then with the number of values computed.
     pub progress: Option<&'a dyn Fn(usize)>,
+    /// Called with the progress: the period search so far.
+    pub search: Option<&'a dyn Fn(&PeriodDetector)>,
 }
 
 /// How a resumable run ended.
 #[derive(Debug)]
 pub enum Outcome {
-    /// Reached `n` (or a certified period with `until_period`).
+    /// Reached `n` (or a certified period with [`crate::takebreak::Finish::AtCertificate`]).
     Finished(Computation),
     /// Stopped on request after saving this many values.
     Interrupted(usize),
+    /// The plan's value budget ran out (no certified period yet) after saving this many values.
+    OverBudget(usize),
 }
 
 /// [`crate::takebreak::extend`] with checkpoints: continue from `values` (e.g. loaded from a
-/// checkpoint) to G(0..=n), or until a period is certified, saving every `control.every` and
-/// when `control.stop` is set. The values, the period and the summary are exactly those of
-/// [`crate::takebreak::compute`].
+/// checkpoint) as `plan` says, saving every `control.every` and when `control.stop` is set.
+/// The values, the period and the summary are exactly those of
+/// [`crate::takebreak::compute`]. `control.search` (if any) sees the period detector with the
+/// progress.
 pub fn run(
     rules: &Rules,
     values: Vec<u16>,
-    n: usize,
-    until_period: bool,
+    plan: Plan,
     engine: &mut dyn SequenceEngine,
     control: Control<'_>,
 ) -> Result<Outcome, Error> {
     let mut last_save = Instant::now();
-    let ended = drive(rules, values, n, until_period, engine, |values| {
+    let ended = drive(rules, values, plan, engine, |values, detector| {
+        if let Some(s) = control.search {
+            s(detector);
+        }
         if let Some(p) = control.progress {
             p(values.len());
         }
@@ -542,13 +550,19 @@ pub fn run(
         Ok(Step::Continue)
     })?;
     match ended {
-        Ok(computation) => {
+        Ended::Finished(computation) => {
             if let Some(p) = control.progress {
                 p(computation.values.len());
             }
             Ok(Outcome::Finished(computation))
         }
-        Err(values) => Ok(Outcome::Interrupted(values.len())),
+        Ended::Stopped(values) => Ok(Outcome::Interrupted(values.len())),
+        Ended::OverBudget(values) => {
+            if !values.is_empty() {
+                (control.save)(&values)?;
+            }
+            Ok(Outcome::OverBudget(values.len()))
+        }
     }
 }
 
@@ -556,7 +570,7 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::takebreak::sparse::RareCommon;
-    use crate::takebreak::{compute, Naive};
+    use crate::takebreak::{compute, Finish, Naive};
 
     fn identity() -> Identity {
         Identity {
@@ -709,7 +723,14 @@ mod tests {
     #[test]
     fn interrupted_and_resumed_runs_equal_one_run() {
         let rules = Rules::parse("0.16").unwrap();
-        let whole = compute(&rules, 20_000, false, &mut Naive::new(rules.clone()), None).unwrap();
+        let whole = compute(
+            &rules,
+            20_000,
+            Finish::ComputeAll,
+            &mut Naive::new(rules.clone()),
+            None,
+        )
+        .unwrap();
         let stop = AtomicBool::new(true);
         let mut saved = Vec::new();
         let mut save = |v: &[u16]| {
@@ -720,14 +741,14 @@ mod tests {
         let first = run(
             &rules,
             Vec::new(),
-            20_000,
-            false,
+            Plan::new(20_000, Finish::ComputeAll),
             &mut engine,
             Control {
                 every: Duration::from_secs(3600),
                 save: &mut save,
                 stop: &stop,
                 progress: None,
+                search: None,
             },
         )
         .unwrap();
@@ -743,14 +764,14 @@ mod tests {
         let second = run(
             &rules,
             saved.clone(),
-            20_000,
-            false,
+            Plan::new(20_000, Finish::ComputeAll),
             &mut engine,
             Control {
                 every: Duration::ZERO,
                 save: &mut ignore,
                 stop: &stop,
                 progress: None,
+                search: None,
             },
         )
         .unwrap();
@@ -760,19 +781,19 @@ mod tests {
         assert_eq!(c, whole);
         // with --until-period the resumed run stops at the certificate like one run does
         let mut engine = RareCommon::for_rules(&rules).unwrap();
-        let once = compute(&rules, 1_000_000, true, &mut engine, None).unwrap();
+        let once = compute(&rules, 1_000_000, Finish::AtCertificate, &mut engine, None).unwrap();
         let mut engine = RareCommon::for_rules(&rules).unwrap();
         let resumed = run(
             &rules,
             once.values[..200_000].to_vec(),
-            1_000_000,
-            true,
+            Plan::new(1_000_000, Finish::AtCertificate),
             &mut engine,
             Control {
                 every: Duration::from_secs(3600),
                 save: &mut ignore,
                 stop: &stop,
                 progress: None,
+                search: None,
             },
         )
         .unwrap();

@@ -5,9 +5,18 @@
 //! certified", progress reporting and the summary (largest value, how often each value occurs)
 //! mean the same thing whichever engine produced the values. Resuming from values computed
 //! earlier (a checkpoint) is [`extend`].
+//!
+//! # Extension by the certified period
+//! Once the octal periodicity theorem certifies `(preperiod, period)` (splitting paper; README
+//! §3; see [`super::period`]), `G(n + period) = G(n)` is *proved* for every `n >= preperiod`, so
+//! by default ([`Finish::Extend`]) the engine stops there and every later value is read from
+//! the period: a run to 10^9 of a game certified at n = 175 computes 176 values and stores
+//! nothing more. [`Computation`] answers [`value`](Computation::value) for every n up to its
+//! end either way, and its counts cover the whole range. [`Finish::ComputeAll`] computes every
+//! value with the engine (the reference the tests compare the extension with).
 
 use super::engine::SequenceEngine;
-use super::period::{Period, PeriodDetector};
+use super::period::{Candidate, Period, PeriodDetector};
 use super::rules::Rules;
 use crate::Error;
 use serde::Serialize;
@@ -15,37 +24,101 @@ use serde::Serialize;
 /// How often (in heap sizes) the progress callback is called.
 pub const PROGRESS_EVERY: usize = 1 << 12;
 
+/// When a run to `n` ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Finish {
+    /// As soon as a period is certified (then fewer values: up to the certificate's last
+    /// index), else at `n`.
+    AtCertificate,
+    /// At `n`; once a period is certified the values beyond the certificate follow from it
+    /// and are not computed (nor stored).
+    #[default]
+    Extend,
+    /// At `n`, every value computed by the engine, certificate or not.
+    ComputeAll,
+}
+
 /// A computed Grundy sequence and its summary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Computation {
-    /// G(0), G(1), ..., G(n) (`n + 1` values).
+    /// The values the engine computed: G(0), G(1), ..., G(k - 1). Beyond them (up to
+    /// [`n`](Self::n)) the sequence is extended by the certified period.
     pub values: Vec<u16>,
+    /// The last heap size covered.
+    last: usize,
     /// The least period found (certified or observed), if any.
     pub period: Option<Period>,
     /// The largest value.
     pub max_value: u16,
-    /// `value_counts[v]` = how many of the values equal `v` (length `max_value + 1`).
+    /// `value_counts[v]` = how many of G(0..=n) equal `v` (length `max_value + 1`).
     pub value_counts: Vec<u64>,
+    /// While no period is certified: the period search's best candidate at the end.
+    pub candidate: Option<Candidate>,
 }
 
 impl Computation {
-    /// The last heap size computed (`values.len() - 1`).
+    /// The last heap size covered: G(0..=n) are known (computed or extended).
     pub fn n(&self) -> usize {
-        self.values.len() - 1
+        self.last
+    }
+
+    /// How many values the engine computed (the rest follow from the certified period).
+    pub fn computed(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether values beyond the computed ones were read from the certified period.
+    pub fn is_extended(&self) -> bool {
+        self.last + 1 > self.values.len()
+    }
+
+    /// G(i) for `i <= n`: computed, or read from the certified period.
+    ///
+    /// # Panics
+    /// If `i > n`.
+    pub fn value(&self, i: usize) -> u16 {
+        assert!(i <= self.last, "G({i}) is beyond G(0..={})", self.last);
+        match self.values.get(i) {
+            Some(&v) => v,
+            None => {
+                let p = self
+                    .period
+                    .expect("an extended sequence has a certified period");
+                self.values[p.preperiod + (i - p.preperiod) % p.period]
+            }
+        }
+    }
+
+    /// G(0), ..., G(n) in order, without storing the extended part.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        let extra = self.last + 1 - self.values.len();
+        let cycle = self.period.filter(|_| extra > 0).map(|p| {
+            let start = (self.values.len() - p.preperiod) % p.period;
+            let one = &self.values[p.preperiod..p.preperiod + p.period];
+            one[start..].iter().chain(one.iter().cycle())
+        });
+        self.values
+            .iter()
+            .copied()
+            .chain(cycle.into_iter().flatten().copied().take(extra))
+    }
+
+    /// G(0..=n) as one vector (allocates `n + 1` values).
+    pub fn to_vec(&self) -> Vec<u16> {
+        self.iter().collect()
     }
 }
 
-/// Compute G(0..=n) for `rules` with `engine`. With `until_period`, stop as soon as a period
-/// is certified (then fewer values are returned: up to the certificate's last index).
+/// Compute G(0..=n) for `rules` with `engine`, ending as `finish` says.
 /// `progress(k)` is called every [`PROGRESS_EVERY`] values with the number computed so far.
 pub fn compute(
     rules: &Rules,
     n: usize,
-    until_period: bool,
+    finish: Finish,
     engine: &mut dyn SequenceEngine,
     progress: Option<&dyn Fn(usize)>,
 ) -> Result<Computation, Error> {
-    extend(rules, Vec::new(), n, until_period, engine, progress)
+    extend(rules, Vec::new(), n, finish, engine, progress)
 }
 
 /// Like [`compute`], starting from `values` = G(0..k) already known (e.g. from a checkpoint).
@@ -55,21 +128,38 @@ pub fn extend(
     rules: &Rules,
     values: Vec<u16>,
     n: usize,
-    until_period: bool,
+    finish: Finish,
     engine: &mut dyn SequenceEngine,
     progress: Option<&dyn Fn(usize)>,
 ) -> Result<Computation, Error> {
-    let finished = drive(rules, values, n, until_period, engine, |values| {
+    let plan = Plan::new(n, finish);
+    let finished = drive(rules, values, plan, engine, |values, _| {
         if let Some(p) = progress {
             p(values.len());
         }
         Ok(Step::Continue)
     })?;
-    let computation = finished.expect("a hook that never stops lets the run finish");
+    let Ended::Finished(computation) = finished else {
+        unreachable!("a hook that never stops and no value budget let the run finish")
+    };
     if let Some(p) = progress {
         p(computation.values.len());
     }
     Ok(computation)
+}
+
+/// Run as `plan` says (no checkpoints): `Ok(Ok(computation))`, or `Ok(Err(k))` when the plan's
+/// value budget ran out after `k` values without a certified period.
+pub fn compute_planned(
+    rules: &Rules,
+    plan: Plan,
+    engine: &mut dyn SequenceEngine,
+) -> Result<Result<Computation, usize>, Error> {
+    match drive(rules, Vec::new(), plan, engine, |_, _| Ok(Step::Continue))? {
+        Ended::Finished(c) => Ok(Ok(c)),
+        Ended::OverBudget(values) => Ok(Err(values.len())),
+        Ended::Stopped(_) => unreachable!("the hook never stops"),
+    }
 }
 
 /// What the hook of [`drive`] asks for.
@@ -80,65 +170,138 @@ pub(crate) enum Step {
     Stop,
 }
 
+/// What a run is asked to do: reach G(`n`), end as `finish` says, and hold at most
+/// `max_values` computed values (a memory budget).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// The last heap size wanted.
+    pub n: usize,
+    /// When the run ends.
+    pub finish: Finish,
+    /// The most values the run may compute and keep (beyond it the run ends with
+    /// [`Ended::OverBudget`]).
+    pub max_values: usize,
+}
+
+impl Plan {
+    /// Reach `n`, ending as `finish` says, with no budget.
+    pub fn new(n: usize, finish: Finish) -> Self {
+        Plan {
+            n,
+            finish,
+            max_values: usize::MAX,
+        }
+    }
+}
+
+/// How [`drive`] ended.
+#[derive(Debug)]
+pub(crate) enum Ended {
+    /// The plan is done.
+    Finished(Computation),
+    /// The hook stopped the run: the values computed so far.
+    Stopped(Vec<u16>),
+    /// The value budget ran out before the plan was done: the values computed so far.
+    OverBudget(Vec<u16>),
+}
+
 /// The one loop behind [`compute`], [`extend`] and the checkpointed run: replay `values`
 /// through a fresh period detector (stopping there if a period is already certified), then
-/// compute up to G(n) or a certified period. Every [`PROGRESS_EVERY`] values `hook` sees the
-/// values so far (to report progress, save them, or stop). Returns the finished computation, or
-/// the values computed when the hook stopped the run.
+/// compute up to G(n), ending as the plan says. Every [`PROGRESS_EVERY`] values `hook` sees the
+/// values so far and the detector (to report progress, save them, or stop).
 pub(crate) fn drive(
     rules: &Rules,
     mut values: Vec<u16>,
-    n: usize,
-    until_period: bool,
+    plan: Plan,
     engine: &mut dyn SequenceEngine,
-    mut hook: impl FnMut(&[u16]) -> Result<Step, Error>,
-) -> Result<Result<Computation, Vec<u16>>, Error> {
+    mut hook: impl FnMut(&[u16], &PeriodDetector) -> Result<Step, Error>,
+) -> Result<Ended, Error> {
+    let n = plan.n;
     let target = n
         .checked_add(1)
         .ok_or_else(|| Error::TooLarge(format!("heap size {n}")))?;
+    let stop_at_certificate = plan.finish != Finish::ComputeAll;
     let mut detector = PeriodDetector::for_rules(rules);
     for k in 0..values.len().min(target) {
         detector.push_from(&values[..=k]);
-        if until_period && detector.is_certified() {
+        if stop_at_certificate && detector.is_certified() {
             values.truncate(k + 1);
-            return Ok(Ok(summarise(values, &detector)));
+            return Ok(Ended::Finished(summarise(
+                values,
+                n,
+                plan.finish,
+                &detector,
+            )));
         }
     }
     values.truncate(target);
-    if !until_period {
+    if plan.finish == Finish::ComputeAll && target <= plan.max_values {
         values.reserve_exact(target - values.len());
     }
     while values.len() < target {
+        if values.len() >= plan.max_values {
+            return Ok(Ended::OverBudget(values));
+        }
         let v = engine.next_value(&values)?;
         values.push(v);
         detector.push_from(&values);
-        if until_period && detector.is_certified() {
+        if stop_at_certificate && detector.is_certified() {
             break;
         }
         if values.len() % PROGRESS_EVERY == 0 {
-            if let Step::Stop = hook(&values)? {
-                return Ok(Err(values));
+            if let Step::Stop = hook(&values, &detector)? {
+                return Ok(Ended::Stopped(values));
             }
         }
     }
-    Ok(Ok(summarise(values, &detector)))
+    Ok(Ended::Finished(summarise(
+        values,
+        n,
+        plan.finish,
+        &detector,
+    )))
 }
 
-/// The [`Computation`] for a finished sequence: values, period status, maximum, counts.
-pub(crate) fn summarise(values: Vec<u16>, detector: &PeriodDetector) -> Computation {
+/// The [`Computation`] for a finished run: values, its end (`n`, or the certificate's last index
+/// with [`Finish::AtCertificate`]), period status, maximum, counts over the whole range.
+pub(crate) fn summarise(
+    values: Vec<u16>,
+    n: usize,
+    finish: Finish,
+    detector: &PeriodDetector,
+) -> Computation {
+    let period = detector.status();
+    let last = match finish {
+        Finish::Extend if period.is_some_and(|p| p.certified) => n,
+        _ => values.len() - 1,
+    };
     let max_value = values.iter().copied().max().unwrap_or(0);
     let mut value_counts = vec![0u64; max_value as usize + 1];
     for &v in &values {
         value_counts[v as usize] += 1;
     }
+    let extra = (last + 1 - values.len()) as u64;
+    if let (Some(p), true) = (period, extra > 0) {
+        // `extra` values continue the period from the phase where the computed ones end
+        let one = &values[p.preperiod..p.preperiod + p.period];
+        let start = (values.len() - p.preperiod) % p.period;
+        let (cycles, rest) = (extra / p.period as u64, (extra % p.period as u64) as usize);
+        for &v in one {
+            value_counts[v as usize] += cycles;
+        }
+        for k in 0..rest {
+            value_counts[one[(start + k) % p.period] as usize] += 1;
+        }
+    }
     Computation {
-        period: detector.status(),
+        candidate: detector.candidate().filter(|_| !detector.is_certified()),
+        period,
         values,
+        last,
         max_value,
         value_counts,
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,7 +310,14 @@ mod tests {
     #[test]
     fn computes_exactly_n_plus_one_values_and_summarises() {
         let rules = Rules::parse("0.07").unwrap();
-        let c = compute(&rules, 20, false, &mut Naive::new(rules.clone()), None).unwrap();
+        let c = compute(
+            &rules,
+            20,
+            Finish::ComputeAll,
+            &mut Naive::new(rules.clone()),
+            None,
+        )
+        .unwrap();
         assert_eq!(c.values, sequence_of(&rules, 20).unwrap());
         assert_eq!(c.n(), 20);
         assert_eq!(c.max_value as usize + 1, c.value_counts.len());
@@ -163,7 +333,7 @@ mod tests {
         let c = compute(
             &rules,
             100_000,
-            true,
+            Finish::AtCertificate,
             &mut Naive::new(rules.clone()),
             Some(&progress),
         )
@@ -183,12 +353,119 @@ mod tests {
         for k in 0..100 {
             assert_eq!(engine.next_value(&all[..k]).unwrap(), all[k]);
         }
-        let c = extend(&rules, all[..100].to_vec(), 300, false, &mut engine, None).unwrap();
+        let c = extend(
+            &rules,
+            all[..100].to_vec(),
+            300,
+            Finish::ComputeAll,
+            &mut engine,
+            None,
+        )
+        .unwrap();
         assert_eq!(c.values, all);
         assert_eq!(c.period.map(|p| (p.preperiod, p.period)), Some((71, 12)));
         // Already certified inside the given values: until_period truncates there.
         let mut engine = Naive::new(rules.clone());
-        let c = extend(&rules, all.clone(), 300, true, &mut engine, None).unwrap();
+        let c = extend(
+            &rules,
+            all.clone(),
+            300,
+            Finish::AtCertificate,
+            &mut engine,
+            None,
+        )
+        .unwrap();
         assert_eq!(Some(c.n()), c.period.unwrap().certified_at);
+    }
+
+    /// Every view of an extended computation against the same run computed value by value.
+    fn check_extension(rules: &Rules, n: usize) -> bool {
+        use crate::takebreak::sparse::RareCommon;
+        let all = compute(
+            rules,
+            n,
+            Finish::ComputeAll,
+            &mut RareCommon::for_rules(rules).unwrap(),
+            None,
+        )
+        .unwrap();
+        let ext = compute(
+            rules,
+            n,
+            Finish::Extend,
+            &mut RareCommon::for_rules(rules).unwrap(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(all.n(), n);
+        assert_eq!(ext.n(), n, "{rules}");
+        assert_eq!(ext.to_vec(), all.values, "{rules}");
+        assert_eq!(ext.iter().count(), n + 1);
+        for i in (0..=n).step_by(97).chain([n]) {
+            assert_eq!(ext.value(i), all.values[i], "{rules} G({i})");
+        }
+        assert_eq!(ext.max_value, all.max_value, "{rules}");
+        assert_eq!(ext.value_counts, all.value_counts, "{rules}");
+        assert_eq!(ext.period, all.period, "{rules}");
+        if let Some(at) = ext.period.and_then(|p| p.certified_at) {
+            assert_eq!(
+                ext.computed(),
+                at + 1,
+                "{rules}: stops computing at the certificate"
+            );
+            assert_eq!(ext.is_extended(), at < n);
+        } else {
+            assert_eq!(ext.values, all.values);
+            assert!(!ext.is_extended());
+        }
+        ext.is_extended()
+    }
+
+    #[test]
+    fn extension_by_the_certified_period_equals_computed_values() {
+        // every 0.?? and 4.?? code to 20000, every 0.??? code to 2500
+        let mut extended = 0;
+        for d0 in [0u128, 4] {
+            for code in 0..64u128 {
+                let digits = vec![d0, code / 8, code % 8];
+                let c = crate::takebreak::Code::from_digits(digits).unwrap();
+                extended += usize::from(check_extension(&Rules::Code(c), 20_000));
+            }
+        }
+        for code in 0..512u128 {
+            let digits = vec![0, code / 64, code / 8 % 8, code % 8];
+            let c = crate::takebreak::Code::from_digits(digits).unwrap();
+            extended += usize::from(check_extension(&Rules::Code(c), 2_500));
+        }
+        assert!(extended > 300, "only {extended} codes were extended");
+    }
+
+    #[test]
+    fn extension_needs_no_memory_for_values_it_does_not_compute() {
+        let rules = Rules::parse("0.07").unwrap();
+        let n = 1_000_000_000_000;
+        let c = compute(
+            &rules,
+            n,
+            Finish::Extend,
+            &mut Naive::new(rules.clone()),
+            None,
+        )
+        .unwrap();
+        assert_eq!(c.computed(), 176);
+        assert_eq!(c.n(), n);
+        assert_eq!(c.value_counts.iter().sum::<u64>(), n as u64 + 1);
+        // G(53 + 34 k + r) = G(53 + r)
+        assert_eq!(c.value(n), c.values[53 + (n - 53) % 34]);
+        // an uncertified run is not extended
+        let c = compute(
+            &rules,
+            100,
+            Finish::Extend,
+            &mut Naive::new(rules.clone()),
+            None,
+        )
+        .unwrap();
+        assert_eq!((c.computed(), c.n(), c.is_extended()), (101, 100, false));
     }
 }

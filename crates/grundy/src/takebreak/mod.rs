@@ -13,6 +13,7 @@
 //! | [`naive`] | the engine for any rules: mex over all options, bitset DP for j >= 3 heaps |
 //! | [`sparse`] | the rare/common ("sparse space") engine for octal codes |
 //! | [`checkpoint`] | resumable runs: atomic checkpoints, verified on load |
+//! | [`budget`] | how many values a run may hold (memory, not a fixed ceiling) |
 //! | [`period`] | online least period, certified by the periodicity theorem |
 //! | [`driver`] | run an engine to n (or until certified), summarise |
 //! | [`position`] | several heaps: value, outcome, every winning move |
@@ -20,6 +21,7 @@
 //! | [`game`] | the rules as a plain [`Game`](crate::Game): the reference for tests |
 
 mod bitset;
+pub mod budget;
 pub mod checkpoint;
 pub mod code;
 pub mod driver;
@@ -33,10 +35,10 @@ pub mod sparse;
 pub mod transform;
 
 pub use code::Code;
-pub use driver::{compute, extend, Computation};
+pub use driver::{compute, compute_planned, extend, Computation, Finish, Plan};
 pub use engine::SequenceEngine;
 pub use game::TakeBreakGame;
 pub use naive::Naive;
-pub use period::{Period, PeriodDetector};
-pub use position::{analyse, PositionAnalysis, TakeBreakMove};
+pub use period::{Candidate, Period, PeriodDetector};
+pub use position::{analyse, analyse_with, PositionAnalysis, TakeBreakMove};
 pub use rules::Rules;

@@ -63,6 +63,18 @@ pub struct Period {
     pub certified_at: Option<usize>,
 }
 
+/// A candidate period during the search (see [`PeriodDetector::candidate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Candidate {
+    /// The candidate period.
+    pub period: usize,
+    /// The preperiod its run implies so far.
+    pub preperiod: usize,
+    /// The index of the last value its certificate needs, if it keeps holding:
+    /// `2·max(preperiod, 1) + 2·period + t - 1`.
+    pub certificate_at: usize,
+}
+
 /// How many periods with long runs are watched between rescans.
 const WATCHED: usize = 32;
 /// The largest base period the rescan keeps runs for (one `u32` each).
@@ -153,6 +165,33 @@ impl PeriodDetector {
             }),
             Mode::Certified(p) => Some(*p),
         }
+    }
+
+    /// The period search so far: the candidate period whose current run implies the smallest
+    /// preperiod (the best hope of a certificate), and where its certificate would complete
+    /// if the run continues. `None` before any candidate repeats, and for rules without the
+    /// periodicity theorem (no certificate to wait for).
+    pub fn candidate(&self) -> Option<Candidate> {
+        if !self.theorem {
+            return None;
+        }
+        let n = self.n;
+        let (period, preperiod) = match &self.mode {
+            Mode::Certified(p) => (p.period, p.preperiod),
+            Mode::Holding {
+                period, preperiod, ..
+            } => (*period, *preperiod),
+            Mode::Searching { watch, .. } => watch
+                .iter()
+                .filter(|&&(_, run)| run > 0)
+                .map(|&(p, run)| (p, n - p - run))
+                .min_by_key(|&(p, pre)| (pre + p, p))?,
+        };
+        Some(Candidate {
+            period,
+            preperiod,
+            certificate_at: 2 * preperiod.max(1) + 2 * period + self.t - 1,
+        })
     }
 
     /// Feed the next value, keeping a copy of the sequence inside the detector.

@@ -9,6 +9,7 @@
 //! engine), so the search does not wander through partitions that cannot win.
 
 use super::code::Code;
+use super::driver::Computation;
 use super::naive::{sequence_of, SplitSets};
 use super::rules::Rules;
 use crate::{Error, Outcome};
@@ -46,12 +47,53 @@ pub struct PositionAnalysis {
 }
 
 /// Analyse the position `heaps` under `rules`, listing at most `max_moves` winning moves.
+/// The sequence up to the largest heap is computed by the naive engine.
 pub fn analyse(rules: &Rules, heaps: &[u32], max_moves: usize) -> Result<PositionAnalysis, Error> {
     let max_heap = heaps.iter().copied().max().unwrap_or(0) as usize;
     let g = sequence_of(rules, max_heap)?;
-    let heap_values: Vec<u16> = heaps.iter().map(|&h| g[h as usize]).collect();
+    search_position(rules, Values::plain(&g), heaps, max_moves)
+}
+
+/// [`analyse`] with a sequence already computed up to the largest heap (or beyond), e.g. one
+/// extended by its certified period: then heaps may be far larger than what was computed, and
+/// the search for splits uses the period too (for a split `a + b = r` with both parts in the
+/// periodic range, `G(a) ⊕ G(b)` depends on `a mod period` only), so its cost does not grow
+/// with the heaps.
+pub fn analyse_with(
+    rules: &Rules,
+    sequence: &Computation,
+    heaps: &[u32],
+    max_moves: usize,
+) -> Result<PositionAnalysis, Error> {
+    let max_heap = heaps.iter().copied().max().unwrap_or(0) as usize;
+    if max_heap > sequence.n() {
+        return Err(Error::Invalid(format!(
+            "heap {max_heap} is beyond the sequence G(0..={})",
+            sequence.n()
+        )));
+    }
+    let values = match sequence
+        .period
+        .filter(|p| p.certified && sequence.is_extended())
+    {
+        Some(p) => Values {
+            prefix: &sequence.values,
+            period: Some((p.preperiod, p.period)),
+        },
+        None => Values::plain(&sequence.values),
+    };
+    search_position(rules, values, heaps, max_moves)
+}
+
+fn search_position(
+    rules: &Rules,
+    g: Values<'_>,
+    heaps: &[u32],
+    max_moves: usize,
+) -> Result<PositionAnalysis, Error> {
+    let heap_values: Vec<u16> = heaps.iter().map(|&h| g.get(h as usize)).collect();
     let total = heap_values.iter().fold(0u16, |a, &v| a ^ v);
-    let mut search = MoveSearch::new(rules, &g, max_moves)?;
+    let mut search = MoveSearch::new(rules, g, max_moves)?;
     if total != 0 {
         for (i, &n) in heaps.iter().enumerate() {
             let x = total ^ heap_values[i];
@@ -71,9 +113,33 @@ pub fn analyse(rules: &Rules, heaps: &[u32], max_moves: usize) -> Result<Positio
     })
 }
 
+/// G(i): the computed values, continued by a certified period `(preperiod, period)` if any.
+#[derive(Clone, Copy)]
+struct Values<'a> {
+    prefix: &'a [u16],
+    period: Option<(usize, usize)>,
+}
+
+impl<'a> Values<'a> {
+    fn plain(prefix: &'a [u16]) -> Self {
+        Values {
+            prefix,
+            period: None,
+        }
+    }
+
+    fn get(&self, i: usize) -> u16 {
+        match (self.prefix.get(i), self.period) {
+            (Some(&v), _) => v,
+            (None, Some((pre, p))) => self.prefix[pre + (i - pre) % p],
+            (None, None) => panic!("G({i}) is beyond the sequence"),
+        }
+    }
+}
+
 struct MoveSearch<'a> {
     rules: &'a Rules,
-    g: &'a [u16],
+    g: Values<'a>,
     sets: Option<SplitSets>,
     max_moves: usize,
     found: Vec<TakeBreakMove>,
@@ -82,9 +148,11 @@ struct MoveSearch<'a> {
 }
 
 impl<'a> MoveSearch<'a> {
-    fn new(rules: &'a Rules, g: &'a [u16], max_moves: usize) -> Result<Self, Error> {
+    fn new(rules: &'a Rules, g: Values<'a>, max_moves: usize) -> Result<Self, Error> {
         let max_j = rules.max_heaps_left() as usize;
         let sets = if max_j >= 3 {
+            // (three or more heaps: no periodicity theorem, so no extension: `g` is plain)
+            let g = g.prefix;
             let mut sets = SplitSets::new(max_j, None);
             sets.widen_for(g.iter().copied().max().unwrap_or(0) as usize)?;
             for r in 0..g.len() {
@@ -127,7 +195,7 @@ impl<'a> MoveSearch<'a> {
         let code: Code = match self.rules {
             Rules::GrundysGame => {
                 for a in 1..n.div_ceil(2) {
-                    if self.g[a as usize] ^ self.g[(n - a) as usize] == x {
+                    if self.g.get(a as usize) ^ self.g.get((n - a) as usize) == x {
                         self.parts = vec![a, n - a];
                         self.emit(heap, n, 0);
                     }
@@ -154,6 +222,60 @@ impl<'a> MoveSearch<'a> {
         }
     }
 
+    /// Every split of `r` into `a <= r - a` (with `a >= min`) of nim-sum `x`, by increasing
+    /// `a`. Where both parts lie in the periodic range of a certified period `p`
+    /// (`a >= pre` and `r - a >= pre`), whether `a` works depends on `a mod p` only: one period
+    /// of candidates is checked and the matches repeat, so the cost is O(pre + p) whatever `r`.
+    fn two_heaps(&mut self, heap: usize, n: u32, k: u32, r: u32, min: u32, x: u16) {
+        let mut a = min as u64;
+        let last = r as u64 / 2;
+        let found = |search: &mut Self, a: u64| {
+            let a = a as u32;
+            search.parts.extend([a, r - a]);
+            search.emit(heap, n, k);
+            search.parts.truncate(search.parts.len() - 2);
+        };
+        if let Some((pre, p)) = self.g.period {
+            let (pre, p) = (pre as u64, p as u64);
+            // periodic stretch: a in [max(a, pre), min(last, r - pre)]
+            let lo = a.max(pre);
+            let hi = last.min((r as u64).saturating_sub(pre));
+            if lo + 2 * p <= hi {
+                while a < lo && !self.truncated {
+                    if self.g.get(a as usize) ^ self.g.get((r as u64 - a) as usize) == x {
+                        found(self, a);
+                    }
+                    a += 1;
+                }
+                let offsets: Vec<u64> = (0..p)
+                    .filter(|&o| {
+                        let b = lo + o;
+                        self.g.get(b as usize) ^ self.g.get((r as u64 - b) as usize) == x
+                    })
+                    .collect();
+                if !offsets.is_empty() {
+                    let mut block = lo;
+                    'blocks: while block <= hi {
+                        for &o in &offsets {
+                            if block + o > hi || self.truncated {
+                                break 'blocks;
+                            }
+                            found(self, block + o);
+                        }
+                        block += p;
+                    }
+                }
+                a = hi + 1;
+            }
+        }
+        while a <= last && !self.truncated {
+            if self.g.get(a as usize) ^ self.g.get((r as u64 - a) as usize) == x {
+                found(self, a);
+            }
+            a += 1;
+        }
+    }
+
     /// Heaps `parts` are fixed; split the remaining `r` into `j` parts, each at least `min`,
     /// non-decreasing, with nim-sum `x`.
     #[allow(clippy::too_many_arguments)]
@@ -163,21 +285,13 @@ impl<'a> MoveSearch<'a> {
         }
         match j {
             1 => {
-                if r >= min && self.g[r as usize] == x {
+                if r >= min && self.g.get(r as usize) == x {
                     self.parts.push(r);
                     self.emit(heap, n, k);
                     self.parts.pop();
                 }
             }
-            2 => {
-                for a in min..=r / 2 {
-                    if self.g[a as usize] ^ self.g[(r - a) as usize] == x {
-                        self.parts.extend([a, r - a]);
-                        self.emit(heap, n, k);
-                        self.parts.truncate(self.parts.len() - 2);
-                    }
-                }
-            }
+            2 => self.two_heaps(heap, n, k, r, min, x),
             _ => {
                 let reachable = self
                     .sets
@@ -189,7 +303,7 @@ impl<'a> MoveSearch<'a> {
                 let mut a = min;
                 while a * j <= r && !self.truncated {
                     self.parts.push(a);
-                    self.split(heap, n, k, r - a, j - 1, a, x ^ self.g[a as usize]);
+                    self.split(heap, n, k, r - a, j - 1, a, x ^ self.g.get(a as usize));
                     self.parts.pop();
                     a += 1;
                 }
@@ -272,5 +386,35 @@ mod tests {
         let a = analyse(&rules, &[40, 1], 3).unwrap();
         assert_eq!(a.winning_moves, all.winning_moves[..3]);
         assert!(a.winning_moves_truncated);
+    }
+
+    #[test]
+    fn positions_beyond_the_certificate_use_the_period() {
+        use crate::takebreak::{compute, Finish, Naive};
+        for (code, heaps) in [
+            ("0.07", vec![300u32, 451, 1000]),
+            ("0.07", vec![1777, 5]),
+            ("0.77", vec![999, 998, 3]),
+            ("0.137", vec![2500, 611]),
+            ("4.07", vec![1200, 7, 640]),
+            ("0.4", vec![900, 901]),
+        ] {
+            let rules = Rules::parse(code).unwrap();
+            let max = *heaps.iter().max().unwrap() as usize;
+            let extended = compute(
+                &rules,
+                max,
+                Finish::Extend,
+                &mut Naive::new(rules.clone()),
+                None,
+            )
+            .unwrap();
+            assert!(extended.is_extended(), "{code}");
+            for limit in [usize::MAX, 5] {
+                let want = analyse(&rules, &heaps, limit).unwrap();
+                let got = analyse_with(&rules, &extended, &heaps, limit).unwrap();
+                assert_eq!(got, want, "{code} {heaps:?} {limit}");
+            }
+        }
     }
 }

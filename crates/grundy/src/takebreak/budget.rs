@@ -1,0 +1,100 @@
+//! How many values a run may hold: the memory budget that replaces a fixed ceiling on `n`.
+//!
+//! A sequence is kept as 2 bytes per heap size (`u16`; values of octal games in the literature
+//! stay far below 65536, and an engine that meets a larger value stops with
+//! [`Error::TooLarge`](crate::Error::TooLarge) rather than store a wrong one). The rare/common
+//! engine adds at most one 4-byte rare position per 32 heap sizes (see
+//! [`super::sparse`]), so a run needs about [`BYTES_PER_VALUE`] per value plus a fixed
+//! allowance. The budget is checked before a run starts, against the memory the system says
+//! is available (`MemAvailable` in `/proc/meminfo`) or a limit the user gives.
+
+/// Bytes a run needs per value it computes: the value (2) and, at most, 1/8 for rare positions.
+pub const BYTES_PER_VALUE: f64 = 2.125;
+/// Fixed allowance: the engine's tables, the period detector's rescan (one `u32` per residue of
+/// its base period, at most 2^22), the program itself.
+pub const FIXED_BYTES: u64 = 64 << 20;
+/// Share of the available memory a run allows itself (others use the machine too).
+pub const SHARE: f64 = 0.9;
+
+/// The memory the system reports as available (`MemAvailable` in `/proc/meminfo`), in bytes;
+/// `None` where that is not known.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_meminfo(&text)
+}
+
+fn parse_meminfo(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let mut words = line.split_whitespace().skip(1);
+    let amount: u64 = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") => amount.checked_mul(1024),
+        None => Some(amount),
+        Some(_) => None,
+    }
+}
+
+/// The most values a run may compute with `bytes` of memory.
+pub fn values_within(bytes: u64) -> usize {
+    let usable = bytes.saturating_sub(FIXED_BYTES) as f64;
+    (usable / BYTES_PER_VALUE) as usize
+}
+
+/// The memory `values` values need, in bytes (the inverse of [`values_within`]).
+pub fn bytes_for(values: usize) -> u64 {
+    (values as f64 * BYTES_PER_VALUE) as u64 + FIXED_BYTES
+}
+
+/// The default budget: [`SHARE`] of the available memory, or `None` if unknown.
+pub fn default_bytes() -> Option<u64> {
+    available_memory().map(|b| (b as f64 * SHARE) as u64)
+}
+
+/// Parse a memory size: a number of bytes with an optional suffix K, M, G or T (powers of 1024,
+/// either case, an optional trailing `B`/`iB`), e.g. `800M`, `4G`, `1.5GiB`.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix("ib"))
+        .or_else(|| t.strip_suffix(['B', 'b']))
+        .unwrap_or(t);
+    let (number, shift) = match t.chars().last()? {
+        'k' | 'K' => (&t[..t.len() - 1], 10),
+        'm' | 'M' => (&t[..t.len() - 1], 20),
+        'g' | 'G' => (&t[..t.len() - 1], 30),
+        't' | 'T' => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let x: f64 = number.trim().parse().ok()?;
+    let bytes = x * (1u64 << shift) as f64;
+    (x.is_finite() && x >= 0.0 && bytes < u64::MAX as f64).then_some(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_mem_available() {
+        let text = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   2048 kB\n";
+        assert_eq!(parse_meminfo(text), Some(2048 * 1024));
+        assert_eq!(parse_meminfo("MemTotal: 5 kB\n"), None);
+        assert_eq!(parse_meminfo("MemAvailable: x kB\n"), None);
+    }
+
+    #[test]
+    fn sizes_and_values_agree() {
+        assert_eq!(parse_size("4096"), Some(4096));
+        assert_eq!(parse_size("800M"), Some(800 << 20));
+        assert_eq!(parse_size("4g"), Some(4 << 30));
+        assert_eq!(parse_size("1.5GiB"), Some(3 << 29));
+        assert_eq!(parse_size("2KB"), Some(2048));
+        for bad in ["", "G", "-1M", "lots", "1e30T", "nan"] {
+            assert_eq!(parse_size(bad), None, "{bad}");
+        }
+        assert_eq!(values_within(FIXED_BYTES), 0);
+        let v = values_within(1 << 30);
+        assert!(bytes_for(v) <= 1 << 30 && bytes_for(v + 2) > 1 << 30);
+    }
+}
