@@ -180,7 +180,7 @@ fn a_read_only_catalogue_still_prints_the_results() {
     let out = run(grundy_in(dir.path()).args(["takebreak", "0.07", "-n", "2000", "--db", db]));
     let err = text(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(text(&out.stdout).contains("computed G(0..=2000)"));
+    assert!(text(&out.stdout).contains("G(0..=2000): computed"));
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("warning: not recorded"), "{err}");
     // the census too: every result printed, one warning, no claim that they were recorded

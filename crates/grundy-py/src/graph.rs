@@ -1,15 +1,63 @@
 //! Explicit finite game graphs (nodes and their options), as in `grundy graph`: Grundy values
 //! of every node by the shared normal-play reading, misère outcomes, winning moves.
 
-use crate::{guarded, value_error};
-use grundy::graph::{to_dot, GameGraph, GraphSpec};
+use crate::{guarded, to_py, value_error};
+use grundy::graph::loopy::to_dot_loopy;
+use grundy::graph::{to_dot, GameGraph, GraphSpec, LoopyGraph};
 use grundy::Outcome;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(graph_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(loopy_graph_evaluate, m)?)?;
     Ok(())
+}
+
+/// The graph spec given as JSON text or as the same structure of dicts and lists.
+fn spec_of(spec: &Bound<'_, PyAny>) -> PyResult<GraphSpec> {
+    if let Ok(text) = spec.extract::<String>() {
+        GraphSpec::from_json(&text).map_err(value_error)
+    } else {
+        pythonize::depythonize(spec).map_err(|e| value_error(format!("not a game graph: {e}")))
+    }
+}
+
+/// A graph that may have cycles (`grundy graph --loopy`): the library's loopy report (`root`,
+/// `has_cycle`, `grundy_value` — a number or `{"infinite": True, "k": [...]}` —, `outcome`
+/// P/N/D, `winning_moves` with `wins_within`, `drawing_moves`, `nodes` with `all`), plus
+/// `dot` (Graphviz text, draws marked) with `dot`.
+#[pyfunction]
+#[pyo3(signature = (spec, root=None, all=false, dot=false))]
+fn loopy_graph_evaluate(
+    py: Python<'_>,
+    spec: &Bound<'_, PyAny>,
+    root: Option<String>,
+    all: bool,
+    dot: bool,
+) -> PyResult<PyObject> {
+    guarded(|| {
+        let spec = spec_of(spec)?;
+        let mut graph = LoopyGraph::from_spec(&spec).map_err(value_error)?;
+        if let Some(r) = &root {
+            let i = graph
+                .index_of(r)
+                .ok_or_else(|| value_error(format!("root '{r}' is not a node of the graph")))?;
+            graph = graph.with_root(i).map_err(value_error)?;
+        }
+        let (report, dot_text) = py.allow_threads(|| {
+            let a = graph.analyse();
+            (
+                graph.report_with(&a, all),
+                dot.then(|| to_dot_loopy(&graph, &a)),
+            )
+        });
+        let d = to_py(py, &report)?;
+        if let Some(text) = dot_text {
+            d.bind(py).set_item("dot", text)?;
+        }
+        Ok(d)
+    })
 }
 
 /// Evaluate a graph given as its JSON text (a str) or as the same structure of dicts and
@@ -27,13 +75,7 @@ fn graph_evaluate(
     dot: bool,
 ) -> PyResult<PyObject> {
     guarded(|| {
-        let mut graph = if let Ok(text) = spec.extract::<String>() {
-            GameGraph::from_json(&text).map_err(value_error)?
-        } else {
-            let spec: GraphSpec = pythonize::depythonize(spec)
-                .map_err(|e| value_error(format!("not a game graph: {e}")))?;
-            GameGraph::from_spec(&spec).map_err(value_error)?
-        };
+        let mut graph = GameGraph::from_spec(&spec_of(spec)?).map_err(value_error)?;
         if let Some(r) = &root {
             let i = graph
                 .index_of(r)

@@ -146,3 +146,74 @@ def test_multiplayer_two_players_is_normal_play():
     for heaps in itertools.product(range(4), repeat=3):
         r = grundy.multiplayer(list(heaps), players=2)
         assert (r["last_mover"] == 0) == (grundy.nim(heaps)["grundy_value"] != 0), heaps
+
+
+def retrograde(spec):
+    """Win/lose/draw of every node by plain backward induction (independent of the library)."""
+    options = {n["id"]: list(n.get("options", [])) for n in spec["nodes"]}
+    parents = {v: [] for v in options}
+    for u, opts in options.items():
+        for v in opts:
+            parents[v].append(u)
+    left = {u: len(opts) for u, opts in options.items()}
+    result = {u: "P" for u, opts in options.items() if not opts}
+    queue = list(result)
+    while queue:
+        v = queue.pop()
+        for u in parents[v]:
+            if u in result:
+                continue
+            if result[v] == "P":
+                result[u] = "N"
+                queue.append(u)
+            else:
+                left[u] -= 1
+                if left[u] == 0:
+                    result[u] = "P"
+                    queue.append(u)
+    return {u: result.get(u, "D") for u in options}
+
+
+def test_loopy_graph_matches_cli_and_retrograde():
+    path = ROOT / "docs" / "examples" / "loopy-graph.json"
+    spec = json.loads(path.read_text())
+    for flags in ([], ["--all"]):
+        cli = run_cli("graph", str(path), "--loopy", *flags)
+        assert grundy.graph(spec, loopy=True, all="--all" in flags) == cli
+    nodes = grundy.graph(spec, loopy=True, all=True)["nodes"]
+    assert {n["id"]: n["outcome"] for n in nodes} == retrograde(spec)
+
+
+def test_loopy_random_graphs_match_retrograde():
+    import random
+
+    rng = random.Random(13)
+    for _ in range(300):
+        size = rng.randint(1, 8)
+        ids = [f"v{i}" for i in range(size)]
+        spec = {
+            "nodes": [
+                {"id": u, "options": rng.sample(ids, rng.randint(0, min(3, size)))} for u in ids
+            ]
+        }
+        r = grundy.graph(spec, loopy=True, all=True)
+        truth = retrograde(spec)
+        assert {n["id"]: n["outcome"] for n in r["nodes"]} == truth
+        for n in r["nodes"]:
+            value = n["grundy_value"]
+            if truth[n["id"]] == "D":
+                assert isinstance(value, dict) and value["infinite"] and 0 not in value["k"]
+            elif isinstance(value, int):
+                assert (value == 0) == (truth[n["id"]] == "P")
+            else:
+                assert value["infinite"] and 0 in value["k"] and truth[n["id"]] == "N"
+        assert all(truth[m["to"]] == "P" for m in r["winning_moves"])
+
+
+def test_loopy_graph_refuses_misere_and_acyclic_default_refuses_cycles():
+    spec = {"nodes": [{"id": "a", "options": ["b"]}, {"id": "b", "options": ["a"]}]}
+    assert grundy.graph(spec, loopy=True)["outcome"] == "D"
+    with pytest.raises(ValueError):
+        grundy.graph(spec)
+    with pytest.raises(ValueError):
+        grundy.graph(spec, loopy=True, misere=True)

@@ -4,6 +4,7 @@
 
 use crate::common::{emit, CliError, CliResult};
 use grundy::graph::loopy::to_dot_loopy;
+use grundy::graph::loopy::LoopyReport;
 use grundy::graph::LoopyGraph;
 use grundy::solve::loopy::{sum_moves, sum_value, Analysis, LoopyOutcome, LoopyValue};
 use serde::Serialize;
@@ -19,33 +20,9 @@ pub fn loopy_outcome_words(o: LoopyOutcome) -> &'static str {
 }
 
 #[derive(Serialize)]
-struct Win {
-    to: String,
-    wins_within: u64,
-}
-
-#[derive(Serialize)]
-struct NodeValue {
-    id: String,
-    grundy_value: LoopyValue,
-    outcome: LoopyOutcome,
-}
-
-#[derive(Serialize)]
 struct Report {
-    root: String,
-    has_cycle: bool,
-    grundy_value: LoopyValue,
-    outcome: LoopyOutcome,
-    /// Moves to P-positions, best (fewest moves to the win) first.
-    winning_moves: Vec<Win>,
-    /// Most moves the game lasts when the winner plays the best moves (P and N only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    wins_within: Option<u64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    drawing_moves: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nodes: Option<Vec<NodeValue>>,
+    #[serde(flatten)]
+    base: LoopyReport,
     #[serde(skip_serializing_if = "Option::is_none")]
     dot: Option<String>,
 }
@@ -53,36 +30,12 @@ struct Report {
 /// One graph, cycles allowed: γ and outcome of the root, moves, optionally every node and DOT.
 pub fn run_single(graph: &LoopyGraph, all: bool, dot: Option<&PathBuf>, json: bool) -> CliResult {
     let a = graph.analyse();
-    let root = graph.root();
     if let Some(out) = dot {
         std::fs::write(out, to_dot_loopy(graph, &a))
             .map_err(|e| CliError::input(format!("cannot write '{}': {e}", out.display())))?;
     }
-    let name = |i: usize| graph.name(i).to_owned();
     let report = Report {
-        root: name(root),
-        has_cycle: graph.has_cycle(),
-        grundy_value: a.value(root),
-        outcome: a.outcome(root),
-        winning_moves: a
-            .winning_moves(root)
-            .iter()
-            .map(|m| Win {
-                to: name(m.to),
-                wins_within: m.wins_within,
-            })
-            .collect(),
-        wins_within: a.wins_within(root),
-        drawing_moves: a.drawing_moves(root).into_iter().map(name).collect(),
-        nodes: all.then(|| {
-            (0..graph.len())
-                .map(|i| NodeValue {
-                    id: name(i),
-                    grundy_value: a.value(i),
-                    outcome: a.outcome(i),
-                })
-                .collect()
-        }),
+        base: graph.report_with(&a, all),
         dot: dot.map(|p| p.display().to_string()),
     };
     emit(json, &report, || human_single(&report))
@@ -96,7 +49,8 @@ fn plural(n: u64) -> &'static str {
     }
 }
 
-fn human_single(r: &Report) -> String {
+fn human_single(report: &Report) -> String {
+    let r = &report.base;
     let mut s = format!(
         "root: {}\ngrundy value: {} (generalized: {})\noutcome: {}\n",
         r.root,
@@ -142,7 +96,7 @@ fn human_single(r: &Report) -> String {
             s.push_str(&format!("  {}: {} ({})\n", n.id, n.grundy_value, n.outcome));
         }
     }
-    if let Some(d) = &r.dot {
+    if let Some(d) = &report.dot {
         s.push_str(&format!("DOT written to {d}\n"));
     }
     s

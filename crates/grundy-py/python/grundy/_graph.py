@@ -20,10 +20,18 @@ def graph(
     all: bool = False,
     misere: bool = False,
     dot: bool = False,
+    loopy: bool = False,
 ) -> Dict[str, Any]:
     """Evaluate an explicit game graph: the JSON text of ``grundy graph`` files or the same
     structure as dicts, ``{"root": "a", "nodes": [{"id": "a", "options": ["b"]}, ...]}``
-    (root defaults to the first node). Cycles, unknown options and duplicate ids are refused.
+    (root defaults to the first node). Unknown options and duplicate ids are refused; so are
+    cycles, unless ``loopy=True``.
+
+    With ``loopy=True`` (``grundy graph --loopy``) the graph may have cycles and the result is
+    the generalized Sprague-Grundy value: ``grundy_value`` is an int or
+    ``{"infinite": True, "k": [...]}`` (the value infinity(K)), ``outcome`` is ``"P"``, ``"N"``
+    or ``"D"`` (a draw), ``winning_moves`` are ``{"to", "wins_within"}`` (moves that end the
+    game within that many moves), ``drawing_moves`` keep a draw; ``misere`` is refused there.
 
     Returns ``root``, ``grundy_value``, ``outcome``, ``winning_moves`` (ids of the options of
     value 0); ``nodes`` (every node's value) with ``all=True``; ``misere_outcome`` with
@@ -39,6 +47,10 @@ def graph(
         )
     if root is not None and not isinstance(root, str):
         raise TypeError(f"root must be a node id (str), not {type(root).__name__}")
+    if loopy:
+        if misere:
+            raise ValueError("misère play is not defined here for loopy graphs: drop misere=True")
+        return _grundy.loopy_graph_evaluate(spec, root, bool(all), bool(dot))
     return _grundy.graph_evaluate(spec, root, bool(all), bool(misere), bool(dot))
 
 

@@ -64,3 +64,8 @@ def graph_evaluate(
     spec: Union[str, Dict[str, Any]], root: Optional[str] = None, all: bool = False, misere: bool = False, dot: bool = False
 ) -> Dict[str, Any]:
     """Evaluate an explicit game graph."""
+
+def loopy_graph_evaluate(
+    spec: Union[str, Dict[str, Any]], root: Optional[str] = None, all: bool = False, dot: bool = False
+) -> Dict[str, Any]:
+    """Evaluate a game graph that may have cycles: generalized Sprague-Grundy values."""

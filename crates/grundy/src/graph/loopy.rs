@@ -136,6 +136,89 @@ impl LoopyGraph {
     pub fn analyse(&self) -> Analysis<'_> {
         analyse(&self.options)
     }
+
+    /// What `grundy graph --loopy` reports about the root (and with `all`, every node): γ, the
+    /// P/N/D outcome, winning moves with their bounds, drawing moves. Analyses the graph; use
+    /// [`report_with`](Self::report_with) to reuse an analysis.
+    pub fn report(&self, all: bool) -> LoopyReport {
+        self.report_with(&self.analyse(), all)
+    }
+
+    /// [`report`](Self::report) from an analysis of this graph.
+    pub fn report_with(&self, a: &Analysis, all: bool) -> LoopyReport {
+        let root = self.root();
+        let name = |i: usize| self.name(i).to_owned();
+        LoopyReport {
+            root: name(root),
+            has_cycle: self.has_cycle(),
+            grundy_value: a.value(root),
+            outcome: a.outcome(root),
+            winning_moves: a
+                .winning_moves(root)
+                .iter()
+                .map(|m| LoopyWin {
+                    to: name(m.to),
+                    wins_within: m.wins_within,
+                })
+                .collect(),
+            wins_within: a.wins_within(root),
+            drawing_moves: a.drawing_moves(root).into_iter().map(name).collect(),
+            nodes: all.then(|| {
+                (0..self.len())
+                    .map(|i| LoopyNode {
+                        id: name(i),
+                        grundy_value: a.value(i),
+                        outcome: a.outcome(i),
+                    })
+                    .collect()
+            }),
+        }
+    }
+}
+
+/// A winning move of a loopy graph: the option it moves to and the most moves the game then
+/// lasts when the winner keeps playing the engine's moves.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LoopyWin {
+    /// The option's name.
+    pub to: String,
+    /// The game ends within this many moves (this one included).
+    pub wins_within: u64,
+}
+
+/// One node's generalized value and outcome.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LoopyNode {
+    /// The node's name.
+    pub id: String,
+    /// γ of the node.
+    pub grundy_value: LoopyValue,
+    /// P, N or D.
+    pub outcome: LoopyOutcome,
+}
+
+/// The report on a loopy graph's root, shared by the CLI (`--json`) and the Python package.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LoopyReport {
+    /// The root's name.
+    pub root: String,
+    /// Whether the graph has a cycle (else γ is the ordinary Grundy value).
+    pub has_cycle: bool,
+    /// γ of the root.
+    pub grundy_value: LoopyValue,
+    /// P, N or D.
+    pub outcome: LoopyOutcome,
+    /// Moves to P-positions, best (fewest moves to the win) first.
+    pub winning_moves: Vec<LoopyWin>,
+    /// Most moves the game lasts when the winner plays the best moves (P and N only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wins_within: Option<u64>,
+    /// From a D-position, the moves that keep the draw.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub drawing_moves: Vec<String>,
+    /// Every node, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Vec<LoopyNode>>,
 }
 
 /// The generalized Sprague–Grundy value of `root` in a game given by rules whose reachable
