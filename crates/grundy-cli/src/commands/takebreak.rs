@@ -39,7 +39,7 @@ pub const DEFAULT_CHECK: u64 = 10_000;
 #[derive(clap::Args, Debug, Clone)]
 pub struct TakebreakArgs {
     /// The code (e.g. 0.77, .07, 4.07, 0.F, 0.[63]7) or a named game
-    #[arg(value_name = "CODE", allow_hyphen_values = true)]
+    #[arg(value_name = "CODE")]
     pub code: String,
     /// Compute G(0..=N) [default: 1000; with --until-period it is the limit, default 1000000,
     /// or 200000 when moves may leave three or more heaps]
