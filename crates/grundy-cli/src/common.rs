@@ -137,6 +137,32 @@ pub fn shown(word: &str) -> String {
     out
 }
 
+/// Check, before any work, that an output file can be created at `path`: its directory exists
+/// and `path` is not itself a directory. The message names the problem, not the drawing
+/// library's internals.
+pub fn check_output_path(flag: &str, path: &Path) -> CliResult {
+    let name = shown(&path.display().to_string());
+    if path.as_os_str().is_empty() {
+        return Err(CliError::input(format!("{flag}: the file name is empty")));
+    }
+    if path.is_dir() {
+        return Err(CliError::input(format!(
+            "{flag} '{name}' is a directory; give a file name"
+        )));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(CliError::input(format!(
+            "{flag} '{name}': directory '{}' does not exist",
+            shown(&dir.display().to_string())
+        )));
+    }
+    Ok(())
+}
+
 fn number_error(what: &str, word: &str) -> CliError {
     let shown = shown(word);
     if word.starts_with('-') && word.len() > 1 && word[1..].chars().all(|c| c.is_ascii_digit()) {

@@ -72,6 +72,9 @@ pub fn load(file: &std::path::Path) -> CliResult<GameGraph> {
 }
 
 pub fn run(args: GraphArgs, json: bool) -> CliResult {
+    if let Some(out) = &args.dot {
+        crate::common::check_output_path("--dot", out)?;
+    }
     let mut graph = load(&args.file)?;
     if let Some(r) = &args.root {
         let i = graph

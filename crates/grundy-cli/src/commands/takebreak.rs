@@ -147,6 +147,11 @@ pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
 }
 
 pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
+    for (flag, path) in [("--png", &args.png), ("--svg", &args.svg)] {
+        if let Some(path) = path {
+            crate::common::check_output_path(flag, path)?;
+        }
+    }
     let rules = parse_rules(&args.code)?;
     if args.check_up_to.is_some() && args.fold.is_none() && !args.cousin {
         return Err(CliError::input(
@@ -284,7 +289,15 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
         )));
     }
     let max_moves = match &args.max_moves {
-        Some(w) => parse_u64("--max-moves", w)?.min(usize::MAX as u64) as usize,
+        Some(w) => match parse_u64("--max-moves", w)? {
+            0 => {
+                return Err(CliError::input(
+                    "--max-moves must be at least 1 (it bounds the list of winning moves; \
+                     the value and outcome are always printed)",
+                ))
+            }
+            k => k.min(usize::MAX as u64) as usize,
+        },
         None => 1000,
     };
     let heaps: Vec<u32> = heaps.into_iter().map(|h| h as u32).collect();

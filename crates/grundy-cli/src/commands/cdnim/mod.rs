@@ -99,6 +99,11 @@ struct Report {
 }
 
 pub fn run(args: CdnimArgs, json: bool) -> CliResult {
+    for (flag, path) in [("--png", &args.png), ("--svg", &args.svg)] {
+        if let Some(path) = path {
+            crate::common::check_output_path(flag, path)?;
+        }
+    }
     if let Some(n) = &args.table {
         return table::table(table::parse_table_size(n)?, &args, json);
     }
