@@ -78,8 +78,8 @@ fn rules_without_the_theorem_are_observed_never_certified() {
 
 #[test]
 fn hexadecimal_and_larger_digits() {
-    // 0.[16] removes 1 and leaves exactly four heaps.
-    let g = values("0.[16]", 12);
+    // 0.&16; removes 1 and leaves exactly four heaps.
+    let g = values("0.&16;", 12);
     assert_eq!(g[..5], [0, 0, 0, 0, 0]);
     assert_eq!(g[5], 1);
     // Case of letters does not matter; the canonical code is printed.

@@ -38,7 +38,7 @@ pub const DEFAULT_CHECK: u64 = 10_000;
 /// `grundy takebreak .6 --cousin`, `grundy takebreak 0.07 -n 500 --png dawson.png`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TakebreakArgs {
-    /// The code (e.g. 0.77, .07, 4.07, 0.F, 0.[63]7) or a named game
+    /// The code (e.g. 0.77, .07, 4.07, 0.F, 0.&63;7, 4!.0) or a named game; see --help
     #[arg(value_name = "CODE")]
     pub code: String,
     /// Compute G(0..=N) [default: 1000; with --until-period it is the limit, default 1000000,
@@ -65,6 +65,11 @@ pub struct TakebreakArgs {
     /// Build the cousin B of Theorem 6.6 and check g_B(n) = g_A(n+1)
     #[arg(long, conflicts_with_all = ["heaps", "n", "until_period", "print", "png", "svg"])]
     pub cousin: bool,
+    /// List every option of a heap of N (as multisets of heaps), for any code in CGSuite's
+    /// notation, including forms the engines cannot run (0.[3], 8!.0, {2+}.0)
+    #[arg(long, value_name = "N", allow_hyphen_values = true,
+          conflicts_with_all = ["heaps", "fold", "cousin", "n", "until_period", "print", "png", "svg", "max_moves", "check_up_to"])]
+    pub options: Option<String>,
     /// Bound for the --fold / --cousin check [default: 10000]
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub check_up_to: Option<String>,
@@ -147,6 +152,9 @@ pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
 }
 
 pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
+    if let Some(n) = &args.options {
+        return super::takebreak_options::run(&args.code, n, json);
+    }
     for (flag, path) in [("--png", &args.png), ("--svg", &args.svg)] {
         if let Some(path) = path {
             crate::common::check_output_path(flag, path)?;

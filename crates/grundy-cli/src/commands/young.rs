@@ -193,7 +193,11 @@ fn list(ps: &[Partition]) -> String {
 }
 
 pub fn run(args: YoungArgs, json: bool) -> CliResult {
-    for (flag, path) in [("--svg", &args.svg), ("--png", &args.png), ("--graph-out", &args.graph_out)] {
+    for (flag, path) in [
+        ("--svg", &args.svg),
+        ("--png", &args.png),
+        ("--graph-out", &args.graph_out),
+    ] {
         if let Some(path) = path {
             crate::common::check_output_path(flag, path)?;
         }
