@@ -206,7 +206,7 @@ fn human_output() {
 fn bad_input_is_one_line_and_exit_2() {
     bad_input(&["takebreak", "0.7#7"], "'#'");
     bad_input(&["takebreak", "0.7#7"], "position 4");
-    bad_input(&["takebreak", "77"], "no '.'");
+    bad_input(&["takebreak", "77"], "digits before the point");
     bad_input(&["takebreak", "1.7"], "d0");
     bad_input(&["takebreak", "0.07", "-n", "-5"], "negative");
     bad_input(&["takebreak", "0.07", "-n", "abc"], "not a non-negative");
