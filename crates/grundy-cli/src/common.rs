@@ -82,6 +82,11 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// Read a whole file (or stdin for `-`) as text, at most [`MAX_INPUT_BYTES`], with a clear
 /// error for a missing file, an oversized input and bytes that are not UTF-8 text.
 pub fn read_text(path: &Path) -> CliResult<String> {
+    read_text_capped(path, MAX_INPUT_BYTES)
+}
+
+/// [`read_text`] with another byte limit (game-graph files may be larger than positions).
+pub fn read_text_capped(path: &Path, cap: u64) -> CliResult<String> {
     let (name, reader): (String, Box<dyn Read>) = if path.as_os_str() == "-" {
         ("standard input".into(), Box::new(std::io::stdin().lock()))
     } else {
@@ -90,7 +95,7 @@ pub fn read_text(path: &Path) -> CliResult<String> {
             .map_err(|e| CliError::input(format!("cannot read {name}: {e}")))?;
         (name, Box::new(file))
     };
-    read_capped(reader, &name, MAX_INPUT_BYTES)
+    read_capped(reader, &name, cap)
 }
 
 /// Read everything from `reader` as UTF-8 text, refusing more than `cap` bytes.
@@ -176,8 +181,12 @@ fn number_error(what: &str, word: &str) -> CliError {
     }
 }
 
-/// Parse a non-negative decimal integer of any length. Underscores are allowed as separators
-/// between digits (`1_000_000`), not before, after or doubled (`_1` is refused).
+/// The most decimal digits one number may have: decimal conversion takes time quadratic in the
+/// length, and 100,000 digits (far beyond any closed form's need) take a fraction of a second.
+pub const MAX_DIGITS: usize = 100_000;
+
+/// Parse a non-negative decimal integer of up to [`MAX_DIGITS`] digits. Underscores are
+/// allowed as separators between digits (`1_000_000`), not before, after or doubled (`_1`).
 pub fn parse_big(what: &str, word: &str) -> CliResult<BigUint> {
     let well_formed = !word.is_empty()
         && word
@@ -185,6 +194,12 @@ pub fn parse_big(what: &str, word: &str) -> CliResult<BigUint> {
             .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()));
     if !well_formed {
         return Err(number_error(what, word));
+    }
+    if word.len() > MAX_DIGITS {
+        return Err(CliError::input(format!(
+            "{what} '{}' has more than {MAX_DIGITS} digits, the most a number may have",
+            shown(word)
+        )));
     }
     let clean: String = word.chars().filter(|&c| c != '_').collect();
     clean.parse().map_err(|_| number_error(what, word))

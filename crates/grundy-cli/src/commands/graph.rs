@@ -2,7 +2,10 @@
 //! `grundy::graph`).
 
 use super::graph_structure::{division_report, plain_report, DivisionReport, PlainReport};
-use crate::common::{emit, outcome_words, read_text, CliError, CliResult};
+use crate::common::{emit, outcome_words, read_text_capped, CliError, CliResult};
+
+/// The largest game-graph file read: 256 MiB (a graph of about a million nodes).
+pub const MAX_GRAPH_BYTES: u64 = 256 << 20;
 use grundy::graph::{to_dot, GameGraph};
 use grundy::{Nimber, Outcome};
 use serde::Serialize;
@@ -67,7 +70,7 @@ struct Report {
 
 /// Load a graph file, with the file name in any error.
 pub fn load(file: &std::path::Path) -> CliResult<GameGraph> {
-    let text = read_text(file)?;
+    let text = read_text_capped(file, MAX_GRAPH_BYTES)?;
     GameGraph::from_json(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))
 }
 
