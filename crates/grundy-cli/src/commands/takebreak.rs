@@ -365,14 +365,30 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
     })
 }
 
-fn check_bound(args: &TakebreakArgs) -> CliResult<usize> {
+/// Default and largest `--check-up-to` when the transformed game's moves may leave three or
+/// more heaps: the naive engine's time grows like n^3 there (0.8's cousin 0.00F took 0.9 s to
+/// 4000 and 16 s to the octal default 10000; 0.8F's cousin 44 s).
+const DEFAULT_CHECK_MANY_HEAPS: u64 = 3000;
+const MAX_CHECK_MANY_HEAPS: u64 = 6000;
+
+/// The `--check-up-to` bound for a check whose game B is `b`.
+fn check_bound(args: &TakebreakArgs, b: &Code) -> CliResult<usize> {
+    let many_heaps = b.max_heaps_left() > 2;
     let n = match &args.check_up_to {
         Some(w) => parse_u64("--check-up-to", w)?,
+        None if many_heaps => DEFAULT_CHECK_MANY_HEAPS,
         None => DEFAULT_CHECK,
     };
     if n > MAX_HEAP {
         return Err(CliError::input(format!(
             "--check-up-to {n} is too large: at most {MAX_HEAP} (both sequences are computed naively)"
+        )));
+    }
+    if many_heaps && n > MAX_CHECK_MANY_HEAPS {
+        return Err(CliError::input(format!(
+            "--check-up-to {n} is too large for {b}, whose moves leave up to {} heaps: at most \
+             {MAX_CHECK_MANY_HEAPS} (the naive engine's time grows like n^3 for such codes)",
+            b.max_heaps_left()
         )));
     }
     Ok(n as usize)
@@ -394,7 +410,7 @@ fn run_fold(args: &TakebreakArgs, rules: &Rules, m: &str, json: bool) -> CliResu
             "--fold {m} is out of range: m must be between 1 and 1000"
         )));
     }
-    let up_to = check_bound(args)?;
+    let up_to = check_bound(args, &transform::fold(a, m as usize)?)?;
     let c = transform::check_fold(a, m as usize, up_to)?;
     let report = TransformReport {
         transform: "fold",
@@ -411,7 +427,7 @@ fn run_fold(args: &TakebreakArgs, rules: &Rules, m: &str, json: bool) -> CliResu
 
 fn run_cousin(args: &TakebreakArgs, rules: &Rules, json: bool) -> CliResult {
     let a = code_of(rules, "--cousin")?;
-    let up_to = check_bound(args)?;
+    let up_to = check_bound(args, &transform::cousin(a)?)?;
     let c = transform::check_cousin(a, up_to)?;
     let report = TransformReport {
         transform: "cousin",
