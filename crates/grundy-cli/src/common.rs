@@ -168,6 +168,16 @@ pub fn check_output_path(flag: &str, path: &Path) -> CliResult {
     Ok(())
 }
 
+/// [`check_output_path`] for every output flag that was given.
+pub fn check_output_paths(outputs: &[(&str, &Option<PathBuf>)]) -> CliResult {
+    for (flag, path) in outputs {
+        if let Some(path) = path {
+            check_output_path(flag, path)?;
+        }
+    }
+    Ok(())
+}
+
 fn number_error(what: &str, word: &str) -> CliError {
     let shown = shown(word);
     if word.starts_with('-') && word.len() > 1 && word[1..].chars().all(|c| c.is_ascii_digit()) {

@@ -155,11 +155,7 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     if let Some(n) = &args.options {
         return super::takebreak_options::run(&args.code, n, json);
     }
-    for (flag, path) in [("--png", &args.png), ("--svg", &args.svg)] {
-        if let Some(path) = path {
-            crate::common::check_output_path(flag, path)?;
-        }
-    }
+    crate::common::check_output_paths(&[("--png", &args.png), ("--svg", &args.svg)])?;
     let rules = parse_rules(&args.code)?;
     if args.check_up_to.is_some() && args.fold.is_none() && !args.cousin {
         return Err(CliError::input(

@@ -193,15 +193,11 @@ fn list(ps: &[Partition]) -> String {
 }
 
 pub fn run(args: YoungArgs, json: bool) -> CliResult {
-    for (flag, path) in [
+    crate::common::check_output_paths(&[
         ("--svg", &args.svg),
         ("--png", &args.png),
         ("--graph-out", &args.graph_out),
-    ] {
-        if let Some(path) = path {
-            crate::common::check_output_path(flag, path)?;
-        }
-    }
+    ])?;
     let p = read_partition(&args)?;
     let beta = match args.beads {
         Some(n) => p.beta_numbers_with(n)?,
