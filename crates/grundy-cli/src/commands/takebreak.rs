@@ -38,7 +38,7 @@ pub const DEFAULT_CHECK: u64 = 10_000;
 /// `grundy takebreak .6 --cousin`, `grundy takebreak 0.07 -n 500 --png dawson.png`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TakebreakArgs {
-    /// The code (e.g. 0.77, .07, 4.07, 0.F, 0.&63;7, 4!.0) or a named game; see --help
+    /// The code in CGSuite's notation (e.g. 0.77, .07, 4.07, 0.F, 0.&63;7, 4!.0) or a named game
     #[arg(value_name = "CODE")]
     pub code: String,
     /// Compute G(0..=N) [default: 1000; with --until-period it is the limit, default 1000000,
