@@ -354,6 +354,36 @@ fn slow_inputs_are_refused_up_front_or_fast() {
 }
 
 #[test]
+fn the_plain_game_check_is_bounded() {
+    // A plain game of 4862 positions (the staircase Young diagram's game graph): checking the
+    // axioms would need more than the step budget, and says so instead of running for minutes.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let graph = dir.path().join("young.json");
+    let graph = graph.to_str().unwrap();
+    ok(&["young", "8,7,6,5,4,3,2,1", "--graph-out", graph]);
+    refused(&["graph", graph, "--plain"], "steps");
+    // Random 200-node DAGs answer at once.
+    let mut x: u64 = 7;
+    let nodes: Vec<String> = (0..200)
+        .map(|i| {
+            let options: Vec<String> = (i + 1..200)
+                .filter(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    x >> 59 == 0
+                })
+                .map(|j| format!("\"{j}\""))
+                .collect();
+            format!("{{\"id\":\"{i}\",\"options\":[{}]}}", options.join(","))
+        })
+        .collect();
+    let dag = temp_file(format!("{{\"nodes\":[{}]}}", nodes.join(",")).as_bytes());
+    let v = json(&["graph", path(&dag), "--plain"]);
+    assert!(v.get("grundy_value").is_some(), "{v}");
+}
+
+#[test]
 fn a_big_picture_is_thinned() {
     let dir = tempfile::tempdir().expect("temp dir");
     let svg = dir.path().join("big.svg");
