@@ -129,7 +129,8 @@ fn main() {
         }
     };
     if let Err(CliError { message, code }) = run(cli) {
-        eprintln!("grundy: {message}");
+        // Whatever a message quotes, it stays one line (newlines, NULs escaped).
+        eprintln!("grundy: {}", common::shown_line(&message));
         std::process::exit(code);
     }
 }

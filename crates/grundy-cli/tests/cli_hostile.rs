@@ -161,6 +161,20 @@ fn control_characters_are_escaped_into_one_line() {
         &["nim", "--target", "1\r\n2", "3"],
         "not a non-negative whole number",
     );
+    // Every message quoting input stays on one line, whatever the command.
+    refused(
+        &[
+            "graph",
+            "../../docs/examples/small-graph.json",
+            "--root",
+            "a\nb",
+        ],
+        "'a\\nb' is not a node",
+    );
+    refused(
+        &["multiplayer", "--game", "x\ty\nz", "1", "2"],
+        "unknown game 'x\\ty\\nz'",
+    );
 }
 
 #[test]
