@@ -74,27 +74,113 @@ impl PositionArgs {
     }
 }
 
-/// Read a whole file (or stdin for `-`) as text, with a clear error.
+/// The most bytes any one input (a `--input` file, standard input, a graph file) may have:
+/// 64 MiB, far more than any position this program can evaluate needs, and a bound on memory
+/// when the input is `/dev/zero`, `/dev/urandom` or a 2 GB line.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Read a whole file (or stdin for `-`) as text, at most [`MAX_INPUT_BYTES`], with a clear
+/// error for a missing file, an oversized input and bytes that are not UTF-8 text.
 pub fn read_text(path: &Path) -> CliResult<String> {
-    if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| CliError::input(format!("cannot read standard input: {e}")))?;
-        return Ok(s);
+    read_text_capped(path, MAX_INPUT_BYTES)
+}
+
+/// [`read_text`] with another byte limit (game-graph files may be larger than positions).
+pub fn read_text_capped(path: &Path, cap: u64) -> CliResult<String> {
+    let (name, reader): (String, Box<dyn Read>) = if path.as_os_str() == "-" {
+        ("standard input".into(), Box::new(std::io::stdin().lock()))
+    } else {
+        let name = format!("'{}'", shown(&path.display().to_string()));
+        let file = std::fs::File::open(path)
+            .map_err(|e| CliError::input(format!("cannot read {name}: {e}")))?;
+        (name, Box::new(file))
+    };
+    read_capped(reader, &name, cap)
+}
+
+/// Read everything from `reader` as UTF-8 text, refusing more than `cap` bytes.
+pub fn read_capped(reader: impl Read, name: &str, cap: u64) -> CliResult<String> {
+    let mut bytes = Vec::new();
+    reader
+        .take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::input(format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > cap {
+        return Err(CliError::input(format!(
+            "{name} is larger than {} MiB, the most this program reads",
+            cap >> 20
+        )));
     }
-    std::fs::read_to_string(path)
-        .map_err(|e| CliError::input(format!("cannot read '{}': {e}", path.display())))
+    if bytes.contains(&0) {
+        return Err(CliError::input(format!(
+            "{name} contains NUL bytes: it is not a text file"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| CliError::input(format!("{name} is not UTF-8 text")))
+}
+
+/// A whole message made safe for one line: control characters escaped (no length limit).
+pub fn shown_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_debug().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
+}
+
+/// A piece of user input fit to be quoted in a one-line message: at most 40 characters, with
+/// control characters (newline, NUL, ...) escaped so the message stays on one line.
+pub fn shown(word: &str) -> String {
+    let mut out = shown_line(&word.chars().take(40).collect::<String>());
+    if word.chars().nth(40).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// Check, before any work, that an output file can be created at `path`: its directory exists
+/// and `path` is not itself a directory. The message names the problem, not the drawing
+/// library's internals.
+pub fn check_output_path(flag: &str, path: &Path) -> CliResult {
+    let name = shown(&path.display().to_string());
+    if path.as_os_str().is_empty() {
+        return Err(CliError::input(format!("{flag}: the file name is empty")));
+    }
+    if path.is_dir() {
+        return Err(CliError::input(format!(
+            "{flag} '{name}' is a directory; give a file name"
+        )));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(CliError::input(format!(
+            "{flag} '{name}': directory '{}' does not exist",
+            shown(&dir.display().to_string())
+        )));
+    }
+    Ok(())
+}
+
+/// [`check_output_path`] for every output flag that was given.
+pub fn check_output_paths(outputs: &[(&str, &Option<PathBuf>)]) -> CliResult {
+    for (flag, path) in outputs {
+        if let Some(path) = path {
+            check_output_path(flag, path)?;
+        }
+    }
+    Ok(())
 }
 
 fn number_error(what: &str, word: &str) -> CliError {
-    let shown: String = word.chars().take(40).collect();
-    let shown = if shown.len() < word.len() {
-        format!("{shown}...")
-    } else {
-        shown
-    };
-    if word.starts_with('-') && word[1..].chars().all(|c| c.is_ascii_digit()) && word.len() > 1 {
+    let shown = shown(word);
+    if word.starts_with('-') && word.len() > 1 && word[1..].chars().all(|c| c.is_ascii_digit()) {
         CliError::input(format!(
             "{what} '{shown}' is negative; {what}s are non-negative whole numbers"
         ))
@@ -105,12 +191,27 @@ fn number_error(what: &str, word: &str) -> CliError {
     }
 }
 
-/// Parse a non-negative decimal integer of any length. Underscores are allowed as separators.
+/// The most decimal digits one number may have: decimal conversion takes time quadratic in the
+/// length, and 100,000 digits (far beyond any closed form's need) take a fraction of a second.
+pub const MAX_DIGITS: usize = 100_000;
+
+/// Parse a non-negative decimal integer of up to [`MAX_DIGITS`] digits. Underscores are
+/// allowed as separators between digits (`1_000_000`), not before, after or doubled (`_1`).
 pub fn parse_big(what: &str, word: &str) -> CliResult<BigUint> {
-    let clean: String = word.chars().filter(|&c| c != '_').collect();
-    if clean.is_empty() || !clean.chars().all(|c| c.is_ascii_digit()) {
+    let well_formed = !word.is_empty()
+        && word
+            .split('_')
+            .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()));
+    if !well_formed {
         return Err(number_error(what, word));
     }
+    if word.len() > MAX_DIGITS {
+        return Err(CliError::input(format!(
+            "{what} '{}' has more than {MAX_DIGITS} digits, the most a number may have",
+            shown(word)
+        )));
+    }
+    let clean: String = word.chars().filter(|&c| c != '_').collect();
     clean.parse().map_err(|_| number_error(what, word))
 }
 
@@ -119,7 +220,8 @@ pub fn parse_u64(what: &str, word: &str) -> CliResult<u64> {
     let big = parse_big(what, word)?;
     u64::try_from(&big).map_err(|_| {
         CliError::input(format!(
-            "{what} '{word}' is too large here (at most {} for this computation)",
+            "{what} '{}' is too large here (at most {} for this computation)",
+            shown(word),
             u64::MAX
         ))
     })
@@ -136,7 +238,7 @@ pub fn parse_u64_list(what: &str, text: &str) -> CliResult<Vec<u64>> {
 /// Print `report` as one JSON object, or the human text.
 pub fn emit<T: Serialize>(json: bool, report: &T, human: impl FnOnce() -> String) -> CliResult {
     let mut text = if json {
-        serde_json::to_string(report)?
+        serde_json::to_string(&exact_integers(serde_json::to_value(report)?))?
     } else {
         human()
     };
@@ -175,7 +277,43 @@ pub fn join<T: std::fmt::Display>(items: &[T]) -> String {
         .join(", ")
 }
 
-/// An arbitrary-precision integer that serialises as a JSON *number* of any length.
+/// The largest integer a JSON reader that stores numbers as IEEE doubles (JavaScript's
+/// `JSON.parse`, jq) reads exactly: 2^53 - 1.
+pub const MAX_SAFE_JSON_INTEGER: u64 = (1 << 53) - 1;
+
+/// The team's JSON convention for integers, applied to every `--json` report by [`emit`]: an
+/// integer of magnitude at most 2^53 - 1 stays a JSON number, a larger one becomes a decimal
+/// string, so every common JSON reader gets every value exactly. Fractions (timings) are left
+/// alone.
+pub fn exact_integers(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) => {
+            let text = n.to_string();
+            let digits = text.strip_prefix('-').unwrap_or(&text);
+            let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+            let safe = digits.len() < 16
+                || digits
+                    .parse::<u64>()
+                    .is_ok_and(|v| v <= MAX_SAFE_JSON_INTEGER);
+            if integer && !safe {
+                Value::String(text)
+            } else {
+                Value::Number(n)
+            }
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(exact_integers).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, exact_integers(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// An arbitrary-precision integer for JSON reports: a number of any length, which [`emit`]
+/// turns into a decimal string above 2^53 - 1 (see [`exact_integers`]).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Big(pub BigUint);
 

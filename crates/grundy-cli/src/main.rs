@@ -9,7 +9,7 @@ mod common;
 mod game_spec;
 mod plot;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use common::CliError;
 
 /// Sprague-Grundy values, outcomes and winning moves of impartial games.
@@ -66,6 +66,41 @@ fn run(cli: Cli) -> common::CliResult {
     }
 }
 
+/// clap's error folded into one line: the message and its "did you mean" tip, without the
+/// usage text, control characters escaped, ending with where to find help (the subcommand's
+/// own help when a subcommand was named).
+fn clap_message(e: &clap::Error, args: &[std::ffi::OsString]) -> String {
+    let text = e.render().to_string();
+    let mut parts = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        let line = match line.strip_prefix("tip: ") {
+            Some(tip) => format!("({tip})"),
+            None => line.to_owned(),
+        };
+        parts.push(line);
+    }
+    let message = if parts.is_empty() {
+        "invalid arguments".to_owned()
+    } else {
+        common::shown_line(&parts.join(" "))
+    };
+    let subcommand = args
+        .get(1)
+        .and_then(|a| a.to_str())
+        .filter(|a| Cli::command().find_subcommand(a).is_some());
+    match subcommand {
+        Some(name) => format!("{message} (see 'grundy {name} --help')"),
+        None => format!("{message} (see 'grundy --help')"),
+    }
+}
+
 fn main() {
     std::panic::set_hook(Box::new(|info| {
         let msg = info
@@ -76,47 +111,28 @@ fn main() {
             .unwrap_or_else(|| "unknown".into());
         eprintln!("grundy: internal error (please report): {msg}");
     }));
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.len() == 1 {
+        eprintln!(
+            "grundy: no command given; try 'grundy tour', or 'grundy --help' for the commands"
+        );
+        std::process::exit(2);
+    }
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
                 let _ = e.print();
-                std::process::exit(
-                    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                        2
-                    } else {
-                        0
-                    },
-                );
+                std::process::exit(0);
             }
-            // clap's message can span several lines (e.g. the names of missing arguments);
-            // keep everything before the usage text, folded into one line.
-            let text = e.render().to_string();
-            let message = text
-                .lines()
-                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
-                .collect::<Vec<_>>()
-                .join(" ");
-            let message = message.strip_prefix("error: ").unwrap_or(&message);
-            let message = if message.is_empty() {
-                "invalid arguments"
-            } else {
-                message
-            };
-            eprintln!("grundy: {message} (see 'grundy --help')");
+            eprintln!("grundy: {}", clap_message(&e, &args));
             std::process::exit(2);
         }
     };
     if let Err(CliError { message, code }) = run(cli) {
-        eprintln!("grundy: {message}");
+        // Whatever a message quotes, it stays one line (newlines, NULs escaped).
+        eprintln!("grundy: {}", common::shown_line(&message));
         std::process::exit(code);
     }
 }

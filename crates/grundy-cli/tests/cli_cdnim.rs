@@ -6,8 +6,19 @@ use grundy::games::cdnim;
 use num_bigint::BigUint;
 use serde_json::json as j;
 
+/// A JSON integer: a number up to 2^53 - 1, a decimal string above (the team's convention).
 fn big(v: &serde_json::Value) -> BigUint {
-    v.to_string().parse().expect("a JSON integer")
+    let text = match v.as_str() {
+        Some(s) => {
+            assert!(
+                s.len() >= 16,
+                "small integers are numbers, not strings: {s}"
+            );
+            s.to_owned()
+        }
+        None => v.to_string(),
+    };
+    text.parse().expect("a JSON integer")
 }
 
 /// Every reported move subtracts a divisor of the gcd and leads to value 0 (Theorem 2.4).
@@ -294,7 +305,7 @@ fn bad_input_is_one_line_and_status_2() {
     );
     bad_input(
         &["cdnim", "--table", "4", "--png", "/nonexistent/dir/t.png"],
-        "cannot draw",
+        "does not exist",
     );
     bad_input(&["cdnim", "5", "--max-moves", "0"], "at least 1");
     bad_input(

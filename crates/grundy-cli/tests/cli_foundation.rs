@@ -218,7 +218,7 @@ fn hostile_inputs_are_refused_at_once() {
         "too large",
     );
     bad_input(&["young", max], "64 bits");
-    bad_input(&["play", "nim", "3", "--json"], "no --json");
+    bad_input(&["play", "nim", "3", "--set", "1"], "--set");
     bad_input(
         &["catalogue", "--db", "/definitely/not/here.sqlite3"],
         "no catalogue",

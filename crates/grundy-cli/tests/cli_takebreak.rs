@@ -78,8 +78,8 @@ fn rules_without_the_theorem_are_observed_never_certified() {
 
 #[test]
 fn hexadecimal_and_larger_digits() {
-    // 0.[16] removes 1 and leaves exactly four heaps.
-    let g = values("0.[16]", 12);
+    // 0.&16; removes 1 and leaves exactly four heaps.
+    let g = values("0.&16;", 12);
     assert_eq!(g[..5], [0, 0, 0, 0, 0]);
     assert_eq!(g[5], 1);
     // Case of letters does not matter; the canonical code is printed.
@@ -206,7 +206,7 @@ fn human_output() {
 fn bad_input_is_one_line_and_exit_2() {
     bad_input(&["takebreak", "0.7#7"], "'#'");
     bad_input(&["takebreak", "0.7#7"], "position 4");
-    bad_input(&["takebreak", "77"], "no '.'");
+    bad_input(&["takebreak", "77"], "digits before the point");
     bad_input(&["takebreak", "1.7"], "d0");
     bad_input(&["takebreak", "0.07", "-n", "-5"], "negative");
     bad_input(&["takebreak", "0.07", "-n", "abc"], "not a non-negative");

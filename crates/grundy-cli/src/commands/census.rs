@@ -31,7 +31,7 @@ pub const DEFAULT_CENSUS_N: u64 = 100_000;
 #[derive(clap::Args, Debug, Clone)]
 pub struct CensusArgs {
     /// The pattern, e.g. 0.?? or 4.???
-    #[arg(value_name = "PATTERN", allow_hyphen_values = true)]
+    #[arg(value_name = "PATTERN")]
     pub pattern: String,
     /// Compute each code up to N [default: 100000]
     #[arg(short = 'n', long = "n", value_name = "N", allow_hyphen_values = true)]

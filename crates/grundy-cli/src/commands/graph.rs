@@ -3,7 +3,7 @@
 
 use super::graph_loopy::{run_single, run_sum, Named};
 use super::graph_structure::{division_report, plain_report, DivisionReport, PlainReport};
-use crate::common::{emit, outcome_words, read_text, CliError, CliResult};
+use crate::common::{emit, outcome_words, read_text_capped, CliError, CliResult};
 use grundy::graph::{to_dot, GameGraph, GraphSpec, LoopyGraph};
 use grundy::{Nimber, Outcome};
 use serde::Serialize;
@@ -72,22 +72,13 @@ struct Report {
     plain: Option<PlainReport>,
 }
 
-/// Graph files beyond this size are refused before they are read (see also the node and move
-/// limits of `grundy::graph::loopy`).
-const MAX_FILE_BYTES: u64 = 1 << 30;
+/// The largest game-graph file read: 256 MiB (a graph of about a million nodes; see also the
+/// node and move limits of `grundy::graph::loopy`).
+pub const MAX_GRAPH_BYTES: u64 = 256 << 20;
 
 /// Read and parse a graph file's JSON, with the file name in any error.
 fn load_spec(file: &Path) -> CliResult<GraphSpec> {
-    if let Ok(meta) = std::fs::metadata(file) {
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(CliError::input(format!(
-                "{}: the file has {} bytes; graph files are limited to {MAX_FILE_BYTES} bytes",
-                file.display(),
-                meta.len()
-            )));
-        }
-    }
-    let text = read_text(file)?;
+    let text = read_text_capped(file, MAX_GRAPH_BYTES)?;
     GraphSpec::from_json(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))
 }
 
@@ -178,6 +169,9 @@ fn run_loopy(args: &GraphArgs, json: bool) -> CliResult {
 }
 
 pub fn run(args: GraphArgs, json: bool) -> CliResult {
+    if let Some(out) = &args.dot {
+        crate::common::check_output_path("--dot", out)?;
+    }
     if args.loopy || args.files.len() > 1 || args.root.len() > 1 {
         return run_loopy(&args, json);
     }

@@ -14,6 +14,7 @@ pub mod play;
 pub mod runs;
 pub mod subtraction;
 pub mod takebreak;
+pub mod takebreak_options;
 pub mod takebreak_plot;
 pub mod tour;
 pub mod verify;

@@ -39,7 +39,8 @@ pub struct MultiplayerArgs {
     /// last mover. Example: 0,2,1/1,0,2/2,0,1
     #[arg(long, value_name = "ORDERS")]
     pub prefs: Option<String>,
-    /// The game: nim (default) or subtraction:LIST, e.g. subtraction:1,3,4
+    /// The game: nim (default), subtraction:LIST (e.g. subtraction:1,3,4), takebreak:CODE (e.g.
+    /// takebreak:0.77, takebreak:kayles, takebreak:grundys-game) or cdnim
     #[arg(long, value_name = "SPEC", default_value = "nim")]
     pub game: String,
     /// Also give Propp's class N, O, P or Q (3 players only)

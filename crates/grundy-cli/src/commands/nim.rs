@@ -15,7 +15,7 @@ pub struct NimArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// List every move to a position of value H instead of the winning moves
-    #[arg(long, value_name = "H")]
+    #[arg(long, value_name = "H", conflicts_with = "misere")]
     pub target: Option<String>,
     /// Misère play: the player who takes the last token loses
     #[arg(long)]
@@ -116,7 +116,9 @@ pub fn run(args: NimArgs, json: bool) -> CliResult {
         s.push_str(&format!("grundy value: {}\n", report.grundy_value));
         s.push_str(&format!("outcome: {}\n", outcome_words(report.outcome)));
         if let Some(w) = &report.winning_moves {
-            if w.is_empty() {
+            if w.is_empty() && heaps.iter().all(Zero::is_zero) {
+                s.push_str("winning moves: none (every heap is empty: there is no move)\n");
+            } else if w.is_empty() {
                 s.push_str("winning moves: none (every move leads to a non-zero value)\n");
             } else {
                 s.push_str(&format!("winning moves ({}):\n", w.len()));

@@ -58,8 +58,8 @@ pub const DEFAULT_CHECK: u64 = 10_000;
 /// `grundy takebreak .6 --cousin`, `grundy takebreak 0.07 -n 500 --png dawson.png`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TakebreakArgs {
-    /// The code (e.g. 0.77, .07, 4.07, 0.F, 0.[63]7) or a named game
-    #[arg(value_name = "CODE", allow_hyphen_values = true)]
+    /// The code in CGSuite's notation (e.g. 0.77, .07, 4.07, 0.F, 0.&63;7, 4!.0) or a named game
+    #[arg(value_name = "CODE")]
     pub code: String,
     /// Compute G(0..=N) [default: 1000; with --until-period it is the limit, default 1000000,
     /// or 200000 when moves may leave three or more heaps]
@@ -92,6 +92,11 @@ pub struct TakebreakArgs {
     /// Build the cousin B of Theorem 6.6 and check g_B(n) = g_A(n+1)
     #[arg(long, conflicts_with_all = ["heaps", "n", "until_period", "print", "png", "svg"])]
     pub cousin: bool,
+    /// List every option of a heap of N (as multisets of heaps), for any code in CGSuite's
+    /// notation, including forms the engines cannot run (0.[3], 8!.0, {2+}.0)
+    #[arg(long, value_name = "N", allow_hyphen_values = true,
+          conflicts_with_all = ["heaps", "fold", "cousin", "n", "until_period", "print", "png", "svg", "max_moves", "check_up_to"])]
+    pub options: Option<String>,
     /// Bound for the --fold / --cousin check [default: 10000]
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub check_up_to: Option<String>,
@@ -236,6 +241,10 @@ pub fn plan(args: &TakebreakArgs, rules: &Rules, n: usize, sparse: bool) -> CliR
 }
 
 pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
+    if let Some(n) = &args.options {
+        return super::takebreak_options::run(&args.code, n, json);
+    }
+    crate::common::check_output_paths(&[("--png", &args.png), ("--svg", &args.svg)])?;
     let rules = parse_rules(&args.code)?;
     if args.check_up_to.is_some() && args.fold.is_none() && !args.cousin {
         return Err(CliError::input(
@@ -407,7 +416,15 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
         )));
     }
     let max_moves = match &args.max_moves {
-        Some(w) => parse_u64("--max-moves", w)?.min(usize::MAX as u64) as usize,
+        Some(w) => match parse_u64("--max-moves", w)? {
+            0 => {
+                return Err(CliError::input(
+                    "--max-moves must be at least 1 (it bounds the list of winning moves; \
+                     the value and outcome are always printed)",
+                ))
+            }
+            k => k.min(usize::MAX as u64) as usize,
+        },
         None => 1000,
     };
     let heaps: Vec<u32> = heaps.into_iter().map(|h| h as u32).collect();
@@ -487,14 +504,30 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
     })
 }
 
-fn check_bound(args: &TakebreakArgs) -> CliResult<usize> {
+/// Default and largest `--check-up-to` when the transformed game's moves may leave three or
+/// more heaps: the naive engine's time grows like n^3 there (0.8's cousin 0.00F took 0.9 s to
+/// 4000 and 16 s to the octal default 10000; 0.8F's cousin 44 s).
+const DEFAULT_CHECK_MANY_HEAPS: u64 = 3000;
+const MAX_CHECK_MANY_HEAPS: u64 = 6000;
+
+/// The `--check-up-to` bound for a check whose game B is `b`.
+fn check_bound(args: &TakebreakArgs, b: &Code) -> CliResult<usize> {
+    let many_heaps = b.max_heaps_left() > 2;
     let n = match &args.check_up_to {
         Some(w) => parse_u64("--check-up-to", w)?,
+        None if many_heaps => DEFAULT_CHECK_MANY_HEAPS,
         None => DEFAULT_CHECK,
     };
     if n > MAX_HEAP {
         return Err(CliError::input(format!(
             "--check-up-to {n} is too large: at most {MAX_HEAP} (both sequences are computed naively)"
+        )));
+    }
+    if many_heaps && n > MAX_CHECK_MANY_HEAPS {
+        return Err(CliError::input(format!(
+            "--check-up-to {n} is too large for {b}, whose moves leave up to {} heaps: at most \
+             {MAX_CHECK_MANY_HEAPS} (the naive engine's time grows like n^3 for such codes)",
+            b.max_heaps_left()
         )));
     }
     Ok(n as usize)
@@ -516,7 +549,7 @@ fn run_fold(args: &TakebreakArgs, rules: &Rules, m: &str, json: bool) -> CliResu
             "--fold {m} is out of range: m must be between 1 and 1000"
         )));
     }
-    let up_to = check_bound(args)?;
+    let up_to = check_bound(args, &transform::fold(a, m as usize)?)?;
     let c = transform::check_fold(a, m as usize, up_to)?;
     let report = TransformReport {
         transform: "fold",
@@ -533,7 +566,7 @@ fn run_fold(args: &TakebreakArgs, rules: &Rules, m: &str, json: bool) -> CliResu
 
 fn run_cousin(args: &TakebreakArgs, rules: &Rules, json: bool) -> CliResult {
     let a = code_of(rules, "--cousin")?;
-    let up_to = check_bound(args)?;
+    let up_to = check_bound(args, &transform::cousin(a)?)?;
     let c = transform::check_cousin(a, up_to)?;
     let report = TransformReport {
         transform: "cousin",

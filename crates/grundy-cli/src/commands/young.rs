@@ -181,6 +181,11 @@ fn list(ps: &[Partition]) -> String {
 }
 
 pub fn run(args: YoungArgs, json: bool) -> CliResult {
+    crate::common::check_output_paths(&[
+        ("--svg", &args.svg),
+        ("--png", &args.png),
+        ("--graph-out", &args.graph_out),
+    ])?;
     let p = read_partition(&args)?;
     let beta = match args.beads {
         Some(n) => p.beta_numbers_with(n)?,

@@ -101,6 +101,33 @@ pub fn subtraction(set: SubtractionSet) -> Subtraction {
     Heaps(SubtractionRule::new(set))
 }
 
+/// The most steps [`sequence`] takes on: 10^9, about 10 seconds (heap sizes times the numbers
+/// of the set that fit below them).
+pub const SEQUENCE_WORK_LIMIT: u128 = 1_000_000_000;
+
+fn set_len(set: &SubtractionSet) -> usize {
+    match set {
+        SubtractionSet::Finite(v) | SubtractionSet::AllBut(v) => v.len(),
+    }
+}
+
+/// The steps [`sequence`] takes for G(0..=n): for each heap k, one per listed number at most k
+/// (the set for finite sets, the excluded numbers for all-but sets), plus one.
+pub fn sequence_work(set: &SubtractionSet, n: u64) -> u128 {
+    let v = match set {
+        SubtractionSet::Finite(v) | SubtractionSet::AllBut(v) => v,
+    };
+    let n = n as u128;
+    // Sum over k = 0..=n of (1 + #{x in v : x <= k}) = (n + 1) + sum over x <= n of (n + 1 - x).
+    v.iter()
+        .map(|&x| x as u128)
+        .filter(|&x| x <= n)
+        .map(|x| n + 1 - x)
+        .sum::<u128>()
+        + n
+        + 1
+}
+
 /// G(0..=n) of a single heap, by dynamic programming over an array.
 ///
 /// Finite sets cost O(n |S|). For "all but" sets every smaller heap is an option except the
@@ -113,6 +140,15 @@ pub fn sequence(set: &SubtractionSet, n: u64) -> Result<Vec<Nimber>, Error> {
         .ok()
         .and_then(|n| n.checked_add(1))
         .ok_or_else(|| Error::TooLarge(format!("a sequence up to heap {n}")))?;
+    let work = sequence_work(set, n);
+    if work > SEQUENCE_WORK_LIMIT {
+        return Err(Error::TooLarge(format!(
+            "G(0..={n}) with {} numbers in the set: about {work} steps (heap sizes times set \
+             size), more than the {SEQUENCE_WORK_LIMIT} allowed (about 10 s): choose a \
+             smaller heap or a smaller set",
+            set_len(set)
+        )));
+    }
     let mut g: Vec<Nimber> = Vec::new();
     g.try_reserve_exact(len).map_err(|_| {
         Error::TooLarge(format!("a sequence up to heap {n} does not fit in memory"))
@@ -288,6 +324,26 @@ mod tests {
             }
             assert_eq!(fast, direct, "{excluded:?}");
         }
+    }
+
+    #[test]
+    fn sequence_work_counts_the_steps_and_bounds_the_run() {
+        for v in [vec![1u64, 3, 4], vec![2, 5, 9, 10], vec![7]] {
+            for n in 0..30u64 {
+                let direct: u128 = (0..=n)
+                    .map(|k| 1 + v.iter().filter(|&&x| x <= k).count() as u128)
+                    .sum();
+                let finite = SubtractionSet::finite(v.clone()).unwrap();
+                let all_but = SubtractionSet::all_but(v.clone()).unwrap();
+                assert_eq!(sequence_work(&finite, n), direct);
+                assert_eq!(sequence_work(&all_but, n), direct);
+            }
+        }
+        // Thousands of numbers and a large heap: refused up front, before any work.
+        let big = SubtractionSet::finite((1..=5000).collect()).unwrap();
+        let e = sequence(&big, 10_000_000).unwrap_err().to_string();
+        assert!(e.contains("5000 numbers"), "{e}");
+        assert_eq!(sequence(&big, 1000).unwrap().len(), 1001);
     }
 
     #[test]

@@ -5,12 +5,13 @@
 //! `d0` allows splitting a heap without removing anything, so it may contain only bits `2^j`
 //! with `j >= 2` (bits 1 and 2 would mean "remove nothing, leave nothing/the same heap").
 //!
-//! Notation accepted by [`Code::parse`]:
-//! - digits `0-9` and `A-Z` (values 0..35; `A` = 10, case-insensitive), as in CGSuite;
-//! - `[N]` for a digit of any value written in decimal (e.g. `0.[63]7`), needed because the
-//!   paper's cousin transform produces digits `2^(l+2) - 1` without bound;
-//! - the leading `0` is optional (`.07` = `0.07`); `d0` may be given (`4.07`);
-//! - a code without a point (`77`) is refused: it is ambiguous.
+//! Notation accepted by [`Code::parse`]: CGSuite's (see [`super::notation`]), for the codes
+//! the engines run — digits `0-9` and `A-Z` (values 0..35, case-insensitive), `&N;` for a digit
+//! of any value in decimal (e.g. `0.&63;7`, needed because the paper's cousin transform
+//! produces digits `2^(l+2) - 1` without bound), digit sets in braces (`0.{2,3}` = `0.C`); the
+//! leading `0` is optional (`.07` = `0.07`), `d0` may be given (`4.07`), and `4.` or `4` is
+//! `4.0`. Repeating parts (`0.[3]`), `+`, `*` and qualifiers other than Grundy's game `4!.0`
+//! are refused by name, never misread.
 //!
 //! Named games: `kayles` (0.77), `dawsons-kayles` (0.07), `dawsons-chess` (0.137),
 //! `officers` (0.6).
@@ -32,18 +33,6 @@ pub const NAMED: &[(&str, &str)] = &[
     ("officers", "0.6"),
 ];
 
-fn parse_error(text: &str, pos: usize, what: &str) -> Error {
-    let c = text[pos..]
-        .chars()
-        .next()
-        .map(|c| format!("'{c}'"))
-        .unwrap_or_else(|| "end".into());
-    Error::Invalid(format!(
-        "malformed code '{text}': {what} at position {} ({c})",
-        pos + 1
-    ))
-}
-
 impl Code {
     /// Build from digit bit sets (`digits[0]` = `d0`). Checks `d0`.
     pub fn from_digits(mut digits: Vec<u128>) -> Result<Self, Error> {
@@ -63,86 +52,18 @@ impl Code {
         Ok(Code { digits })
     }
 
-    /// Parse a code or a named game (see the module docs for the notation).
+    /// Parse a code or a named game (see the module docs for the notation). Grundy's game
+    /// (`4!.0`) is refused here: it forbids equal parts, which no plain code can say; take
+    /// [`super::Rules`] to accept it.
     pub fn parse(text: &str) -> Result<Self, Error> {
-        let t = text.trim();
-        if let Some((_, code)) = NAMED.iter().find(|(name, _)| name.eq_ignore_ascii_case(t)) {
-            return Code::parse(code);
+        match super::notation::Notation::parse(text)?.to_rules()? {
+            super::Rules::Code(code) => Ok(code),
+            super::Rules::GrundysGame => Err(Error::Invalid(
+                "Grundy's game (4!.0: split into two unequal heaps) is not a plain \
+                 take-and-break code, which this needs"
+                    .into(),
+            )),
         }
-        if t.is_empty() {
-            return Err(Error::Invalid("empty code".into()));
-        }
-        let Some(point) = t.find('.') else {
-            return Err(Error::Invalid(format!(
-                "malformed code '{t}': no '.' (write e.g. 0.77 or .77, or a name such as kayles)"
-            )));
-        };
-        let mut digits = Vec::new();
-        // d0: everything before the point (empty means 0)
-        let head = &t[..point];
-        let d0 = if head.is_empty() {
-            0
-        } else {
-            let parsed = Self::parse_digits(t, 0, point)?;
-            if parsed.len() != 1 {
-                return Err(parse_error(t, 1, "d0 must be a single digit"));
-            }
-            parsed[0]
-        };
-        digits.push(d0);
-        digits.extend(Self::parse_digits(t, point + 1, t.len())?);
-        if digits.len() == 1 {
-            return Err(Error::Invalid(format!(
-                "malformed code '{t}': no digits after the point"
-            )));
-        }
-        Code::from_digits(digits)
-    }
-
-    fn parse_digits(t: &str, start: usize, end: usize) -> Result<Vec<u128>, Error> {
-        let mut out = Vec::new();
-        let bytes = t.as_bytes();
-        let mut i = start;
-        while i < end {
-            let c = bytes[i] as char;
-            match c {
-                '0'..='9' => out.push((c as u8 - b'0') as u128),
-                'a'..='z' | 'A'..='Z' => {
-                    out.push((c.to_ascii_uppercase() as u8 - b'A' + 10) as u128)
-                }
-                '[' => {
-                    let close = t[i..end]
-                        .find(']')
-                        .ok_or_else(|| parse_error(t, i, "'[' without a matching ']'"))?
-                        + i;
-                    let inner = &t[i + 1..close];
-                    if inner.is_empty() || !inner.bytes().all(|b| b.is_ascii_digit()) {
-                        return Err(parse_error(
-                            t,
-                            i + 1,
-                            "expected a decimal number inside [ ]",
-                        ));
-                    }
-                    let v: u128 = inner.parse().map_err(|_| {
-                        parse_error(t, i + 1, "digit value too large (at most 2^128 - 1)")
-                    })?;
-                    out.push(v);
-                    i = close + 1;
-                    continue;
-                }
-                '.' => return Err(parse_error(t, i, "a second '.'")),
-                _ if !c.is_ascii() => {
-                    let ch = t[i..].chars().next().expect("char");
-                    return Err(Error::Invalid(format!(
-                        "malformed code '{t}': unexpected character '{ch}' at position {}",
-                        t[..i].chars().count() + 1
-                    )));
-                }
-                _ => return Err(parse_error(t, i, "unexpected character")),
-            }
-            i += 1;
-        }
-        Ok(out)
     }
 
     /// `d_k` as a bit set (0 beyond the last digit).
@@ -186,13 +107,13 @@ impl Code {
 }
 
 impl std::fmt::Display for Code {
-    /// Canonical text: `d0` written only when non-zero; digits above 35 as `[N]`.
+    /// Canonical text: `d0` then the point; digits above 35 as `&N;` (CGSuite's spelling).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let digit = |d: u128| -> String {
             match d {
                 0..=9 => ((b'0' + d as u8) as char).to_string(),
                 10..=35 => ((b'A' + (d - 10) as u8) as char).to_string(),
-                _ => format!("[{d}]"),
+                _ => format!("&{d};"),
             }
         };
         write!(f, "{}.", digit(self.digits[0]))?;
@@ -225,7 +146,7 @@ mod tests {
         assert_eq!(Code::parse("4.07").unwrap().digits(), &[4, 0, 7]);
         assert_eq!(Code::parse("0.F3").unwrap().digits(), &[0, 15, 3]);
         assert_eq!(Code::parse("0.z").unwrap().digits(), &[0, 35]);
-        assert_eq!(Code::parse("0.[63]7").unwrap().digits(), &[0, 63, 7]);
+        assert_eq!(Code::parse("0.&63;7").unwrap().digits(), &[0, 63, 7]);
         assert_eq!(Code::parse("0.770").unwrap(), Code::parse("0.77").unwrap());
         assert_eq!(Code::parse("kayles").unwrap(), Code::parse("0.77").unwrap());
         assert_eq!(
@@ -233,10 +154,10 @@ mod tests {
             &[0, 1, 3, 7]
         );
         assert_eq!(Code::parse("officers").unwrap().to_string(), "0.6");
-        assert_eq!(Code::parse("0.[63]7").unwrap().to_string(), "0.[63]7");
+        assert_eq!(Code::parse("0.&63;7").unwrap().to_string(), "0.&63;7");
         assert_eq!(Code::parse("4.07").unwrap().to_string(), "4.07");
         // Every canonical text parses back to the same code, the empty game included.
-        for text in ["0.0", "0.000", "4.0", "0.77", "0.[63]7", "C.07"] {
+        for text in ["0.0", "0.000", "4.0", "0.77", "0.&63;7", "C.07"] {
             let code = Code::parse(text).unwrap();
             assert_eq!(Code::parse(&code.to_string()).unwrap(), code, "{text}");
         }
@@ -256,11 +177,25 @@ mod tests {
         assert!(Code::parse("77")
             .unwrap_err()
             .to_string()
-            .contains("no '.'"));
-        assert!(Code::parse("0.").is_err());
+            .contains("digits before the point"));
+        // Published tables write d0 alone: `4.` and `4` are 4.0.
+        assert_eq!(Code::parse("4.").unwrap(), Code::parse("4.0").unwrap());
+        assert_eq!(Code::parse("4").unwrap(), Code::parse("4.0").unwrap());
+        assert_eq!(Code::parse("0.").unwrap(), Code::parse("0.0").unwrap());
         assert!(Code::parse("").is_err());
-        assert!(Code::parse("0.[x]").is_err());
+        assert!(Code::parse("0.&x;").is_err());
+        assert!(Code::parse("0.&7").is_err());
         assert!(Code::parse("0.[7").is_err());
+        // The former spelling of a large digit is CGSuite's repeating part now: refused here,
+        // naming both readings, never read as one digit.
+        let e = Code::parse("0.[63]").unwrap_err().to_string();
+        assert!(e.contains("repeating") && e.contains("&N;"), "{e}");
+        let e = Code::parse("0.[63]7").unwrap_err().to_string();
+        assert!(e.contains("must end the code") && e.contains("&N;"), "{e}");
+        assert!(Code::parse("4!.0")
+            .unwrap_err()
+            .to_string()
+            .contains("Grundy"));
         assert!(Code::parse("1.7").unwrap_err().to_string().contains("d0"));
         assert!(Code::parse("2.7").is_err());
         assert!(Code::parse("00.7").is_err());

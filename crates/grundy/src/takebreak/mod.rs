@@ -28,6 +28,7 @@ pub mod driver;
 pub mod engine;
 pub mod game;
 pub mod naive;
+pub mod notation;
 pub mod period;
 pub mod position;
 pub mod rules;

@@ -489,9 +489,9 @@ mod tests {
             "0.8",
             "0.B3",
             "0.Z",
-            "0.[64]1",
+            "0.&64;1",
             "C.3",
-            "0.[1024]7",
+            "0.&1024;7",
             "grundys-game",
         ] {
             let rules = Rules::parse(code).unwrap();

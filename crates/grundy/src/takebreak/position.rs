@@ -360,7 +360,7 @@ mod tests {
             "0.F",
             "0.8",
             "0.FF",
-            "0.[48]3",
+            "0.&48;3",
             "grundys-game",
         ] {
             for heaps in [

@@ -21,17 +21,13 @@ pub enum Rules {
 pub const GRUNDYS_GAME: &str = "grundys-game";
 
 impl Rules {
-    /// Parse a code (`0.77`, `.07`, `4.07`, `0.F`, `0.[63]7`), a named code (`kayles`,
+    /// Parse a code (`0.77`, `.07`, `4.07`, `0.F`, `0.&63;7`), a named code (`kayles`,
     /// `dawsons-kayles`, `dawsons-chess`, `officers`) or `grundys-game`.
+    ///
+    /// The notation is CGSuite's ([`super::notation`]); `4!.0` is Grundy's game, and forms
+    /// the engines cannot run are refused by name.
     pub fn parse(text: &str) -> Result<Self, Error> {
-        let t = text.trim();
-        if t.eq_ignore_ascii_case(GRUNDYS_GAME)
-            || t.eq_ignore_ascii_case("grundy")
-            || t.eq_ignore_ascii_case("grundys")
-        {
-            return Ok(Rules::GrundysGame);
-        }
-        Code::parse(t).map(Rules::Code)
+        super::notation::Notation::parse(text)?.to_rules()
     }
 
     /// The code, if these rules are a take-and-break code.

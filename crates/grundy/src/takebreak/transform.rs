@@ -215,7 +215,7 @@ mod tests {
     #[test]
     fn theorem_6_6_holds_on_several_codes() {
         for a in [
-            ".6", ".4", ".06", ".26", ".62", ".0F", ".E", ".A6", ".44", ".2", ".07", ".[40]3",
+            ".6", ".4", ".06", ".26", ".62", ".0F", ".E", ".A6", ".44", ".2", ".07", ".&40;3",
         ] {
             let c = check_cousin(&code(a), 600).unwrap();
             assert!(c.holds, "{c:?}");

@@ -41,6 +41,9 @@ impl fmt::Display for Partition {
     }
 }
 
+/// The most beads [`Partition::beta_numbers_with`] lists beyond the number of rows.
+pub const MAX_BEADS: usize = 1_000_000;
+
 impl Partition {
     /// The partition with these parts. Trailing zeros are dropped; parts must not increase.
     pub fn new(mut parts: Vec<u64>) -> Result<Self> {
@@ -117,6 +120,12 @@ impl Partition {
     /// The beta-numbers with `beads` beads (at least the number of rows), decreasing. More
     /// beads shift every bead up and add beads at the bottom; the diagram is the same.
     pub fn beta_numbers_with(&self, beads: usize) -> Result<Vec<u64>> {
+        if beads > MAX_BEADS.max(self.len()) {
+            return Err(Error::Invalid(format!(
+                "{beads} beads: at most {MAX_BEADS} (or the number of rows), since every bead \
+                 is listed"
+            )));
+        }
         if beads < self.len() {
             return Err(Error::Invalid(format!(
                 "{beads} beads are too few for a partition of {} rows",

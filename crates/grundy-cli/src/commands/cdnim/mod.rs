@@ -99,6 +99,7 @@ struct Report {
 }
 
 pub fn run(args: CdnimArgs, json: bool) -> CliResult {
+    crate::common::check_output_paths(&[("--png", &args.png), ("--svg", &args.svg)])?;
     if let Some(n) = &args.table {
         return table::table(table::parse_table_size(n)?, &args, json);
     }

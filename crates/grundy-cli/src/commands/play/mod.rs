@@ -10,8 +10,13 @@ mod heapgames;
 mod multi;
 mod welter;
 
-use crate::common::{CliError, CliResult, PositionArgs};
+use crate::common::{parse_u64, shown_line, CliError, CliResult, PositionArgs};
+use serde::Serialize;
 use std::io::{BufRead, IsTerminal, Write};
+
+/// The longest line `play` reads (64 KiB): a move is a few words; a longer line (a 2 GB line,
+/// `/dev/zero`) ends the game with an error instead of filling memory.
+const MAX_LINE_BYTES: usize = 64 << 10;
 
 /// Who moves first.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,12 +55,12 @@ pub struct PlayArgs {
     /// multiplayer: one preference order per player, separated by '/' (e.g. 0,1,2/2,1,0/1,0,2)
     #[arg(long, value_name = "ORDERS")]
     pub prefs: Option<String>,
-    /// multiplayer: the game every seat plays (see `grundy multiplayer --help`), default nim
-    #[arg(long, value_name = "SPEC", default_value = "nim")]
-    pub game: String,
-    /// multiplayer: your seat, 0-based (player 0 moves first)
-    #[arg(long, default_value_t = 0)]
-    pub seat: usize,
+    /// multiplayer: the game every seat plays (see `grundy multiplayer --help`) [default: nim]
+    #[arg(long, value_name = "SPEC")]
+    pub game: Option<String>,
+    /// multiplayer: your seat, 0-based (player 0 moves first) [default: 0]
+    #[arg(long, value_name = "SEAT")]
+    pub seat: Option<String>,
 }
 
 /// A game in progress, as the play loop sees it.
@@ -127,7 +132,39 @@ const FAMILIES: &[&str] = &[
     "graph",
 ];
 
+/// Refuse flags that the chosen family does not read, instead of ignoring them silently.
+fn check_flags(args: &PlayArgs) -> CliResult {
+    let family = args.family.as_str();
+    if args.set.is_some() && family != "subtraction" {
+        return Err(CliError::input(format!(
+            "--set is the subtraction set of 'play subtraction'; family '{}' does not take it",
+            shown_line(family)
+        )));
+    }
+    let multiplayer_only = [
+        ("--players", args.players.is_some()),
+        ("--order", args.order.is_some()),
+        ("--prefs", args.prefs.is_some()),
+        ("--game", args.game.is_some()),
+        ("--seat", args.seat.is_some()),
+    ];
+    if family != "multiplayer" {
+        if let Some((flag, _)) = multiplayer_only.iter().find(|(_, given)| *given) {
+            return Err(CliError::input(format!(
+                "{flag} belongs to 'play multiplayer'; family '{}' is a two-player game",
+                shown_line(family)
+            )));
+        }
+    } else if args.first != First::Me {
+        return Err(CliError::input(
+            "--first is for two-player games; in 'play multiplayer' choose your seat with --seat",
+        ));
+    }
+    Ok(())
+}
+
 fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
+    check_flags(args)?;
     let words = args.position.words()?;
     match args.family.as_str() {
         "nim" => heapgames::nim(&words),
@@ -150,12 +187,82 @@ fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
     }
 }
 
-pub fn run(args: PlayArgs, json: bool) -> CliResult {
-    if json {
-        return Err(CliError::input(
-            "play is interactive and has no --json output (use the family's own command for JSON)",
-        ));
+/// One move of the game, for the `--json` transcript.
+#[derive(Serialize)]
+struct TurnRecord {
+    player: usize,
+    by: &'static str,
+    #[serde(rename = "move")]
+    mv: String,
+    position: String,
+}
+
+/// The `--json` transcript: the moves played and how the game ended.
+#[derive(Serialize)]
+struct Transcript {
+    family: String,
+    players: usize,
+    your_seat: usize,
+    start: String,
+    moves: Vec<TurnRecord>,
+    /// `finished`, `quit` or `abandoned` (end of input).
+    end: &'static str,
+    /// The player who made the last move, when the game finished.
+    last_mover: Option<usize>,
+    /// Whether you made the last move (and so won, in normal play), when the game finished.
+    you_won: Option<bool>,
+}
+
+/// Where the dialogue goes: stdout, or stderr under `--json` (stdout is then the transcript).
+struct Dialogue {
+    json: bool,
+}
+
+impl Dialogue {
+    fn say(&self, text: &str) -> CliResult {
+        let result = if self.json {
+            let mut err = std::io::stderr().lock();
+            err.write_all(text.as_bytes()).and_then(|()| err.flush())
+        } else {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        };
+        match result {
+            Ok(()) => Ok(()),
+            // The reader went away (`grundy play ... | head`): nobody is left to play with.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+            Err(e) => Err(CliError::input(format!("cannot write the output: {e}"))),
+        }
     }
+    fn line(&self, text: &str) -> CliResult {
+        self.say(&format!("{text}\n"))
+    }
+}
+
+/// Read one line of at most [`MAX_LINE_BYTES`] (without its line ending); `None` at the end
+/// of input. An overlong line or one that is not UTF-8 text is an error.
+fn read_line(input: &mut impl BufRead) -> CliResult<Option<String>> {
+    let mut bytes = Vec::new();
+    let n = std::io::Read::take(&mut *input, MAX_LINE_BYTES as u64 + 1)
+        .read_until(b'\n', &mut bytes)
+        .map_err(|e| CliError::input(format!("cannot read standard input: {e}")))?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    } else if bytes.len() > MAX_LINE_BYTES {
+        return Err(CliError::input(format!(
+            "an input line is longer than {} KiB; a move is a few words (game abandoned)",
+            MAX_LINE_BYTES >> 10
+        )));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| CliError::input("standard input is not UTF-8 text (game abandoned)"))
+}
+
+pub fn run(args: PlayArgs, json: bool) -> CliResult {
     let mut game = build(&args)?;
     let m = game.players();
     let me = if m == 2 {
@@ -164,14 +271,17 @@ pub fn run(args: PlayArgs, json: bool) -> CliResult {
             First::Engine => 1,
         }
     } else {
-        if args.seat >= m {
+        let seat = match &args.seat {
+            Some(w) => parse_u64("--seat", w)?,
+            None => 0,
+        };
+        if seat >= m as u64 {
             return Err(CliError::input(format!(
-                "--seat {} does not exist: with {m} players the seats are 0..{}",
-                args.seat,
+                "--seat {seat} does not exist: with {m} players the seats are 0..{}",
                 m - 1
             )));
         }
-        args.seat
+        seat as usize
     };
     let name = |p: usize| -> String {
         if p == me {
@@ -182,26 +292,41 @@ pub fn run(args: PlayArgs, json: bool) -> CliResult {
             format!("player {p} (engine)")
         }
     };
+    let out = Dialogue { json };
+    let mut transcript = Transcript {
+        family: args.family.clone(),
+        players: m,
+        your_seat: me,
+        start: game.show(),
+        moves: Vec::new(),
+        end: "abandoned",
+        last_mover: None,
+        you_won: None,
+    };
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut out = std::io::stdout();
+    let mut input = stdin.lock();
     // When input is scripted, echo it so the transcript reads like a terminal session.
     let echo = !std::io::stdin().is_terminal();
-    println!("{}", game.move_syntax());
+    out.line(&game.move_syntax())?;
     if m > 2 {
-        println!("You are player {me}; player 0 moves first; the engine plays every other seat.");
+        out.line(&format!(
+            "You are player {me}; player 0 moves first; the engine plays every other seat."
+        ))?;
     }
-    println!("Type a move, 'hint', 'help' or 'quit'.");
+    out.line("Type a move, 'hint', 'help' or 'quit'.")?;
     let mut to_move = 0;
-    loop {
-        println!("\n{}", game.show());
+    'game: loop {
+        out.line(&format!("\n{}", game.show()))?;
         if game.is_over() {
             let last = (to_move + m - 1) % m;
+            transcript.end = "finished";
+            transcript.last_mover = Some(last);
+            transcript.you_won = Some(last == me);
             if m == 2 {
                 if last == me {
-                    println!("The engine cannot move: you win!");
+                    out.line("The engine cannot move: you win!")?;
                 } else {
-                    println!("You cannot move: the engine wins.");
+                    out.line("You cannot move: the engine wins.")?;
                 }
             } else {
                 let who = if last == me {
@@ -209,9 +334,11 @@ pub fn run(args: PlayArgs, json: bool) -> CliResult {
                 } else {
                     format!("player {last}")
                 };
-                println!("Player {to_move} cannot move: the last mover is {who}.");
+                out.line(&format!(
+                    "Player {to_move} cannot move: the last mover is {who}."
+                ))?;
             }
-            return Ok(());
+            break 'game;
         }
         if to_move != me {
             let (mv, why) = game
@@ -225,47 +352,62 @@ pub fn run(args: PlayArgs, json: bool) -> CliResult {
             } else {
                 name(to_move)
             };
-            println!("{who} plays {mv}: {why}");
+            out.line(&format!("{who} plays {mv}: {why}"))?;
+            transcript.moves.push(TurnRecord {
+                player: to_move,
+                by: "engine",
+                mv,
+                position: game.show(),
+            });
             to_move = (to_move + 1) % m;
             continue;
         }
         loop {
-            print!("your move> ");
-            out.flush()?;
-            let Some(line) = lines.next() else {
-                println!("\n(end of input: game abandoned)");
-                return Ok(());
+            out.say("your move> ")?;
+            let Some(line) = read_line(&mut input)? else {
+                out.line("\n(end of input: game abandoned)")?;
+                break 'game;
             };
-            let line = line?;
             let cmd = line.trim();
             if echo {
-                println!("{cmd}");
+                out.line(&shown_line(cmd))?;
             }
             match cmd {
                 "" => continue,
                 "quit" | "q" | "exit" => {
-                    println!("bye");
-                    return Ok(());
+                    out.line("bye")?;
+                    transcript.end = "quit";
+                    break 'game;
                 }
                 "help" | "?" => {
-                    println!("{}", game.move_syntax());
+                    out.line(&game.move_syntax())?;
                     continue;
                 }
                 "hint" | "h" => {
-                    println!("{}", game.evaluation(me));
+                    out.line(&game.evaluation(me))?;
                     if let Some((mv, why)) = game.best_move(me) {
-                        println!("suggested move: {mv} ({why})");
+                        out.line(&format!("suggested move: {mv} ({why})"))?;
                     }
                     continue;
                 }
                 _ => match game.play(cmd) {
                     Ok(()) => {
+                        transcript.moves.push(TurnRecord {
+                            player: to_move,
+                            by: "you",
+                            mv: cmd.to_owned(),
+                            position: game.show(),
+                        });
                         to_move = (to_move + 1) % m;
                         break;
                     }
-                    Err(reason) => println!("illegal move: {reason}"),
+                    Err(reason) => out.line(&format!("illegal move: {}", shown_line(&reason)))?,
                 },
             }
         }
     }
+    if json {
+        crate::common::emit(true, &transcript, String::new)?;
+    }
+    Ok(())
 }

@@ -77,7 +77,7 @@ pub fn build(args: &PlayArgs, words: &[String]) -> CliResult<Box<dyn Playable>> 
             "no position given (e.g. 'grundy play multiplayer --players 3 2 2 2')",
         ));
     }
-    let choice = parse_game(&args.game)?;
+    let choice = parse_game(args.game.as_deref().unwrap_or("nim"))?;
     if (choice.work)(&heaps) > 50 * POSITION_LIMIT as u128 {
         return Err(CliError::input(
             "that position is too large to play out exactly; choose smaller heaps",
