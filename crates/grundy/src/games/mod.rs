@@ -7,8 +7,13 @@
 //! | [`subtraction`] | take an allowed number from one heap | (sequence by dynamic programming) |
 //! | [`multiplayer`] | any game, m players with preference orders | Li's mod-m sum (Thms 3.1, 4.2) |
 //! | [`wythoff`] | take from one heap, or equally from both | P-positions by the golden ratio |
+//! | [`cram`] | place a domino on two adjacent empty cells | 0 on half-turn-symmetric boards |
+//! | [`chomp`] | bite a square and all above-right of it | (rectangles are N: strategy stealing) |
 
 pub mod cdnim;
+pub mod chomp;
+pub mod cram;
+pub mod grid;
 pub mod heaps;
 pub mod multiplayer;
 pub mod nim;
