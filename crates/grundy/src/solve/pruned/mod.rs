@@ -34,6 +34,47 @@
 //!
 //! Every answer equals the plain evaluator's; the tests compare the two on random games, on
 //! every Cram board up to 20 cells and every Chomp shape up to 25 squares.
+//!
+//! # Example: a game that splits into independent regions
+//!
+//! The competitive-programming pattern: Kayles on several rows of pins (knock down one pin or
+//! two adjacent ones); a move in a row splits it in two, and every row is its own game. Say so
+//! in [`Game::components`] and the engine works on rows, never on whole positions:
+//!
+//! ```
+//! use grundy::solve::PrunedSolver;
+//! use grundy::{Game, Outcome};
+//!
+//! struct Kayles;
+//! impl Game for Kayles {
+//!     /// Row lengths, sorted, rows of 0 pins left out.
+//!     type Position = Vec<u32>;
+//!     fn options(&self, rows: &Vec<u32>, out: &mut Vec<Vec<u32>>) {
+//!         for (i, &n) in rows.iter().enumerate() {
+//!             for take in 1..=2.min(n) {
+//!                 for left in 0..=n - take {
+//!                     let mut next = rows.clone();
+//!                     next.remove(i);
+//!                     next.extend([left, n - take - left].into_iter().filter(|&k| k > 0));
+//!                     next.sort();
+//!                     out.push(next);
+//!                 }
+//!             }
+//!         }
+//!     }
+//!     fn components(&self, rows: &Vec<u32>) -> Option<Vec<Vec<u32>>> {
+//!         (rows.len() > 1).then(|| rows.iter().map(|&n| vec![n]).collect())
+//!     }
+//! }
+//!
+//! let mut solver = PrunedSolver::new(Kayles);
+//! // Kayles is the octal game 0.77: G(1..=11) = 1 2 3 1 4 3 2 1 4 2 6.
+//! let g: Vec<u64> = (1..=11).map(|n| solver.grundy_value(&vec![n]).unwrap()).collect();
+//! assert_eq!(g, [1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+//! // Rows of 5, 9 and 40 pins: an outcome query searches only what it must.
+//! assert_eq!(solver.outcome(&vec![5, 9, 40]).unwrap(), Outcome::N);
+//! assert_eq!(solver.has_value(&vec![4, 8], 0).unwrap(), true); // 1 xor 1
+//! ```
 
 pub mod table;
 
