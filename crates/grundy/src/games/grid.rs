@@ -120,18 +120,24 @@ impl Grid {
         (right | left | (set << w) | (set >> w)) & self.full()
     }
 
+    /// The connected region (orthogonal adjacency) of `set` holding its lowest cell (0 for
+    /// the empty set).
+    pub fn region_of_lowest(&self, set: u64) -> u64 {
+        let mut region = set & set.wrapping_neg();
+        loop {
+            let grown = (region | self.neighbours(region)) & set;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+
     /// The connected regions (orthogonal adjacency) of `set`, lowest cell first.
     pub fn regions(&self, mut set: u64) -> Vec<u64> {
         let mut out = Vec::new();
         while set != 0 {
-            let mut region = set & set.wrapping_neg();
-            loop {
-                let grown = (region | self.neighbours(region)) & set;
-                if grown == region {
-                    break;
-                }
-                region = grown;
-            }
+            let region = self.region_of_lowest(set);
             out.push(region);
             set &= !region;
         }
@@ -192,7 +198,29 @@ impl Grid {
         let (h, w) = (bottom - top + 1, right - left + 1);
         let img = self.image(set, top, left, h, w);
         let turns = w <= self.height && h <= self.width;
-        *self.dihedral(img, turns).iter().min().expect("identity")
+        self.dihedral_min(img, turns)
+    }
+
+    /// The least of [`dihedral`](Self::dihedral)'s images, without collecting them.
+    fn dihedral_min(&self, mut img: Image, turns: bool) -> u64 {
+        let mut best = u64::MAX;
+        let mut four = |img: &mut Image| {
+            best = best.min(self.encode(img));
+            img.flip_cols();
+            best = best.min(self.encode(img));
+            img.flip_rows();
+            best = best.min(self.encode(img));
+            img.flip_cols();
+            best = best.min(self.encode(img));
+        };
+        four(&mut img);
+        if turns {
+            // After the three flips `img` is the vertical mirror; its transpose is a quarter turn
+            // of the original, and the flips of that give the other three turned images.
+            let mut t = img.transposed();
+            four(&mut t);
+        }
+        best
     }
 
     /// The 4 (or with `turns` 8) images of a box, each encoded at the top-left corner.

@@ -160,6 +160,9 @@ impl Game for Cram {
 
     /// The regions of two or more cells (lone cells admit no domino and are left out).
     fn components(&self, empty: &u64) -> Option<Vec<u64>> {
+        if self.grid.region_of_lowest(*empty) == *empty {
+            return (empty.count_ones() == 1).then(Vec::new);
+        }
         let regions = self.grid.regions(*empty);
         let big: Vec<u64> = regions
             .iter()

@@ -164,7 +164,7 @@ impl<G: Game> PrunedSolver<G> {
     /// Whether the value of `position` is `v`, searching no more than that needs.
     pub fn has_value(&mut self, position: &G::Position, v: Nimber) -> Result<bool, Error> {
         let parts = self.flatten(position)?;
-        self.sum_is(parts, v, 0)
+        self.sum_is(&parts, v, 0)
     }
 
     /// P if the player to move loses, N otherwise (a pruned search: no full values needed).
@@ -190,7 +190,20 @@ impl<G: Game> PrunedSolver<G> {
     /// The parts of `p` after splitting as far as [`Game::components`] goes, canonicalised.
     fn flatten(&self, p: &G::Position) -> Result<Vec<G::Position>, Error> {
         let mut out = Vec::new();
-        let mut work = vec![p.clone()];
+        self.flatten_into(p, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`flatten`](Self::flatten), appending to `out`.
+    fn flatten_into(&self, p: &G::Position, out: &mut Vec<G::Position>) -> Result<(), Error> {
+        let Some(first) = self.game.components(p) else {
+            out.push(self.game.canonical(p));
+            return Ok(());
+        };
+        if first.contains(p) {
+            return Err(components_error(p));
+        }
+        let mut work = first;
         let mut splits = 0usize;
         while let Some(x) = work.pop() {
             match self.game.components(&x) {
@@ -208,7 +221,7 @@ impl<G: Game> PrunedSolver<G> {
                 None => out.push(self.game.canonical(&x)),
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The value of a single (canonical) component, if known without search.
@@ -233,18 +246,21 @@ impl<G: Game> PrunedSolver<G> {
     /// Is the sum of `parts` (already flattened and canonical) of value `v`?
     fn sum_is(
         &mut self,
-        parts: Vec<G::Position>,
+        parts: &[G::Position],
         mut v: Nimber,
         depth: usize,
     ) -> Result<bool, Error> {
+        if let [single] = parts {
+            return self.single_is(single, v, depth);
+        }
         let mut rest: Vec<G::Position> = Vec::with_capacity(parts.len());
         for p in parts {
-            if let Some(x) = self.known(&p) {
+            if let Some(x) = self.known(p) {
                 v ^= x;
-            } else if let Some(i) = rest.iter().position(|q| *q == p) {
+            } else if let Some(i) = rest.iter().position(|q| q == p) {
                 rest.swap_remove(i); // G + G = 0
             } else {
-                rest.push(p);
+                rest.push(p.clone());
             }
         }
         match rest.len() {
@@ -292,22 +308,31 @@ impl<G: Game> PrunedSolver<G> {
     }
 
     /// The options of `c`, each flattened into canonical parts.
-    fn expanded_options(&self, c: &G::Position) -> Result<Vec<Vec<G::Position>>, Error> {
+    fn expanded_options(&self, c: &G::Position) -> Result<Expanded<G::Position>, Error> {
         let mut opts = Vec::new();
         self.game.options(c, &mut opts);
-        opts.iter().map(|o| self.flatten(o)).collect()
+        let mut e = Expanded {
+            parts: Vec::with_capacity(opts.len()),
+            ends: Vec::with_capacity(opts.len()),
+        };
+        for o in &opts {
+            self.flatten_into(o, &mut e.parts)?;
+            e.ends.push(e.parts.len());
+        }
+        Ok(e)
     }
 
     /// Does some option (each given as its parts) have value `m`?
     fn some_option_is(
         &mut self,
-        options: &[Vec<G::Position>],
+        options: &Expanded<G::Position>,
         m: Nimber,
         depth: usize,
     ) -> Result<bool, Error> {
         // Ordering: first what the table answers at once, then a search in the game's order.
         let mut unknown = Vec::new();
-        for (i, parts) in options.iter().enumerate() {
+        for i in 0..options.len() {
+            let parts = options.get(i);
             let mut x = 0;
             let mut open = 0;
             let mut last = None;
@@ -329,7 +354,7 @@ impl<G: Game> PrunedSolver<G> {
             }
         }
         for i in unknown {
-            if self.sum_is(options[i].clone(), m, depth + 1)? {
+            if self.sum_is(options.get(i), m, depth + 1)? {
                 return Ok(true);
             }
         }
@@ -346,7 +371,7 @@ impl<G: Game> PrunedSolver<G> {
         }
         self.enter(depth)?;
         let options = self.expanded_options(c)?;
-        if options.is_empty() {
+        if options.len() == 0 {
             self.learn_exact(c, 0);
             return Ok(v == 0);
         }
@@ -384,6 +409,23 @@ impl<G: Game> PrunedSolver<G> {
             }
             m += 1;
         }
+    }
+}
+
+/// A node's options, each as its flattened canonical parts, in one allocation.
+struct Expanded<P> {
+    parts: Vec<P>,
+    /// Option `i` is `parts[ends[i - 1]..ends[i]]`.
+    ends: Vec<usize>,
+}
+
+impl<P> Expanded<P> {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+    fn get(&self, i: usize) -> &[P] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.parts[start..self.ends[i]]
     }
 }
 
