@@ -5,6 +5,7 @@ use super::cram::parse_size;
 use super::search::{solve, value_lines, SearchArgs};
 use crate::common::{emit, parse_u64_list, CliError, CliResult};
 use grundy::games::chomp::{Bite, Chomp};
+use grundy::solve::pruned::ValueMethod;
 use serde::Serialize;
 
 /// Chomp: bite a square and everything above and to the right of it; the poisoned bottom-left
@@ -57,7 +58,8 @@ pub fn run(args: ChompArgs, json: bool) -> CliResult {
         }
         (None, None) => return Err(CliError::input("give a size (e.g. 4x5) or --shape 5,3,3,1")),
     };
-    let answer = solve(Chomp, &position, &args.search, |b: &Bite| Move {
+    // Chomp's values are large and nearly every position must be valued: mex of full values.
+    let answer = solve(Chomp, &position, &args.search, ValueMethod::Mex, |b: &Bite| Move {
         row: b.row,
         col: b.col,
     })?;

@@ -4,6 +4,7 @@
 use super::search::{solve, value_lines, SearchArgs};
 use crate::common::{emit, read_text, CliError, CliResult};
 use grundy::games::cram::{symmetric_zero, Cram, Domino};
+use grundy::solve::pruned::ValueMethod;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -66,7 +67,7 @@ pub fn run(args: CramArgs, json: bool) -> CliResult {
             ))
         }
     };
-    let answer = solve(cram, &empty, &args.search, |d: &Domino| Move {
+    let answer = solve(cram, &empty, &args.search, ValueMethod::Queries, |d: &Domino| Move {
         cells: d.cells.map(|(r, c)| [r, c]),
     })?;
     let report = Report {

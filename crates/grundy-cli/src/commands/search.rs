@@ -2,7 +2,7 @@
 //! library's pruned search with a late progress spinner and Ctrl-C, and the report's numbers.
 
 use crate::common::{CliError, CliResult};
-use grundy::solve::pruned::{PrunedSolver, Stats};
+use grundy::solve::pruned::{PrunedSolver, Stats, ValueMethod};
 use grundy::{LabelledMoves, Nimber, Outcome};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,12 +72,13 @@ pub struct SearchStats {
 /// Set by the Ctrl-C handler.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Value (unless `--outcome-only`), outcome and winning moves of `position`, with a spinner
+/// Value (unless `--outcome-only`, by `method`), outcome and winning moves of `position`, with a spinner
 /// on stderr once the search has lasted a second; Ctrl-C stops it with one line.
 pub fn solve<G, M>(
     game: G,
     position: &G::Position,
     args: &SearchArgs,
+    method: ValueMethod,
     label: impl Fn(&G::Move) -> M,
 ) -> CliResult<Answer<M>>
 where
@@ -85,7 +86,7 @@ where
     M: Serialize,
 {
     let memory = parse_memory(&args.memory)?;
-    let mut solver = PrunedSolver::with_memory(game, memory);
+    let mut solver = PrunedSolver::with_memory(game, memory).with_value_method(method);
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let bar = Arc::new(indicatif::ProgressBar::hidden());
     let start = Instant::now();

@@ -162,18 +162,16 @@ impl Game for Chomp {
 
     /// The diagram or its transpose, whichever packs smaller.
     fn canonical(&self, position: &u64) -> u64 {
-        let mut rows = [0u32; 64];
-        let k = decode(*position, &mut rows);
-        let mut cols = [0u32; 64];
-        let width = rows[0] as usize;
-        for (c, slot) in cols[..width].iter_mut().enumerate() {
-            *slot = rows[..k]
-                .iter()
-                .take_while(|&&len| len as usize > c)
-                .count() as u32;
-        }
-        (*position).min(encode(&cols[..width]))
+        (*position).min(transpose(*position))
     }
+}
+
+/// The packed transpose: the transposed diagram's boundary path is the original's, reversed
+/// with its steps swapped (row steps become column steps).
+fn transpose(code: u64) -> u64 {
+    let len = 64 - code.leading_zeros();
+    let mask = if len == 64 { u64::MAX } else { (1 << len) - 1 };
+    (!code & mask).reverse_bits() >> (64 - len)
 }
 
 impl LabelledMoves for Chomp {
@@ -187,6 +185,7 @@ impl LabelledMoves for Chomp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::pruned::ValueMethod;
     use crate::solve::PrunedSolver;
     use crate::NormalPlay;
 
@@ -231,7 +230,13 @@ mod tests {
     #[test]
     fn packing_round_trips_and_refuses_what_does_not_fit() {
         for d in diagrams(12) {
-            assert_eq!(Chomp::rows(Chomp::shape(&d).unwrap()), d);
+            let code = Chomp::shape(&d).unwrap();
+            assert_eq!(Chomp::rows(code), d);
+            // The packed transpose is the conjugate partition's code.
+            let conjugate: Vec<u32> = (0..d[0])
+                .map(|c| d.iter().filter(|&&len| len > c).count() as u32)
+                .collect();
+            assert_eq!(transpose(code), Chomp::shape(&conjugate).unwrap(), "{d:?}");
         }
         assert!(Chomp::shape(&[3, 4]).is_err());
         assert!(Chomp::shape(&[]).is_err());
@@ -249,11 +254,13 @@ mod tests {
         let mut plain = NormalPlay::new(Plain);
         let mut pruned = PrunedSolver::new(Chomp);
         let mut outcomes = PrunedSolver::new(Chomp);
+        let mut by_mex = PrunedSolver::new(Chomp).with_value_method(ValueMethod::Mex);
         let all = diagrams(25);
         for d in &all {
             let v = plain.grundy_value(d).unwrap();
             let code = Chomp::shape(d).unwrap();
             assert_eq!(pruned.grundy_value(&code).unwrap(), v, "{d:?}");
+            assert_eq!(by_mex.grundy_value(&code).unwrap(), v, "{d:?}");
             assert_eq!(outcomes.has_value(&code, 0).unwrap(), v == 0, "{d:?}");
         }
     }

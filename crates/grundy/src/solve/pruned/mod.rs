@@ -105,12 +105,26 @@ pub struct Stats {
 /// with an "interrupted" error (the table keeps what was learnt).
 pub type ProgressFn = Box<dyn FnMut(&Stats) -> bool + Send>;
 
+/// How [`PrunedSolver::grundy_value`] finds the full value of a component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValueMethod {
+    /// The least `m` for which no option has value `m`, each "some option has value m?" a
+    /// pruned query (the default: best when values are small, as in Cram).
+    #[default]
+    Queries,
+    /// The mex of every option's full value (best when values are large and most positions
+    /// must be valued anyway, as in Chomp). Outcome queries stay pruned.
+    Mex,
+}
+
 /// The pruned normal-play engine for one game, with its transposition table.
 pub struct PrunedSolver<G: Game> {
     game: G,
     table: Table<G::Position>,
     nodes: u64,
     progress: Option<ProgressFn>,
+    method: ValueMethod,
+    mex: crate::MexScratch,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 14;
@@ -128,7 +142,15 @@ impl<G: Game> PrunedSolver<G> {
             table: Table::with_budget(bytes),
             nodes: 0,
             progress: None,
+            method: ValueMethod::default(),
+            mex: crate::MexScratch::default(),
         }
+    }
+
+    /// Choose how full values are computed (see [`ValueMethod`]).
+    pub fn with_value_method(mut self, method: ValueMethod) -> Self {
+        self.method = method;
+        self
     }
 
     /// Call `f` every few thousand nodes; `f` returning `false` interrupts the search.
@@ -353,6 +375,25 @@ impl<G: Game> PrunedSolver<G> {
                 _ => unknown.push(i),
             }
         }
+        // Options that split into more parts first: their parts are smaller and often known.
+        if unknown.len() > 1 {
+            let mut buf = Vec::new();
+            let mut keyed: Vec<(std::cmp::Reverse<usize>, usize, usize)> = unknown
+                .iter()
+                .map(|&i| {
+                    let parts = options.get(i);
+                    let mut mobility = 0;
+                    for p in parts {
+                        buf.clear();
+                        self.game.options(p, &mut buf);
+                        mobility += buf.len();
+                    }
+                    (std::cmp::Reverse(parts.len()), mobility, i)
+                })
+                .collect();
+            keyed.sort_unstable();
+            unknown = keyed.into_iter().map(|k| k.2).collect();
+        }
         for i in unknown {
             if self.sum_is(options.get(i), m, depth + 1)? {
                 return Ok(true);
@@ -401,6 +442,19 @@ impl<G: Game> PrunedSolver<G> {
         }
         self.enter(depth)?;
         let options = self.expanded_options(c)?;
+        if self.method == ValueMethod::Mex {
+            let mut values = Vec::with_capacity(options.len());
+            for i in 0..options.len() {
+                let mut x = 0;
+                for p in options.get(i) {
+                    x ^= self.single_value(p, depth + 1)?;
+                }
+                values.push(x);
+            }
+            let m = self.mex.mex(values);
+            self.learn_exact(c, m);
+            return Ok(m);
+        }
         let mut m = 0;
         loop {
             if !self.table.get(c).excludes(m) && !self.some_option_is(&options, m, depth)? {

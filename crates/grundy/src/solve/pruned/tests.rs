@@ -82,11 +82,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn pruned_answers_equal_the_plain_evaluator(game in arb_game(), budget in 0usize..3) {
+    fn pruned_answers_equal_the_plain_evaluator(game in arb_game(), budget in 0usize..3, mex in any::<bool>()) {
         let mut plain = NormalPlay::new(game.clone());
         // Budget 0 is a tiny table that must replace entries all the time.
         let bytes = [256, 4096, 1 << 20][budget];
-        let mut pruned = PrunedSolver::with_memory(game.clone(), bytes);
+        let method = if mex { super::ValueMethod::Mex } else { super::ValueMethod::Queries };
+        let mut pruned = PrunedSolver::with_memory(game.clone(), bytes).with_value_method(method);
         for p in 0..game.options.len() {
             let v = plain.grundy_value(&p).unwrap();
             prop_assert_eq!(pruned.grundy_value(&p).unwrap(), v);
