@@ -59,10 +59,16 @@ pub fn run(args: ChompArgs, json: bool) -> CliResult {
         (None, None) => return Err(CliError::input("give a size (e.g. 4x5) or --shape 5,3,3,1")),
     };
     // Chomp's values are large and nearly every position must be valued: mex of full values.
-    let answer = solve(Chomp, &position, &args.search, ValueMethod::Mex, |b: &Bite| Move {
-        row: b.row,
-        col: b.col,
-    })?;
+    let answer = solve(
+        Chomp,
+        &position,
+        &args.search,
+        ValueMethod::Mex,
+        |b: &Bite| Move {
+            row: b.row,
+            col: b.col,
+        },
+    )?;
     let rows = Chomp::rows(position);
     let report = Report {
         squares: rows.iter().sum(),

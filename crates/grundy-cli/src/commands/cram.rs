@@ -67,9 +67,15 @@ pub fn run(args: CramArgs, json: bool) -> CliResult {
             ))
         }
     };
-    let answer = solve(cram, &empty, &args.search, ValueMethod::Queries, |d: &Domino| Move {
-        cells: d.cells.map(|(r, c)| [r, c]),
-    })?;
+    let answer = solve(
+        cram,
+        &empty,
+        &args.search,
+        ValueMethod::Queries,
+        |d: &Domino| Move {
+            cells: d.cells.map(|(r, c)| [r, c]),
+        },
+    )?;
     let report = Report {
         rows: cram.grid().height(),
         cols: cram.grid().width(),

@@ -49,25 +49,29 @@ impl Knowledge {
 }
 
 /// The transposition table: positions to [`Knowledge`], within a memory budget.
+///
+/// A slot is a bare `(position, knowledge)`, 16 bytes for a `u64` position: a slot is empty
+/// when its knowledge is [`Knowledge::NONE`] (never stored), and empty slots hold a copy of the
+/// first position stored as filler, so no `Option` or `Default` is needed.
 pub struct Table<P> {
-    slots: Vec<Option<(P, Knowledge)>>,
+    slots: Vec<(P, Knowledge)>,
     len: usize,
     max_slots: usize,
     replaced: u64,
 }
 
 /// Slots looked at for one position; also the replacement window.
-const WINDOW: usize = 8;
+const WINDOW: usize = 32;
 
 impl<P: Eq + Hash + Clone> Table<P> {
     /// An empty table that will use at most about `budget_bytes` of memory.
     pub fn with_budget(budget_bytes: usize) -> Self {
-        let slot = std::mem::size_of::<Option<(P, Knowledge)>>().max(1);
+        let slot = std::mem::size_of::<(P, Knowledge)>().max(1);
         let max_slots = (budget_bytes / slot).max(WINDOW * 2);
         // Largest power of two within the budget (the index is a mask).
         let max_slots = 1usize << (usize::BITS - 1 - max_slots.leading_zeros());
         Table {
-            slots: vec![None; 1024.min(max_slots)],
+            slots: Vec::new(),
             len: 0,
             max_slots,
             replaced: 0,
@@ -91,26 +95,37 @@ impl<P: Eq + Hash + Clone> Table<P> {
 
     /// Bytes the slot array occupies now.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Option<(P, Knowledge)>>()
+        self.slots.len() * std::mem::size_of::<(P, Knowledge)>()
     }
 
     fn home(&self, p: &P) -> usize {
         let mut h = FxHasher::default();
         p.hash(&mut h);
-        // Fx's low bits are weak for integers: mix before masking.
+        // Fx's low bits are weak for integers, and a product's high bits depend on every bit
+        // of the key: index by the top bits of a second multiplication.
         let x = h.finish().wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (x >> 20) as usize & (self.slots.len() - 1)
+        let bits = self.slots.len().trailing_zeros();
+        if bits == 0 {
+            0
+        } else {
+            (x >> (64 - bits)) as usize
+        }
     }
 
     /// What is known about `p`.
     pub fn get(&self, p: &P) -> Knowledge {
+        if self.slots.is_empty() {
+            return Knowledge::NONE;
+        }
         let mask = self.slots.len() - 1;
         let home = self.home(p);
         for i in 0..WINDOW {
-            match &self.slots[(home + i) & mask] {
-                Some((q, k)) if q == p => return *k,
-                Some(_) => {}
-                None => break,
+            let (q, k) = &self.slots[(home + i) & mask];
+            if *k == Knowledge::NONE {
+                break;
+            }
+            if q == p {
+                return *k;
             }
         }
         Knowledge::NONE
@@ -118,6 +133,12 @@ impl<P: Eq + Hash + Clone> Table<P> {
 
     /// Record `k` (which includes whatever was known before) for `p`.
     pub fn put(&mut self, p: &P, k: Knowledge) {
+        if k == Knowledge::NONE {
+            return; // nothing to remember (and NONE marks an empty slot)
+        }
+        if self.slots.is_empty() {
+            self.slots = vec![(p.clone(), Knowledge::NONE); 1024.min(self.max_slots)];
+        }
         if self.len * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_slots {
             self.grow();
         }
@@ -126,22 +147,19 @@ impl<P: Eq + Hash + Clone> Table<P> {
         let mut victim = None;
         for i in 0..WINDOW {
             let at = (home + i) & mask;
-            match &self.slots[at] {
-                Some((q, _)) if q == p => {
-                    self.slots[at] = Some((p.clone(), k));
-                    return;
-                }
-                Some((_, old)) => {
-                    // Prefer to overwrite partial knowledge; among equals, the later slot.
-                    if victim.is_none() || old.value().is_none() {
-                        victim = Some(at);
-                    }
-                }
-                None => {
-                    self.slots[at] = Some((p.clone(), k));
-                    self.len += 1;
-                    return;
-                }
+            let (q, old) = &self.slots[at];
+            if *old == Knowledge::NONE {
+                self.slots[at] = (p.clone(), k);
+                self.len += 1;
+                return;
+            }
+            if q == p {
+                self.slots[at].1 = k;
+                return;
+            }
+            // Prefer to overwrite partial knowledge; among equals, the later slot.
+            if victim.is_none() || old.value().is_none() {
+                victim = Some(at);
             }
         }
         if self.slots.len() < self.max_slots {
@@ -149,26 +167,27 @@ impl<P: Eq + Hash + Clone> Table<P> {
             return self.put(p, k);
         }
         let at = victim.expect("the window is full");
-        self.slots[at] = Some((p.clone(), k));
+        self.slots[at] = (p.clone(), k);
         self.replaced += 1;
     }
 
     fn grow(&mut self) {
         let mut new_len = (self.slots.len() * 2).min(self.max_slots);
         let old = std::mem::take(&mut self.slots);
+        let filler = old[0].0.clone();
         loop {
-            self.slots = vec![None; new_len];
+            self.slots = vec![(filler.clone(), Knowledge::NONE); new_len];
             self.len = 0;
             let mask = new_len - 1;
             let mut dropped = false;
-            for (p, k) in old.iter().flatten() {
+            for (p, k) in old.iter().filter(|(_, k)| *k != Knowledge::NONE) {
                 let home = self.home(p);
                 match (0..WINDOW)
                     .map(|i| (home + i) & mask)
-                    .find(|&at| self.slots[at].is_none())
+                    .find(|&at| self.slots[at].1 == Knowledge::NONE)
                 {
                     Some(at) => {
-                        self.slots[at] = Some((p.clone(), *k));
+                        self.slots[at] = (p.clone(), *k);
                         self.len += 1;
                     }
                     None => dropped = true,
