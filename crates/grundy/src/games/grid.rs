@@ -280,6 +280,8 @@ impl Grid {
 mod tests {
     use super::*;
 
+    type CellMap = Box<dyn Fn(u32, u32) -> (u32, u32)>;
+
     fn cells(g: &Grid, set: u64) -> Vec<(u32, u32)> {
         (0..64)
             .filter(|i| set >> i & 1 == 1)
@@ -295,8 +297,8 @@ mod tests {
             let images = g.symmetric_images(set);
             assert_eq!(images.len(), g.symmetry_count());
             // Each image is the set mapped by one of the maps below, and all maps appear.
-            let maps: Vec<Box<dyn Fn(u32, u32) -> (u32, u32)>> = {
-                let mut m: Vec<Box<dyn Fn(u32, u32) -> (u32, u32)>> = vec![
+            let maps: Vec<CellMap> = {
+                let mut m: Vec<CellMap> = vec![
                     Box::new(|r, c| (r, c)),
                     Box::new(move |r, c| (r, w - 1 - c)),
                     Box::new(move |r, c| (h - 1 - r, c)),
