@@ -29,8 +29,13 @@
 //!   values below `m` are present among the options, "the value is not `m`" proves `m` present
 //!   without searching again.
 //! - **The full value** is computed with the same machinery: the least `m` that no option has.
-//! - **Move ordering.** Options are tried in the game's order ([`Game::options`]), those whose
-//!   answer is already in the table first.
+//! - **Move ordering.** Options whose answer the table (or [`Game::known_value`]) already gives
+//!   are settled first, without search; the others are searched in order of more parts first
+//!   (a split leaves small, often known parts), then fewest replies (mobility), then the game's
+//!   order ([`Game::options`]).
+//! - **Two ways to the full value** ([`ValueMethod`]): by queries as above (the default; few
+//!   positions when values are small, as in Cram), or as the mex of every option's full value
+//!   (when values are large and nearly every position must be valued anyway, as in Chomp).
 //!
 //! Every answer equals the plain evaluator's; the tests compare the two on random games, on
 //! every Cram board up to 20 cells and every Chomp shape up to 25 squares.
