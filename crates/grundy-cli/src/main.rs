@@ -42,6 +42,8 @@ enum Command {
     Multiplayer(commands::multiplayer::MultiplayerArgs),
     Welter(commands::welter::WelterArgs),
     Young(commands::young::YoungArgs),
+    Cram(commands::cram::CramArgs),
+    Chomp(commands::chomp::ChompArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -63,6 +65,8 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Multiplayer(a) => commands::multiplayer::run(a, json),
         Command::Welter(a) => commands::welter::run(a, json),
         Command::Young(a) => commands::young::run(a, json),
+        Command::Cram(a) => commands::cram::run(a, json),
+        Command::Chomp(a) => commands::chomp::run(a, json),
     }
 }
 

@@ -9,22 +9,95 @@ use std::hash::Hash;
 
 /// The rules of a finite impartial game.
 ///
+/// Only [`options`](Game::options) is required. The other methods are optional hooks that make
+/// the engines in [`crate::solve`] faster; each has a default that is always correct.
+///
 /// Implementations must describe a *finite* game: every play ends. Evaluators detect a loop
 /// (a position reachable from itself) and report it as [`crate::Error::Loop`] instead of hanging.
+///
+/// # Example: Cram in a dozen lines
+///
+/// Cram is played on a board of empty cells; a move places a domino on two adjacent empty
+/// cells. Here a row of `n` empty cells is the whole state (a 1 x n board):
+///
+/// ```
+/// use grundy::{Game, NormalPlay};
+///
+/// struct CramRow;
+/// impl Game for CramRow {
+///     /// The lengths of the runs of empty cells, sorted.
+///     type Position = Vec<u32>;
+///     fn options(&self, runs: &Vec<u32>, out: &mut Vec<Vec<u32>>) {
+///         for (i, &n) in runs.iter().enumerate() {
+///             for left in 0..n.saturating_sub(1) {
+///                 // a domino on cells left, left+1 leaves runs of `left` and `n - left - 2`
+///                 let mut next = runs.clone();
+///                 next.remove(i);
+///                 next.extend([left, n - left - 2].into_iter().filter(|&k| k > 1));
+///                 next.sort();
+///                 out.push(next);
+///             }
+///         }
+///     }
+///     /// Each run is an independent game: the position is their disjunctive sum.
+///     fn components(&self, runs: &Vec<u32>) -> Option<Vec<Vec<u32>>> {
+///         (runs.len() > 1).then(|| runs.iter().map(|&n| vec![n]).collect())
+///     }
+/// }
+///
+/// let mut solver = NormalPlay::new(CramRow);
+/// // 1 x n Cram is the octal game 0.07 (Dawson's Kayles): G(0..8) = 0 0 1 1 2 0 3 1
+/// let values: Vec<u64> = (0..8).map(|n| solver.grundy_value(&vec![n]).unwrap()).collect();
+/// assert_eq!(values, [0, 0, 1, 1, 2, 0, 3, 1]);
+/// assert_eq!(solver.grundy_value(&vec![4, 6]).unwrap(), 2 ^ 3);
+/// ```
 pub trait Game {
     /// A position. Equal positions must have equal options; canonicalise (e.g. sort heaps) so
     /// that the memo table recognises transpositions.
     type Position: Clone + Eq + Hash + Debug;
 
     /// Every option of `position`, pushed onto `out` (which the caller has cleared).
+    ///
+    /// The order matters to the pruned search ([`crate::solve::pruned`]): it tries options in
+    /// this order, so list the moves most likely to win first when you know them.
     fn options(&self, position: &Self::Position, out: &mut Vec<Self::Position>);
 
-    /// Optionally split `position` into two or more independent components, i.e. `position` is
-    /// their disjunctive sum and (in normal play) its value is the nim-sum of theirs.
+    /// Optionally split `position` into independent components (a disjunctive sum).
     ///
-    /// Return `None` when the position does not split (the default). Misère and multiplayer
-    /// evaluators ignore this: sums do not behave there.
+    /// Return `None` when the position does not split (the default). When it returns
+    /// `Some(parts)`, the contract is:
+    ///
+    /// 1. `position` is the disjunctive sum of `parts`: a move in `position` is a move in
+    ///    exactly one part, and every move in a part is a move in `position`. Parts that are
+    ///    terminal (no options, value 0) may be left out.
+    /// 2. Each part is *strictly simpler* than `position`: no part equals `position`, and
+    ///    splitting a part again eventually stops. Return `None`, not `Some(vec![position])`,
+    ///    for a position that does not split.
+    /// 3. `parts` may be empty (every part was terminal: the position's value is 0).
+    ///
+    /// Normal-play evaluators then use the Sprague–Grundy theorem: the sum's value is the
+    /// nim-sum of the parts' values, and they store only the parts' values, never the sum's.
+    /// A breach of rule 2 is reported as an [`crate::Error::Invalid`] naming `components()`.
+    /// Misère and multiplayer evaluators ignore this method: sums do not behave there.
     fn components(&self, _position: &Self::Position) -> Option<Vec<Self::Position>> {
+        None
+    }
+
+    /// A canonical representative of `position` for the transposition table: a position with
+    /// the same value, the same for every position the game considers equivalent (e.g. the
+    /// least image under the board's symmetries; see [`crate::games::grid`]). The default is
+    /// the position itself. Only called on positions that do not split into components.
+    ///
+    /// Contract: `canonical(p)` has the same Grundy value as `p`, and is a valid position of
+    /// the game (the engine explores its options).
+    fn canonical(&self, position: &Self::Position) -> Self::Position {
+        position.clone()
+    }
+
+    /// A value the game knows without search (a theorem beside the rules, e.g. Cram's
+    /// symmetry strategy), or `None` (the default). Engines trust it, so tests must compare it
+    /// with the plain evaluator.
+    fn known_value(&self, _position: &Self::Position) -> Option<crate::Nimber> {
         None
     }
 
@@ -36,25 +109,39 @@ pub trait Game {
     }
 }
 
-impl<G: Game + ?Sized> Game for &G {
-    type Position = G::Position;
-    fn options(&self, position: &Self::Position, out: &mut Vec<Self::Position>) {
-        (**self).options(position, out)
-    }
-    fn components(&self, position: &Self::Position) -> Option<Vec<Self::Position>> {
-        (**self).components(position)
-    }
+/// A game whose options carry the user's move (a domino's cells, a bite's square), so that
+/// winning moves can be reported as moves rather than as resulting positions.
+///
+/// Optional: a [`Game`] without it still gets values and winning moves (as positions).
+pub trait LabelledMoves: Game {
+    /// A move as the user would name it.
+    type Move: Clone + Debug;
+
+    /// Every `(move, resulting position)` of `position`, in any order, pushed onto `out`.
+    fn moves(&self, position: &Self::Position, out: &mut Vec<(Self::Move, Self::Position)>);
 }
 
-impl<G: Game + ?Sized> Game for Box<G> {
-    type Position = G::Position;
-    fn options(&self, position: &Self::Position, out: &mut Vec<Self::Position>) {
-        (**self).options(position, out)
-    }
-    fn components(&self, position: &Self::Position) -> Option<Vec<Self::Position>> {
-        (**self).components(position)
-    }
+macro_rules! forward_game {
+    ($ty:ty) => {
+        impl<G: Game + ?Sized> Game for $ty {
+            type Position = G::Position;
+            fn options(&self, position: &Self::Position, out: &mut Vec<Self::Position>) {
+                (**self).options(position, out)
+            }
+            fn components(&self, position: &Self::Position) -> Option<Vec<Self::Position>> {
+                (**self).components(position)
+            }
+            fn canonical(&self, position: &Self::Position) -> Self::Position {
+                (**self).canonical(position)
+            }
+            fn known_value(&self, position: &Self::Position) -> Option<crate::Nimber> {
+                (**self).known_value(position)
+            }
+        }
+    };
 }
+forward_game!(&G);
+forward_game!(Box<G>);
 
 /// Outcome class of a two-player position: `P` (previous player wins: the player to move
 /// loses) or `N` (next player, the one to move, wins).

@@ -26,7 +26,7 @@ pub mod solve;
 pub mod takebreak;
 pub mod young;
 
-pub use game::{Game, Outcome};
+pub use game::{Game, LabelledMoves, Outcome};
 pub use nimber::{mex, nim_sum, MexScratch, Nimber};
 pub use solve::{grundy_value, misere_outcome, NormalPlay};
 

@@ -3,6 +3,8 @@
 pub mod catalogue;
 pub mod cdnim;
 pub mod census;
+pub mod chomp;
+pub mod cram;
 pub mod graph;
 pub mod graph_loopy;
 pub mod graph_structure;
@@ -12,6 +14,7 @@ pub mod multiplayer;
 pub mod nim;
 pub mod play;
 pub mod runs;
+pub mod search;
 pub mod subtraction;
 pub mod takebreak;
 pub mod takebreak_options;

@@ -8,8 +8,13 @@
 //! | [`multiplayer`] | any game, m players with preference orders | Li's mod-m sum (Thms 3.1, 4.2) |
 //! | [`loopy_subtraction`] | take from a heap or add tokens back, under a cap (loopy) | (γ by labelling) |
 //! | [`wythoff`] | take from one heap, or equally from both | P-positions by the golden ratio |
+//! | [`cram`] | place a domino on two adjacent empty cells | 0 on half-turn-symmetric boards |
+//! | [`chomp`] | bite a square and all above-right of it | (rectangles are N: strategy stealing) |
 
 pub mod cdnim;
+pub mod chomp;
+pub mod cram;
+pub mod grid;
 pub mod heaps;
 pub mod loopy_subtraction;
 pub mod multiplayer;

@@ -7,14 +7,18 @@
 //!
 //! - [`normal`]: Sprague–Grundy values (normal play), outcomes, winning moves, moves to a target.
 //! - [`misere`]: misère outcomes (the player who cannot move wins).
+//! - [`pruned`]: the pruned search (outcome and "is the value v?" queries that stop early,
+//!   components, canonical forms, a transposition table with a memory budget) for large games.
 //!
 //! Multiplayer readings live beside their paper's family in `games::multiplayer`.
 
 pub mod loopy;
 pub mod misere;
 pub mod normal;
+pub mod pruned;
 pub mod traverse;
 
 pub use misere::{misere_outcome, Misere};
 pub use normal::{grundy_value, Normal, NormalPlay};
+pub use pruned::PrunedSolver;
 pub use traverse::{Reading, Solver};

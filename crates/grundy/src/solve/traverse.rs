@@ -24,6 +24,15 @@ pub trait Reading<P> {
     }
 }
 
+/// The error for a `components()` that broke its contract (a part not strictly simpler).
+pub(crate) fn components_error<P: std::fmt::Debug>(part: &P) -> Error {
+    Error::Invalid(format!(
+        "the game's components() is wrong: it returned a part ({part:?}) that is not strictly \
+         simpler than the position it splits (a part equal to the position, or splitting back \
+         into it); return None for a position that does not split"
+    ))
+}
+
 /// Options of a position paired with their values.
 pub type OptionValues<P, V> = Vec<(P, V)>;
 
@@ -84,32 +93,36 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         self.memo.len()
     }
 
-    /// The stored value of a position, if it was evaluated already.
+    /// The stored value of a position, if it was evaluated already. Sums (positions that
+    /// [`Game::components`] splits) are never stored.
     pub fn cached(&self, position: &G::Position) -> Option<&R::Value> {
         self.memo.get(position).and_then(Option::as_ref)
     }
 
-    fn expand(&mut self, position: G::Position) -> Frame<G::Position, R::Value> {
+    fn expand(&mut self, position: G::Position) -> Result<Frame<G::Position, R::Value>, Error> {
         if self.reading.uses_components() {
             if let Some(parts) = self.game.components(&position) {
-                return Frame {
+                if parts.contains(&position) {
+                    return Err(components_error(&position));
+                }
+                return Ok(Frame {
                     position,
                     values: Vec::with_capacity(parts.len()),
                     children: parts,
                     next: 0,
                     is_sum: true,
-                };
+                });
             }
         }
         let mut children = Vec::new();
         self.game.options(&position, &mut children);
-        Frame {
+        Ok(Frame {
             position,
             values: Vec::with_capacity(children.len()),
             children,
             next: 0,
             is_sum: false,
-        }
+        })
     }
 
     /// The value of `position`, evaluating (and memoising) everything below it.
@@ -118,7 +131,13 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
             return Ok(v.clone());
         }
         self.memo.insert(position.clone(), None);
-        let mut stack = vec![self.expand(position.clone())];
+        let mut stack = match self.expand(position.clone()) {
+            Ok(frame) => vec![frame],
+            Err(e) => {
+                self.memo.remove(position);
+                return Err(e);
+            }
+        };
         match self.run(&mut stack) {
             Ok(v) => Ok(v),
             Err(e) => {
@@ -145,6 +164,9 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                         top.values.push(v.clone());
                         continue;
                     }
+                    // Meeting a position in progress is a loop of moves, unless the step that
+                    // led here was a split: then `components()` broke its contract.
+                    Some(None) if top.is_sum => return Err(components_error(child)),
                     Some(None) => return Err(Error::Loop(format!("{child:?}"))),
                     None => {}
                 }
@@ -157,8 +179,13 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                     }
                 }
                 self.memo.insert(child.clone(), None);
-                let frame = self.expand(child);
-                stack.push(frame);
+                match self.expand(child.clone()) {
+                    Ok(frame) => stack.push(frame),
+                    Err(e) => {
+                        self.memo.remove(&child);
+                        return Err(e);
+                    }
+                }
             } else {
                 let frame = stack.pop().expect("stack is non-empty");
                 let v = if frame.is_sum {
@@ -166,7 +193,12 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 } else {
                     self.reading.combine(&frame.position, &frame.values)
                 };
-                self.memo.insert(frame.position, Some(v.clone()));
+                if frame.is_sum {
+                    // Sums are never stored: their parts are, and the nim-sum is cheap.
+                    self.memo.remove(&frame.position);
+                } else {
+                    self.memo.insert(frame.position, Some(v.clone()));
+                }
                 match stack.last_mut() {
                     Some(parent) => parent.values.push(v),
                     None => return Ok(v),

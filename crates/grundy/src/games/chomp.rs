@@ -1,0 +1,334 @@
+//! Chomp (Gale; Schuh): a chocolate bar whose bottom-left square is poisoned. A move bites a
+//! square and eats it together with every square above and to the right of it; the poisoned
+//! square may not be taken, so the player facing the poison alone cannot move and loses
+//! (normal play — the same game as "whoever eats the poison loses").
+//!
+//! A position is a Young diagram: row lengths `r0 >= r1 >= ... >= 1`, row 0 at the bottom
+//! holding the poison at column 0. Biting `(row, col)` (0-based) cuts every row `r >= row` to
+//! at most `col` squares. Every rectangle other than 1x1 is an N-position (strategy stealing:
+//! if biting the top-right square lost, the answer to it would have been a winning first bite).
+//!
+//! A position is packed into one `u64` as the diagram's boundary path (a zero per column step,
+//! a one per row), so diagrams with `rows + columns <= 64` fit. Transposing the diagram gives
+//! the same game; [`Game::canonical`] keys both by the smaller code.
+
+use crate::{Error, Game, LabelledMoves};
+
+/// The Chomp rules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Chomp;
+
+/// A move: the bitten square, `(row, col)` 0-based, row 0 holding the poison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bite {
+    /// Row of the bitten square (0 = the poisoned row).
+    pub row: u32,
+    /// Column of the bitten square (0 = the poisoned column).
+    pub col: u32,
+}
+
+impl std::fmt::Display for Bite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({},{})", self.row, self.col)
+    }
+}
+
+/// The most rows plus columns a packed diagram may have.
+pub const MAX_PERIMETER: u32 = 64;
+
+impl Chomp {
+    /// The packed position of the diagram with these row lengths (longest first, the poisoned
+    /// row first). Refused: no rows, a row of length 0, rows not weakly decreasing, or
+    /// `rows + columns > 64`.
+    pub fn shape(rows: &[u32]) -> Result<u64, Error> {
+        if rows.is_empty() || rows.contains(&0) {
+            return Err(Error::Invalid(
+                "a Chomp shape needs at least one row and no empty rows (e.g. 5,3,3,1)".into(),
+            ));
+        }
+        if rows.windows(2).any(|w| w[0] < w[1]) {
+            return Err(Error::Invalid(format!(
+                "Chomp row lengths must not increase ({}): the shape is a Young diagram, longest row first",
+                rows.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+            )));
+        }
+        let perimeter = u64::from(rows[0]) + rows.len() as u64;
+        if perimeter > u64::from(MAX_PERIMETER) {
+            return Err(Error::Invalid(format!(
+                "a Chomp shape of {} rows and {} columns does not fit: rows + columns must be at most {MAX_PERIMETER}",
+                rows.len(),
+                rows[0]
+            )));
+        }
+        Ok(encode(rows))
+    }
+
+    /// The `rows` x `cols` rectangle.
+    pub fn rectangle(rows: u32, cols: u32) -> Result<u64, Error> {
+        if rows == 0 || cols == 0 || u64::from(rows) + u64::from(cols) > u64::from(MAX_PERIMETER) {
+            return Err(Error::Invalid(format!(
+                "a {rows}x{cols} Chomp bar does not fit: each side at least 1, rows + columns at most {MAX_PERIMETER}"
+            )));
+        }
+        Ok(encode(&vec![cols; rows as usize]))
+    }
+
+    /// The row lengths of a packed position, the poisoned row first.
+    pub fn rows(position: u64) -> Vec<u32> {
+        let mut buf = [0u32; 64];
+        let k = decode(position, &mut buf);
+        buf[..k].to_vec()
+    }
+
+    /// The diagram as text, top row first: `P` the poison, `#` a square.
+    pub fn draw(position: u64) -> String {
+        let rows = Chomp::rows(position);
+        let mut s = String::new();
+        for (i, &len) in rows.iter().enumerate().rev() {
+            for c in 0..len {
+                s.push(if i == 0 && c == 0 { 'P' } else { '#' });
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Pack row lengths (weakly decreasing, positive): from the last row to the first, the row's
+/// excess over the next as zeros, then a one.
+fn encode(rows: &[u32]) -> u64 {
+    let mut code = 0u64;
+    let mut pos = 0;
+    for i in (0..rows.len()).rev() {
+        let next = rows.get(i + 1).copied().unwrap_or(0);
+        pos += rows[i] - next;
+        code |= 1 << pos;
+        pos += 1;
+    }
+    code
+}
+
+/// Unpack into `out`, returning the number of rows.
+fn decode(code: u64, out: &mut [u32; 64]) -> usize {
+    let k = code.count_ones() as usize;
+    let mut bits = code;
+    let mut j = 0;
+    while bits != 0 {
+        let p = bits.trailing_zeros();
+        bits &= bits - 1;
+        out[k - 1 - j] = p - j as u32;
+        j += 1;
+    }
+    k
+}
+
+/// Call `f(bite, resulting code)` for every legal bite, biggest bites (lowest rows) first.
+fn for_each_bite(code: u64, mut f: impl FnMut(Bite, u64)) {
+    let mut rows = [0u32; 64];
+    let k = decode(code, &mut rows);
+    let mut next = [0u32; 64];
+    for row in 0..k {
+        for col in 0..rows[row] {
+            if row == 0 && col == 0 {
+                continue;
+            }
+            // Rows >= row are cut to `col`; rows that become empty vanish.
+            let mut n = 0;
+            for (t, &len) in rows[..k].iter().enumerate() {
+                let len = if t >= row { len.min(col) } else { len };
+                if len == 0 {
+                    break;
+                }
+                next[n] = len;
+                n += 1;
+            }
+            f(
+                Bite {
+                    row: row as u32,
+                    col,
+                },
+                encode(&next[..n]),
+            );
+        }
+    }
+}
+
+impl Game for Chomp {
+    type Position = u64;
+
+    fn options(&self, position: &u64, out: &mut Vec<u64>) {
+        for_each_bite(*position, |_, q| out.push(q));
+    }
+
+    /// The diagram or its transpose, whichever packs smaller.
+    fn canonical(&self, position: &u64) -> u64 {
+        (*position).min(transpose(*position))
+    }
+}
+
+/// The packed transpose: the transposed diagram's boundary path is the original's, reversed
+/// with its steps swapped (row steps become column steps).
+fn transpose(code: u64) -> u64 {
+    let len = 64 - code.leading_zeros();
+    let mask = if len == 64 { u64::MAX } else { (1 << len) - 1 };
+    (!code & mask).reverse_bits() >> (64 - len)
+}
+
+impl LabelledMoves for Chomp {
+    type Move = Bite;
+
+    fn moves(&self, position: &u64, out: &mut Vec<(Bite, u64)>) {
+        for_each_bite(*position, |b, q| out.push((b, q)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::pruned::ValueMethod;
+    use crate::solve::PrunedSolver;
+    use crate::NormalPlay;
+
+    /// Every Young diagram with at most `max` squares.
+    fn diagrams(max: u32) -> Vec<Vec<u32>> {
+        fn go(max_part: u32, left: u32, cur: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+            if !cur.is_empty() {
+                out.push(cur.clone());
+            }
+            for part in 1..=max_part.min(left) {
+                cur.push(part);
+                go(part, left - part, cur, out);
+                cur.pop();
+            }
+        }
+        let mut out = Vec::new();
+        go(max, max, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// The rules alone, on row vectors: no packing, no canonical form.
+    struct Plain;
+    impl Game for Plain {
+        type Position = Vec<u32>;
+        fn options(&self, rows: &Vec<u32>, out: &mut Vec<Vec<u32>>) {
+            for row in 0..rows.len() {
+                for col in 0..rows[row] {
+                    if (row, col) != (0, 0) {
+                        let cut: Vec<u32> = rows
+                            .iter()
+                            .enumerate()
+                            .map(|(t, &l)| if t >= row { l.min(col) } else { l })
+                            .filter(|&l| l > 0)
+                            .collect();
+                        out.push(cut);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn packing_round_trips_and_refuses_what_does_not_fit() {
+        for d in diagrams(12) {
+            let code = Chomp::shape(&d).unwrap();
+            assert_eq!(Chomp::rows(code), d);
+            // The packed transpose is the conjugate partition's code.
+            let conjugate: Vec<u32> = (0..d[0])
+                .map(|c| d.iter().filter(|&&len| len > c).count() as u32)
+                .collect();
+            assert_eq!(transpose(code), Chomp::shape(&conjugate).unwrap(), "{d:?}");
+        }
+        assert!(Chomp::shape(&[3, 4]).is_err());
+        assert!(Chomp::shape(&[]).is_err());
+        assert!(Chomp::shape(&[2, 0]).is_err());
+        assert!(Chomp::rectangle(32, 32).is_ok());
+        assert!(Chomp::rectangle(32, 33)
+            .unwrap_err()
+            .to_string()
+            .contains("at most 64"));
+        assert_eq!(Chomp::draw(Chomp::shape(&[3, 1]).unwrap()), "#\nP##\n");
+    }
+
+    #[test]
+    fn pruned_equals_plain_on_every_shape_up_to_25_squares() {
+        let mut plain = NormalPlay::new(Plain);
+        let mut pruned = PrunedSolver::new(Chomp);
+        let mut outcomes = PrunedSolver::new(Chomp);
+        let mut by_mex = PrunedSolver::new(Chomp).with_value_method(ValueMethod::Mex);
+        let all = diagrams(25);
+        for d in &all {
+            let v = plain.grundy_value(d).unwrap();
+            let code = Chomp::shape(d).unwrap();
+            assert_eq!(pruned.grundy_value(&code).unwrap(), v, "{d:?}");
+            assert_eq!(by_mex.grundy_value(&code).unwrap(), v, "{d:?}");
+            assert_eq!(outcomes.has_value(&code, 0).unwrap(), v == 0, "{d:?}");
+        }
+    }
+
+    #[test]
+    fn rectangles_are_n_positions_and_known_values() {
+        let mut solver = PrunedSolver::new(Chomp);
+        for rows in 1..=9u32 {
+            for cols in 1..=9u32 {
+                let outcome = solver
+                    .outcome(&Chomp::rectangle(rows, cols).unwrap())
+                    .unwrap();
+                let expected = if rows * cols == 1 {
+                    crate::Outcome::P
+                } else {
+                    crate::Outcome::N
+                };
+                assert_eq!(outcome, expected, "{rows}x{cols}");
+            }
+        }
+        // 2 x n: the P-positions are the rows (n, n-1) (the classical 2-row analysis).
+        for n in 1..=20 {
+            assert_eq!(
+                solver
+                    .outcome(
+                        &Chomp::shape(
+                            &[n, n - 1]
+                                .into_iter()
+                                .filter(|&x| x > 0)
+                                .collect::<Vec<_>>()
+                        )
+                        .unwrap()
+                    )
+                    .unwrap(),
+                crate::Outcome::P
+            );
+        }
+        // Equal-armed L shapes are P (mirror strategy); the square's winning bite is (1,1).
+        for a in 2..=12 {
+            let mut l = vec![a];
+            l.extend(std::iter::repeat(1).take(a as usize - 1));
+            assert_eq!(
+                solver.outcome(&Chomp::shape(&l).unwrap()).unwrap(),
+                crate::Outcome::P
+            );
+            let square = Chomp::rectangle(a, a).unwrap();
+            assert!(solver
+                .winning_moves(&square)
+                .unwrap()
+                .contains(&Bite { row: 1, col: 1 }));
+        }
+        // Values computed by igsolve 0.1.2 (Beling's solver) on the same bars.
+        for (r, c, v) in [
+            (2, 2, 2),
+            (3, 3, 5),
+            (4, 4, 6),
+            (5, 5, 6),
+            (4, 7, 19),
+            (6, 6, 13),
+            (8, 8, 13),
+        ] {
+            assert_eq!(
+                solver
+                    .grundy_value(&Chomp::rectangle(r, c).unwrap())
+                    .unwrap(),
+                v,
+                "{r}x{c}"
+            );
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Cram: players take turns placing a domino on two orthogonally adjacent empty cells of a
+//! board; the player who cannot place one loses (normal play). (Gardner; Berlekamp, Conway &
+//! Guy, *Winning Ways*, ch. 22 "Cram".)
+//!
+//! A position is the set of empty cells of a [`Grid`] of at most 64 cells, one `u64`. The
+//! empty cells fall apart into connected regions that are played independently: a position is
+//! the disjunctive sum of its regions ([`Game::components`]; lone cells, which admit no domino,
+//! are left out). A region is keyed by its shape up to translation and the symmetries of the
+//! board ([`Grid::canonical_shape`]).
+//!
+//! **Symmetry theorem** ([`symmetric_zero`]): if the empty cells are invariant under the half
+//! turn of their bounding box and no cell is equal or adjacent to its own image, the position
+//! has value 0 — the second player answers every domino with its image, which is always legal
+//! (the Tweedledum–Tweedledee strategy; on an even x even board this is the classical proof that
+//! the second player wins). [`Game::known_value`] uses it; tests compare it with the plain
+//! evaluator on every small position.
+
+use super::grid::Grid;
+use crate::{Error, Game, LabelledMoves, Nimber};
+
+/// The Cram rules on one board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cram {
+    grid: Grid,
+    horizontal: u64,
+}
+
+/// A move: a domino on two adjacent cells, each `(row, col)`, 0-based, the upper-left first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Domino {
+    /// The two cells covered.
+    pub cells: [(u32, u32); 2],
+}
+
+impl std::fmt::Display for Domino {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [(r1, c1), (r2, c2)] = self.cells;
+        write!(f, "({r1},{c1})-({r2},{c2})")
+    }
+}
+
+impl Cram {
+    /// Cram on a board of `rows` x `cols` cells (at most 64).
+    pub fn new(rows: u32, cols: u32) -> Result<Self, Error> {
+        let grid = Grid::new(rows, cols).map_err(|_| Error::Invalid(too_large(rows, cols)))?;
+        Ok(Cram {
+            grid,
+            horizontal: grid.full() & !grid.last_col(),
+        })
+    }
+
+    /// A board drawn as text, one line per row: `.` an empty cell, `#` a blocked one (blank
+    /// lines and trailing blanks are ignored; short rows are padded with blocked cells).
+    /// Returns the rules and the position (its empty cells).
+    pub fn from_text(text: &str) -> Result<(Self, u64), Error> {
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let rows = lines.len() as u32;
+        let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+        if rows == 0 {
+            return Err(Error::Invalid(
+                "the board is empty: draw it with '.' for an empty cell and '#' for a blocked one"
+                    .into(),
+            ));
+        }
+        let cram = Cram::new(rows, cols)?;
+        let mut empty = 0;
+        for (r, line) in lines.iter().enumerate() {
+            for (c, ch) in line.chars().enumerate() {
+                match ch {
+                    '.' => empty |= cram.grid.bit(r as u32, c as u32),
+                    '#' => {}
+                    other => {
+                        return Err(Error::Invalid(format!(
+                            "board row {} column {}: '{other}' is neither '.' (empty) nor '#' (blocked)",
+                            r + 1,
+                            c + 1
+                        )))
+                    }
+                }
+            }
+        }
+        Ok((cram, empty))
+    }
+
+    /// The board.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The empty board.
+    pub fn start(&self) -> u64 {
+        self.grid.full()
+    }
+
+    /// Each domino as the bit of its upper-left cell: `(horizontal, vertical)`.
+    fn anchors(&self, empty: u64) -> (u64, u64) {
+        let w = self.grid.width();
+        (empty & (empty >> 1) & self.horizontal, empty & (empty >> w))
+    }
+
+    /// The board as text: `.` empty, `#` filled.
+    pub fn draw(&self, empty: u64) -> String {
+        let mut s = String::new();
+        for r in 0..self.grid.height() {
+            for c in 0..self.grid.width() {
+                s.push(if empty & self.grid.bit(r, c) != 0 {
+                    '.'
+                } else {
+                    '#'
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+fn too_large(rows: u32, cols: u32) -> String {
+    format!("a {rows}x{cols} Cram board does not fit: boards have 1 to 64 cells")
+}
+
+/// Whether the symmetry theorem (see the module docs) proves `empty` a P-position.
+pub fn symmetric_zero(grid: &Grid, empty: u64) -> bool {
+    if empty == 0 || grid.half_turn_of_box(empty) != empty {
+        return empty == 0;
+    }
+    let (top, bottom, left, right) = grid.bounding_box(empty);
+    let (rs, cs) = (top + bottom, left + right);
+    // Cells equal or adjacent to their image lie at the centre of the box.
+    let central = match (rs % 2, cs % 2) {
+        (1, 1) => 0,
+        (0, 0) => grid.bit(rs / 2, cs / 2),
+        (0, _) => grid.bit(rs / 2, cs / 2) | grid.bit(rs / 2, cs / 2 + 1),
+        _ => grid.bit(rs / 2, cs / 2) | grid.bit(rs / 2 + 1, cs / 2),
+    };
+    empty & central == 0
+}
+
+impl Game for Cram {
+    type Position = u64;
+
+    fn options(&self, empty: &u64, out: &mut Vec<u64>) {
+        let (mut h, mut v) = self.anchors(*empty);
+        let w = self.grid.width();
+        while h != 0 {
+            let i = h.trailing_zeros();
+            h &= h - 1;
+            out.push(empty & !(3 << i));
+        }
+        while v != 0 {
+            let i = v.trailing_zeros();
+            v &= v - 1;
+            out.push(empty & !((1 | 1 << w) << i));
+        }
+    }
+
+    /// The regions of two or more cells (lone cells admit no domino and are left out).
+    fn components(&self, empty: &u64) -> Option<Vec<u64>> {
+        if self.grid.region_of_lowest(*empty) == *empty {
+            return (empty.count_ones() == 1).then(Vec::new);
+        }
+        let regions = self.grid.regions(*empty);
+        let big: Vec<u64> = regions
+            .iter()
+            .copied()
+            .filter(|r| r.count_ones() >= 2)
+            .collect();
+        (big.len() != 1 || regions.len() != 1).then_some(big)
+    }
+
+    fn canonical(&self, empty: &u64) -> u64 {
+        self.grid.canonical_shape(*empty)
+    }
+
+    fn known_value(&self, empty: &u64) -> Option<Nimber> {
+        match empty.count_ones() {
+            0 | 1 => Some(0),
+            // Two or three connected cells: every move leaves at most one cell.
+            2 | 3 if self.grid.regions(*empty).len() == 1 => Some(1),
+            _ => symmetric_zero(&self.grid, *empty).then_some(0),
+        }
+    }
+}
+
+impl LabelledMoves for Cram {
+    type Move = Domino;
+
+    fn moves(&self, empty: &u64, out: &mut Vec<(Domino, u64)>) {
+        let (mut h, mut v) = self.anchors(*empty);
+        let w = self.grid.width();
+        while h != 0 {
+            let i = h.trailing_zeros();
+            h &= h - 1;
+            let (r, c) = self.grid.cell(i);
+            let cells = [(r, c), (r, c + 1)];
+            out.push((Domino { cells }, empty & !(3 << i)));
+        }
+        while v != 0 {
+            let i = v.trailing_zeros();
+            v &= v - 1;
+            let (r, c) = self.grid.cell(i);
+            let cells = [(r, c), (r + 1, c)];
+            out.push((Domino { cells }, empty & !((1 | 1 << w) << i)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,117 @@
+use super::*;
+use crate::solve::PrunedSolver;
+use crate::NormalPlay;
+
+/// The rules alone: no components, no canonical form, no theorem — the plainest reference.
+struct Plain(Cram);
+impl Game for Plain {
+    type Position = u64;
+    fn options(&self, p: &u64, out: &mut Vec<u64>) {
+        self.0.options(p, out)
+    }
+}
+
+#[test]
+fn pruned_equals_plain_on_every_rectangle_up_to_20_cells() {
+    for rows in 1..=20u32 {
+        for cols in 1..=20 / rows {
+            let cram = Cram::new(rows, cols).unwrap();
+            let start = cram.start();
+            let plain = NormalPlay::new(cram).grundy_value(&start).unwrap();
+            let mut pruned = PrunedSolver::new(cram);
+            assert_eq!(pruned.grundy_value(&start).unwrap(), plain, "{rows}x{cols}");
+            let mut fresh = PrunedSolver::new(cram);
+            assert_eq!(
+                fresh.outcome(&start).unwrap(),
+                crate::Outcome::from_value(plain),
+                "{rows}x{cols}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_position_of_small_boards_agrees_with_the_rules_alone() {
+    for (rows, cols) in [(4, 4), (3, 5), (2, 7), (1, 12)] {
+        let cram = Cram::new(rows, cols).unwrap();
+        let mut plain = NormalPlay::new(Plain(cram));
+        let mut pruned = PrunedSolver::new(cram);
+        let mut outcome_only = PrunedSolver::new(cram);
+        for empty in 0..=cram.start() {
+            let v = plain.grundy_value(&empty).unwrap();
+            assert_eq!(pruned.grundy_value(&empty).unwrap(), v, "{empty:#x}");
+            if let Some(k) = cram.known_value(&empty) {
+                assert_eq!(k, v, "theorem on {empty:#x}");
+            }
+            assert_eq!(
+                outcome_only.has_value(&empty, 0).unwrap(),
+                v == 0,
+                "{empty:#x}"
+            );
+        }
+    }
+}
+
+#[test]
+fn known_board_values() {
+    // Values computed by igsolve 0.1.2 (Beling's solver) on the same boards; 5x5 a P-position
+    // and 3x9 of value 1 are among the Cram results reviewed by Lemoine & Viennot (2012).
+    for (rows, cols, v) in [
+        (5, 5, 0),
+        (3, 9, 1),
+        (4, 5, 2),
+        (3, 8, 3),
+        (3, 7, 1),
+        (2, 7, 1),
+    ] {
+        let cram = Cram::new(rows, cols).unwrap();
+        assert_eq!(
+            PrunedSolver::new(cram).grundy_value(&cram.start()).unwrap(),
+            v,
+            "{rows}x{cols}"
+        );
+    }
+    // Even x even: value 0 by the symmetry theorem, with no search at all.
+    let cram = Cram::new(6, 8).unwrap();
+    let mut solver = PrunedSolver::new(cram);
+    assert_eq!(solver.grundy_value(&cram.start()).unwrap(), 0);
+    assert_eq!(solver.stats().nodes, 0);
+}
+
+#[test]
+fn winning_moves_are_dominoes_to_p_positions() {
+    let cram = Cram::new(3, 4).unwrap();
+    let mut plain = NormalPlay::new(cram);
+    let mut solver = PrunedSolver::new(cram);
+    let start = cram.start();
+    let moves = solver.winning_moves(&start).unwrap();
+    let expected = plain.winning_moves(&start).unwrap();
+    assert!(!moves.is_empty());
+    assert_eq!(moves.len(), expected.len());
+    for m in moves {
+        let [(r1, c1), (r2, c2)] = m.cells;
+        assert_eq!(r1.abs_diff(r2) + c1.abs_diff(c2), 1, "{m}");
+        let after = start & !cram.grid().bit(r1, c1) & !cram.grid().bit(r2, c2);
+        assert!(expected.contains(&after), "{m}");
+    }
+}
+
+#[test]
+fn boards_from_text() {
+    let (cram, empty) = Cram::from_text("..#\n...\n").unwrap();
+    assert_eq!((cram.grid().height(), cram.grid().width()), (2, 3));
+    assert_eq!(empty.count_ones(), 5);
+    assert_eq!(cram.draw(empty), "..#\n...\n");
+    assert!(Cram::from_text("..x\n")
+        .unwrap_err()
+        .to_string()
+        .contains("'x'"));
+    assert!(Cram::from_text("\n\n").is_err());
+    assert!(Cram::new(5, 13)
+        .unwrap_err()
+        .to_string()
+        .contains("64 cells"));
+    // Short rows are padded with blocked cells.
+    let (_, e) = Cram::from_text("...\n.\n").unwrap();
+    assert_eq!(e.count_ones(), 4);
+}

@@ -1,0 +1,362 @@
+//! Rectangular boards as bitboards, and their symmetries — helpers for [`Game::canonical`].
+//!
+//! A board of `height` rows and `width` columns (at most 64 cells) is a `u64`: cell
+//! `(row, col)` is bit `row * width + col`. A rectangle has 4 symmetries (identity, the two
+//! mirror flips, the half turn); a square has 8 (also the quarter turns and the two diagonal
+//! flips).
+//!
+//! [`Game::canonical`]: crate::Game::canonical
+
+use crate::Error;
+
+/// A rectangular board of at most 64 cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Grid {
+    width: u32,
+    height: u32,
+}
+
+/// The `n` lowest bits (n <= 64).
+fn low_bits(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// A board image: rows of a box, each `w` bits wide (bit `c` = column `c`).
+struct Image {
+    rows: [u64; 64],
+    h: u32,
+    w: u32,
+}
+
+impl Image {
+    fn flip_rows(&mut self) {
+        self.rows[..self.h as usize].reverse();
+    }
+    fn flip_cols(&mut self) {
+        let w = self.w;
+        for r in &mut self.rows[..self.h as usize] {
+            *r = r.reverse_bits() >> (64 - w);
+        }
+    }
+    fn transposed(&self) -> Image {
+        let mut t = Image {
+            rows: [0; 64],
+            h: self.w,
+            w: self.h,
+        };
+        for (r, &row) in self.rows[..self.h as usize].iter().enumerate() {
+            let mut bits = row;
+            while bits != 0 {
+                let c = bits.trailing_zeros();
+                bits &= bits - 1;
+                t.rows[c as usize] |= 1 << r;
+            }
+        }
+        t
+    }
+}
+
+impl Grid {
+    /// A board of `height` rows and `width` columns; refused when it is empty or has more
+    /// than 64 cells.
+    pub fn new(height: u32, width: u32) -> Result<Self, Error> {
+        if width == 0 || height == 0 || u64::from(width) * u64::from(height) > 64 {
+            return Err(Error::Invalid(format!(
+                "a {height}x{width} board does not fit: boards have 1 to 64 cells"
+            )));
+        }
+        Ok(Grid { width, height })
+    }
+
+    /// Columns.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Rows.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> u32 {
+        self.width * self.height
+    }
+
+    /// The bit of cell `(row, col)`.
+    pub fn bit(&self, row: u32, col: u32) -> u64 {
+        1 << (row * self.width + col)
+    }
+
+    /// `(row, col)` of bit index `i`.
+    pub fn cell(&self, i: u32) -> (u32, u32) {
+        (i / self.width, i % self.width)
+    }
+
+    /// Every cell of the board.
+    pub fn full(&self) -> u64 {
+        low_bits(self.cells())
+    }
+
+    /// The cells of column 0.
+    fn first_col(&self) -> u64 {
+        (0..self.height).fold(0, |m, r| m | self.bit(r, 0))
+    }
+
+    /// The cells of the last column.
+    pub fn last_col(&self) -> u64 {
+        self.first_col() << (self.width - 1)
+    }
+
+    /// The cells orthogonally adjacent to some cell of `set`.
+    pub fn neighbours(&self, set: u64) -> u64 {
+        let w = self.width;
+        let right = (set & !self.last_col()) << 1;
+        let left = (set & !self.first_col()) >> 1;
+        (right | left | (set << w) | (set >> w)) & self.full()
+    }
+
+    /// The connected region (orthogonal adjacency) of `set` holding its lowest cell (0 for
+    /// the empty set).
+    pub fn region_of_lowest(&self, set: u64) -> u64 {
+        let mut region = set & set.wrapping_neg();
+        loop {
+            let grown = (region | self.neighbours(region)) & set;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+
+    /// The connected regions (orthogonal adjacency) of `set`, lowest cell first.
+    pub fn regions(&self, mut set: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        while set != 0 {
+            let region = self.region_of_lowest(set);
+            out.push(region);
+            set &= !region;
+        }
+        out
+    }
+
+    /// Number of symmetries of the board: 8 for a square, 4 otherwise.
+    pub fn symmetry_count(&self) -> usize {
+        if self.width == self.height {
+            8
+        } else {
+            4
+        }
+    }
+
+    fn image(&self, set: u64, top: u32, left: u32, h: u32, w: u32) -> Image {
+        let mut img = Image {
+            rows: [0; 64],
+            h,
+            w,
+        };
+        let mask = low_bits(w);
+        for r in 0..h {
+            img.rows[r as usize] = (set >> ((top + r) * self.width + left)) & mask;
+        }
+        img
+    }
+
+    fn encode(&self, img: &Image) -> u64 {
+        img.rows[..img.h as usize]
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (r, &row)| acc | row << (r as u32 * self.width))
+    }
+
+    /// The images of `set` under the board's symmetries ([`symmetry_count`](Grid::symmetry_count)
+    /// of them, the identity first).
+    pub fn symmetric_images(&self, set: u64) -> Vec<u64> {
+        let img = self.image(set, 0, 0, self.height, self.width);
+        self.dihedral(img, self.width == self.height)
+    }
+
+    /// The least image of `set` under the board's symmetries: a canonical form for games whose
+    /// rules look the same from every side of the board.
+    pub fn canonical(&self, set: u64) -> u64 {
+        *self.symmetric_images(set).iter().min().expect("identity")
+    }
+
+    /// The least image of `set` under the symmetries *of its bounding box* moved to the board's
+    /// top-left corner (translations, flips, and the quarter turns whenever the turned box
+    /// still fits on the board). For games whose rules only see the cells of `set` (like
+    /// Cram's empty cells), equal shapes anywhere on the board get one key.
+    pub fn canonical_shape(&self, set: u64) -> u64 {
+        if set == 0 {
+            return 0;
+        }
+        let (top, bottom, left, right) = self.bounding_box(set);
+        let (h, w) = (bottom - top + 1, right - left + 1);
+        let img = self.image(set, top, left, h, w);
+        let turns = w <= self.height && h <= self.width;
+        self.dihedral_min(img, turns)
+    }
+
+    /// The least of [`dihedral`](Self::dihedral)'s images, without collecting them.
+    fn dihedral_min(&self, mut img: Image, turns: bool) -> u64 {
+        let mut best = u64::MAX;
+        let mut four = |img: &mut Image| {
+            best = best.min(self.encode(img));
+            img.flip_cols();
+            best = best.min(self.encode(img));
+            img.flip_rows();
+            best = best.min(self.encode(img));
+            img.flip_cols();
+            best = best.min(self.encode(img));
+        };
+        four(&mut img);
+        if turns {
+            // After the three flips `img` is the vertical mirror; its transpose is a quarter turn
+            // of the original, and the flips of that give the other three turned images.
+            let mut t = img.transposed();
+            four(&mut t);
+        }
+        best
+    }
+
+    /// The 4 (or with `turns` 8) images of a box, each encoded at the top-left corner.
+    fn dihedral(&self, mut img: Image, turns: bool) -> Vec<u64> {
+        let mut out = Vec::with_capacity(8);
+        let variants = |img: &mut Image, out: &mut Vec<u64>| {
+            out.push(self.encode(img));
+            img.flip_cols();
+            out.push(self.encode(img));
+            img.flip_rows();
+            out.push(self.encode(img));
+            img.flip_cols();
+            out.push(self.encode(img));
+            img.flip_rows();
+        };
+        variants(&mut img, &mut out);
+        if turns {
+            let mut t = img.transposed();
+            variants(&mut t, &mut out);
+        }
+        out
+    }
+
+    /// `(top row, bottom row, left column, right column)` of a non-empty set.
+    pub fn bounding_box(&self, set: u64) -> (u32, u32, u32, u32) {
+        debug_assert!(set != 0);
+        let top = set.trailing_zeros() / self.width;
+        let bottom = (63 - set.leading_zeros()) / self.width;
+        let mut cols = 0u64;
+        let mut s = set;
+        while s != 0 {
+            cols |= s & low_bits(self.width);
+            s >>= self.width;
+        }
+        (
+            top,
+            bottom,
+            cols.trailing_zeros(),
+            63 - cols.leading_zeros(),
+        )
+    }
+
+    /// The image of `set` under the half turn of its own bounding box.
+    pub fn half_turn_of_box(&self, set: u64) -> u64 {
+        if set == 0 {
+            return 0;
+        }
+        let (top, bottom, left, right) = self.bounding_box(set);
+        let mut img = self.image(set, top, left, bottom - top + 1, right - left + 1);
+        img.flip_rows();
+        img.flip_cols();
+        self.encode(&img) << (top * self.width + left)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type CellMap = Box<dyn Fn(u32, u32) -> (u32, u32)>;
+
+    fn cells(g: &Grid, set: u64) -> Vec<(u32, u32)> {
+        (0..64)
+            .filter(|i| set >> i & 1 == 1)
+            .map(|i| g.cell(i))
+            .collect()
+    }
+
+    #[test]
+    fn images_are_the_board_symmetries_cell_by_cell() {
+        for (h, w) in [(3, 3), (4, 4), (2, 5), (3, 7), (8, 8), (1, 64)] {
+            let g = Grid::new(h, w).unwrap();
+            let set = g.bit(0, 0) | g.bit(0, 1) | g.bit(h - 1, w / 2);
+            let images = g.symmetric_images(set);
+            assert_eq!(images.len(), g.symmetry_count());
+            // Each image is the set mapped by one of the maps below, and all maps appear.
+            let maps: Vec<CellMap> = {
+                let mut m: Vec<CellMap> = vec![
+                    Box::new(|r, c| (r, c)),
+                    Box::new(move |r, c| (r, w - 1 - c)),
+                    Box::new(move |r, c| (h - 1 - r, c)),
+                    Box::new(move |r, c| (h - 1 - r, w - 1 - c)),
+                ];
+                if h == w {
+                    m.push(Box::new(|r, c| (c, r)));
+                    m.push(Box::new(move |r, c| (w - 1 - c, r)));
+                    m.push(Box::new(move |r, c| (c, h - 1 - r)));
+                    m.push(Box::new(move |r, c| (w - 1 - c, h - 1 - r)));
+                }
+                m
+            };
+            let mut expected: Vec<u64> = maps
+                .iter()
+                .map(|f| {
+                    cells(&g, set).into_iter().fold(0, |acc, (r, c)| {
+                        let (r2, c2) = f(r, c);
+                        acc | g.bit(r2, c2)
+                    })
+                })
+                .collect();
+            let mut got = images.clone();
+            expected.sort();
+            got.sort();
+            assert_eq!(got, expected, "{h}x{w}");
+        }
+    }
+
+    #[test]
+    fn shapes_are_equal_wherever_they_sit() {
+        let g = Grid::new(4, 6).unwrap();
+        let l1 = g.bit(0, 0) | g.bit(1, 0) | g.bit(1, 1);
+        let l2 = g.bit(2, 4) | g.bit(2, 5) | g.bit(3, 5); // the same L turned and moved
+        assert_eq!(g.canonical_shape(l1), g.canonical_shape(l2));
+        let bar = g.bit(0, 0) | g.bit(0, 1) | g.bit(0, 2);
+        assert_ne!(g.canonical_shape(l1), g.canonical_shape(bar));
+        // A 5-long bar on a 4-row board cannot stand up: turns are skipped.
+        let long = (0..5).fold(0, |a, c| a | g.bit(3, c));
+        assert_eq!(
+            g.canonical_shape(long),
+            (0..5).fold(0, |a, c| a | g.bit(0, c))
+        );
+    }
+
+    #[test]
+    fn regions_and_neighbours() {
+        let g = Grid::new(3, 4).unwrap();
+        // Row 0 cells 0,1 and row 2 cells 2,3: two regions; wrapping rows are not adjacent.
+        let set = g.bit(0, 0) | g.bit(0, 1) | g.bit(2, 2) | g.bit(2, 3) | g.bit(1, 3);
+        let regions = g.regions(set);
+        assert_eq!(regions.len(), 2);
+        assert_eq!(regions.iter().fold(0, |a, r| a | r), set);
+        assert_eq!(g.neighbours(g.bit(0, 3)), g.bit(0, 2) | g.bit(1, 3));
+        assert_eq!(
+            g.half_turn_of_box(g.bit(0, 0) | g.bit(1, 1)),
+            g.bit(0, 0) | g.bit(1, 1)
+        );
+        assert!(Grid::new(5, 13).is_err() && Grid::new(0, 3).is_err());
+    }
+}
