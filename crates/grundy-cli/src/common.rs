@@ -72,6 +72,11 @@ impl PositionArgs {
         }
         Ok(words)
     }
+
+    /// The position as machine-sized heaps (one per word).
+    pub fn u64_heaps(&self) -> CliResult<Vec<u64>> {
+        self.words()?.iter().map(|w| parse_u64("heap", w)).collect()
+    }
 }
 
 /// The most bytes any one input (a `--input` file, standard input, a graph file) may have:

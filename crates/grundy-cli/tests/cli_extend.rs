@@ -94,6 +94,9 @@ fn memory_is_the_limit_and_is_checked_up_front() {
         &["takebreak", "0.07", "--max-memory", "lots"],
         "is not a size",
     );
+    // (the picture's place exists: a missing directory is refused first, for its own reason)
+    let pictures = tempfile::tempdir().unwrap();
+    let svg = pictures.path().join("x.svg");
     bad_input(
         &[
             "takebreak",
@@ -101,10 +104,11 @@ fn memory_is_the_limit_and_is_checked_up_front() {
             "-n",
             "100000001",
             "--svg",
-            "/nonexistent/x.svg",
+            svg.to_str().unwrap(),
         ],
         "too large for a picture",
     );
+    assert!(!svg.exists(), "nothing drawn for a refused picture");
     // a run that may end by a certificate starts, and stops clearly when the budget runs out
     bad_input(
         &[

@@ -62,12 +62,7 @@ pub fn run(args: LoopySubtractionArgs, json: bool) -> CliResult {
     let add = parse_u64_list("add", &args.add)?;
     let max = parse_u64("cap", &args.max)?;
     let game = LoopySubtraction::new(take.clone(), add.clone(), max)?;
-    let heaps = args
-        .position
-        .words()?
-        .iter()
-        .map(|w| parse_u64("heap", w))
-        .collect::<CliResult<Vec<u64>>>()?;
+    let heaps = args.position.u64_heaps()?;
     if let Some(&h) = heaps.iter().find(|&&h| h > max) {
         return Err(CliError::input(format!(
             "heap {h} is above the cap --max {max}"

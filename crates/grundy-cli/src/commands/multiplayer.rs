@@ -195,12 +195,7 @@ pub fn run(args: MultiplayerArgs, json: bool) -> CliResult {
         )));
     }
     let choice = parse_game(&args.game)?;
-    let heaps = args
-        .position
-        .words()?
-        .iter()
-        .map(|w| parse_u64("heap", w))
-        .collect::<CliResult<Vec<u64>>>()?;
+    let heaps = args.position.u64_heaps()?;
     if heaps.is_empty() {
         return Err(CliError::input(
             "no heaps given (e.g. 'grundy multiplayer --players 3 --order 1,2,0 2 2 2')",

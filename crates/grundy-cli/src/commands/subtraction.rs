@@ -86,12 +86,7 @@ pub fn run(args: SubtractionArgs, json: bool) -> CliResult {
         target: None,
         moves: None,
     };
-    let heaps = args
-        .position
-        .words()?
-        .iter()
-        .map(|w| parse_u64("heap", w))
-        .collect::<CliResult<Vec<u64>>>()?;
+    let heaps = args.position.u64_heaps()?;
     if let Some(n) = &args.sequence {
         let n = parse_u64("sequence length", n)?;
         check_size("--sequence", n)?;

@@ -54,8 +54,7 @@ fn every_position_of_small_boards_agrees_with_the_rules_alone() {
 
 #[test]
 fn known_board_values() {
-    // Values computed by igsolve 0.1.2 (Beling's solver) on the same boards; 5x5 a P-position
-    // and 3x9 of value 1 are among the Cram results reviewed by Lemoine & Viennot (2012).
+    // Values computed independently by igsolve 0.1.2 (Beling's solver) on the same boards.
     for (rows, cols, v) in [
         (5, 5, 0),
         (3, 9, 1),
