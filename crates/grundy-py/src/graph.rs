@@ -75,7 +75,12 @@ fn graph_evaluate(
     dot: bool,
 ) -> PyResult<PyObject> {
     guarded(|| {
-        let mut graph = GameGraph::from_spec(&spec_of(spec)?).map_err(value_error)?;
+        let mut graph = GameGraph::from_spec(&spec_of(spec)?).map_err(|e| match e {
+            grundy::Error::Loop(_) => {
+                value_error(format!("{e}; loopy=True evaluates graphs with cycles"))
+            }
+            e => value_error(e),
+        })?;
         if let Some(r) = &root {
             let i = graph
                 .index_of(r)

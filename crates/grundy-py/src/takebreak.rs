@@ -171,6 +171,10 @@ fn takebreak_sequence(
         d.set_item("period", to_py(py, &computation.period)?)?;
         d.set_item("max_value", computation.max_value)?;
         d.set_item("value_counts", &computation.value_counts)?;
+        if computation.is_extended() {
+            // as the CLI: the values past this index follow from the certified period
+            d.set_item("computed_up_to", computation.computed() - 1)?;
+        }
         // Straight into the bytes object: no second copy of a long sequence.
         let values = computation.to_vec();
         let bytes = PyBytes::new_with(py, values.len() * 2, |buf| {
