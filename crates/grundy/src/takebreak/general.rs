@@ -14,9 +14,11 @@
 
 use super::notation::Notation;
 use super::period::{Period, PeriodDetector};
-use crate::Error;
+use super::position::{PositionAnalysis, TakeBreakMove};
+use crate::{Error, Outcome};
 
-/// The most options (over all heaps `0..=n` together) one run may enumerate: a few seconds.
+/// The most options (over all heaps `0..=n` together), and the most steps counting them, one
+/// run may take: a few seconds in release builds.
 pub const MAX_OPTIONS: u128 = 30_000_000;
 
 /// A Grundy sequence computed by the general engine.
@@ -37,11 +39,11 @@ pub struct GeneralSequence {
 /// G(0..=n) for `notation`, or an error naming the reason when it would take more than
 /// [`MAX_OPTIONS`] options (checked before any work) or a value exceeds `u16::MAX`.
 pub fn sequence(notation: &Notation, n: u64) -> Result<GeneralSequence, Error> {
-    let total = notation.option_total(n, MAX_OPTIONS);
-    if total > MAX_OPTIONS {
+    if notation.option_total(n, MAX_OPTIONS).is_none() {
         return Err(Error::TooLarge(format!(
-            "the heaps 0..={n} of {notation} have more than {MAX_OPTIONS} options together, \
-             which the general engine enumerates one by one; choose a smaller n"
+            "the heaps 0..={n} of {notation} have more than {MAX_OPTIONS} options (or digits \
+             and heap counts to try) together, which the general engine goes through one by \
+             one; choose a smaller n"
         )));
     }
     let len = usize::try_from(n)
@@ -80,6 +82,61 @@ pub fn sequence(notation: &Notation, n: u64) -> Result<GeneralSequence, Error> {
         max_value,
         value_counts,
         options: examined,
+    })
+}
+
+/// Value, outcome and winning moves of the position `heaps` under `notation`, the sequence
+/// computed by [`sequence`] up to the largest heap (and refused as it refuses). A move is
+/// winning when it leaves nim-sum 0 (Sprague–Grundy); the options of each heap are those of
+/// [`Notation::for_each_option`], listed in its order, at most `max_moves` of them.
+pub fn analyse(
+    notation: &Notation,
+    heaps: &[u32],
+    max_moves: usize,
+) -> Result<PositionAnalysis, Error> {
+    let top = heaps.iter().copied().max().unwrap_or(0);
+    let g = sequence(notation, u64::from(top))?.values;
+    let heap_values: Vec<u16> = heaps.iter().map(|&h| g[h as usize]).collect();
+    let total = heap_values.iter().fold(0u16, |x, &v| x ^ v);
+    let mut winning_moves = Vec::new();
+    let mut truncated = false;
+    if total != 0 {
+        for (i, &h) in heaps.iter().enumerate() {
+            // The nim-sum an option of heap i must have for the whole to be 0.
+            let target = total ^ heap_values[i];
+            let mut sorted = Vec::new();
+            let full = notation.for_each_option(u64::from(h), &mut |parts| {
+                if parts.iter().fold(0u16, |x, &p| x ^ g[p as usize]) != target {
+                    return Ok(());
+                }
+                if winning_moves.len() == max_moves {
+                    // Stop the enumeration: the list is full.
+                    return Err(Error::TooLarge(String::new()));
+                }
+                sorted.clear();
+                sorted.extend(parts.iter().map(|&p| p as u32));
+                sorted.sort_unstable();
+                winning_moves.push(TakeBreakMove {
+                    heap: i,
+                    from: h,
+                    removed: h - sorted.iter().sum::<u32>(),
+                    leaves: sorted.clone(),
+                });
+                Ok(())
+            });
+            if full.is_err() {
+                truncated = true;
+                break;
+            }
+        }
+    }
+    Ok(PositionAnalysis {
+        heaps: heaps.to_vec(),
+        heap_values,
+        grundy_value: total,
+        outcome: Outcome::from_value(u64::from(total)),
+        winning_moves,
+        winning_moves_truncated: truncated,
     })
 }
 
@@ -228,7 +285,11 @@ mod tests {
                 let listed: u128 = (0..=n)
                     .map(|m| notation.options(m, usize::MAX).unwrap().len() as u128)
                     .sum();
-                assert_eq!(notation.option_total(n, u128::MAX), listed, "{code} n={n}");
+                assert_eq!(
+                    notation.option_total(n, u128::MAX),
+                    Some(listed),
+                    "{code} n={n}"
+                );
             }
         }
     }
@@ -238,8 +299,46 @@ mod tests {
         let e = sequence(&parse("{2+}.0"), 1000).unwrap_err();
         assert!(matches!(e, Error::TooLarge(_)), "{e}");
         assert!(e.to_string().contains("options"), "{e}");
-        // The count stops early: a huge n is refused at once.
+        // The count stops early: a huge n is refused at once, also when options are rare.
         assert!(sequence(&parse("0.[3]"), u64::MAX / 2).is_err());
+        assert!(sequence(&parse("{127}=.0"), u64::MAX / 2).is_err());
+        assert!(sequence(&parse("0.[{127}=]"), 1_000_000).is_err());
+    }
+
+    #[test]
+    fn positions_of_grundys_game_agree_with_the_engines() {
+        let rules = Rules::GrundysGame;
+        for heaps in [vec![7u32], vec![5, 7, 9], vec![1, 2], vec![20, 13, 4, 4]] {
+            let ours = analyse(&parse("4!.0"), &heaps, 1000).unwrap();
+            let theirs = crate::takebreak::analyse(&rules, &heaps, 1000).unwrap();
+            assert_eq!(ours.heap_values, theirs.heap_values, "{heaps:?}");
+            assert_eq!(ours.grundy_value, theirs.grundy_value, "{heaps:?}");
+            assert_eq!(ours.outcome, theirs.outcome, "{heaps:?}");
+            let key = |m: &TakeBreakMove| (m.heap, m.removed, m.leaves.clone());
+            let mut a: Vec<_> = ours.winning_moves.iter().map(key).collect();
+            let mut b: Vec<_> = theirs.winning_moves.iter().map(key).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{heaps:?}");
+        }
+    }
+
+    #[test]
+    fn nim_positions_by_the_repeating_code() {
+        // 0.[3] is Nim: from 3, 5, 6 (nim-sum 0) no move wins; from 3, 5 one move: 5 -> 3.
+        let nim = parse("0.[3]");
+        let p = analyse(&nim, &[3, 5, 6], 10).unwrap();
+        assert_eq!((p.grundy_value, p.winning_moves.len()), (0, 0));
+        let p = analyse(&nim, &[3, 5], 10).unwrap();
+        assert_eq!(p.grundy_value, 6);
+        let moves: Vec<_> = p
+            .winning_moves
+            .iter()
+            .map(|m| (m.heap, m.removed, m.leaves.clone()))
+            .collect();
+        assert_eq!(moves, [(1, 2, vec![3])]);
+        let p = analyse(&parse("{2+}.0"), &[12, 9], 1).unwrap();
+        assert!(p.winning_moves.len() <= 1);
     }
 
     #[test]

@@ -553,23 +553,22 @@ impl Notation {
     /// The number of options of all heaps `0..=n` together — what [`Notation::options`] would
     /// list for each — counted (not listed) by partition numbers: `p(r, j)` partitions of `r`
     /// into `j` parts (`p(r, j) = p(r-1, j-1) + p(r-j, j)`), `p(r - j(j-1)/2, j)` of them with
-    /// distinct parts. Counting stops as soon as the total exceeds `cap` (then any value above
-    /// `cap` is returned), so the work is bounded by `cap` rather than by `n`.
-    pub fn option_total(&self, n: u64, cap: u128) -> u128 {
-        // p[r][j] for j <= min(r, widest); rows are added as heaps grow.
-        let widest = |r: u64| -> u64 {
-            let finite = self
-                .digits
-                .iter()
-                .map(|d| d.counts.len().saturating_sub(1) as u64)
-                .max()
-                .unwrap_or(0);
-            if self.digits.iter().any(|d| d.more.is_some()) {
-                r
-            } else {
-                finite.min(r)
-            }
-        };
+    /// distinct parts. `None` as soon as the options, or the steps of the count (heap sizes,
+    /// digits and heap counts examined, which bound the steps of listing the options too),
+    /// exceed `cap`: the work is bounded by `cap`, whatever `n`.
+    pub fn option_total(&self, n: u64, cap: u128) -> Option<u128> {
+        // p[r][j] for j <= min(r, widest); rows are added as heaps grow. Only counts with a
+        // qualifier other than `=` read the table (`=` allows one partition or none), so only
+        // they widen it: a code of `=` digits keeps one column however many heaps it allows.
+        let counted = |q: &Option<Qualifier>| q.is_some_and(|q| q != Qualifier::AllEqual);
+        let finite = self
+            .digits
+            .iter()
+            .filter_map(|d| d.counts.iter().rposition(counted))
+            .max()
+            .unwrap_or(0) as u64;
+        let unbounded = self.digits.iter().any(|d| counted(&d.more));
+        let widest = |r: u64| if unbounded { r } else { finite.min(r) };
         let mut p: Vec<Vec<u128>> = vec![vec![1]];
         let get = |p: &Vec<Vec<u128>>, r: u64, j: u64| -> u128 {
             p.get(r as usize)
@@ -578,7 +577,9 @@ impl Notation {
                 .unwrap_or(0)
         };
         let mut total: u128 = 0;
+        let mut steps: u128 = 0;
         for m in 0..=n {
+            steps += 1;
             if m > 0 {
                 let w = widest(m);
                 let row: Vec<u128> = (0..=w)
@@ -605,6 +606,7 @@ impl Notation {
                 } else {
                     (d.counts.len() as u64).saturating_sub(1).min(r)
                 };
+                steps += 1 + u128::from(top);
                 if r == 0 && d.allows(0).is_some() {
                     total += 1;
                 }
@@ -629,12 +631,15 @@ impl Notation {
                     };
                     total = total.saturating_add(count);
                 }
-                if total > cap {
-                    return total;
+                if total > cap || steps > cap {
+                    return None;
                 }
             }
+            if steps > cap {
+                return None;
+            }
         }
-        total
+        Some(total)
     }
 }
 
