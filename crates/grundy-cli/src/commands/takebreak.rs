@@ -6,11 +6,13 @@
 
 use super::takebreak_plot;
 use crate::common::{emit, outcome_words, parse_u64, parse_u64_list, CliError, CliResult};
+use grundy::takebreak::notation::Notation;
 use grundy::takebreak::sparse::RareCommon;
 use grundy::takebreak::{
     analyse, analyse_with, budget, compute, compute_planned, transform, Candidate, Code,
     Computation, Finish, Naive, Period, Plan, Rules, TakeBreakMove,
 };
+use grundy::takebreak::{general, PositionAnalysis};
 use grundy::Outcome;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -155,11 +157,6 @@ struct TransformReport {
     first_failure: Option<usize>,
 }
 
-/// Parse CODE into rules.
-pub fn parse_rules(text: &str) -> CliResult<Rules> {
-    Ok(Rules::parse(text)?)
-}
-
 /// `-n` (or its default) as a checked heap size, with the engine's own limit.
 pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
     let default = if args.until_period {
@@ -245,7 +242,6 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
         return super::takebreak_options::run(&args.code, n, json);
     }
     crate::common::check_output_paths(&[("--png", &args.png), ("--svg", &args.svg)])?;
-    let rules = parse_rules(&args.code)?;
     if args.check_up_to.is_some() && args.fold.is_none() && !args.cousin {
         return Err(CliError::input(
             "--check-up-to goes with --fold or --cousin",
@@ -254,6 +250,13 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     if args.max_moves.is_some() && args.heaps.is_none() {
         return Err(CliError::input("--max-moves goes with --heaps"));
     }
+    // Forms the octal engines cannot represent (0.[3], {2+}.0, 4?.0, ...) go to the general
+    // engine; finite codes and Grundy's game keep theirs.
+    let notation = Notation::parse(&args.code)?;
+    let rules = match notation.to_rules() {
+        Ok(rules) => rules,
+        Err(_) => return run_general(&args, &notation, json),
+    };
     if let Some(m) = &args.fold {
         return run_fold(&args, &rules, m, json);
     }
@@ -415,18 +418,7 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
             u32::MAX
         )));
     }
-    let max_moves = match &args.max_moves {
-        Some(w) => match parse_u64("--max-moves", w)? {
-            0 => {
-                return Err(CliError::input(
-                    "--max-moves must be at least 1 (it bounds the list of winning moves; \
-                     the value and outcome are always printed)",
-                ))
-            }
-            k => k.min(usize::MAX as u64) as usize,
-        },
-        None => 1000,
-    };
+    let max_moves = parse_max_moves(args)?;
     let heaps: Vec<u32> = heaps.into_iter().map(|h| h as u32).collect();
     let a = if max_heap > MAX_HEAP {
         // the rare/common engine, extended by the certified period
@@ -449,8 +441,29 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
     } else {
         analyse(rules, &heaps, max_moves)?
     };
+    report_position(rules.to_string(), a, json)
+}
+
+/// `--max-moves` (or its default, 1000).
+fn parse_max_moves(args: &TakebreakArgs) -> CliResult<usize> {
+    Ok(match &args.max_moves {
+        Some(w) => match parse_u64("--max-moves", w)? {
+            0 => {
+                return Err(CliError::input(
+                    "--max-moves must be at least 1 (it bounds the list of winning moves; \
+                     the value and outcome are always printed)",
+                ))
+            }
+            k => k.min(usize::MAX as u64) as usize,
+        },
+        None => 1000,
+    })
+}
+
+/// Print the analysis of a position (whichever engine computed it).
+fn report_position(code: String, a: PositionAnalysis, json: bool) -> CliResult {
     let report = PositionReport {
-        code: rules.to_string(),
+        code,
         heaps: a.heaps,
         heap_values: a.heap_values,
         grundy_value: a.grundy_value,
@@ -502,6 +515,70 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
         }
         s
     })
+}
+
+/// `takebreak CODE` for a code only the general engine runs (see
+/// [`grundy::takebreak::general`]): `-n` with `--print` / `--json`, or `--heaps`. The rest
+/// needs the octal engines or the periodicity theorem and is refused by name.
+fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResult {
+    let refused = [
+        (
+            args.until_period,
+            "--until-period (no periodicity theorem covers it)",
+        ),
+        (args.fold.is_some(), "--fold (it needs a finite code)"),
+        (args.cousin, "--cousin (it needs a finite code)"),
+        (args.check_up_to.is_some(), "--check-up-to"),
+        (args.png.is_some() || args.svg.is_some(), "--png / --svg"),
+        (
+            args.run.engine != super::runs::EngineChoice::Auto,
+            "--engine (only the general engine runs it)",
+        ),
+        (
+            args.run.checkpoint.is_some() || args.run.checkpoint_every.is_some(),
+            "checkpoints (its runs are bounded to a few seconds)",
+        ),
+    ];
+    if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
+        return Err(CliError::input(format!(
+            "code '{notation}' is run by the general engine, which does not support {what}"
+        )));
+    }
+    if let Some(list) = &args.heaps {
+        let heaps = parse_u64_list("heap", list)?;
+        if heaps.is_empty() {
+            return Err(CliError::input(
+                "--heaps needs at least one heap (e.g. --heaps 5,7,9)",
+            ));
+        }
+        let heaps = heaps
+            .into_iter()
+            .map(|h| {
+                u32::try_from(h).map_err(|_| {
+                    CliError::input(format!("heap {h} is too large: at most {}", u32::MAX))
+                })
+            })
+            .collect::<CliResult<Vec<u32>>>()?;
+        let a = general::analyse(notation, &heaps, parse_max_moves(args)?)?;
+        return report_position(notation.to_string(), a, json);
+    }
+    let n = match &args.n {
+        Some(w) => parse_u64("heap size", w)?,
+        None => 1000,
+    };
+    let s = general::sequence(notation, n)?;
+    let report = SequenceReport {
+        code: notation.to_string(),
+        n: s.values.len() - 1,
+        engine: "general",
+        computed_up_to: None,
+        period: s.period,
+        period_search: None,
+        max_value: s.max_value,
+        value_counts: s.value_counts,
+        values: args.print.then_some(s.values),
+    };
+    emit(json, &report, || human_sequence(&report, false))
 }
 
 /// Default and largest `--check-up-to` when the transformed game's moves may leave three or

@@ -10,6 +10,7 @@
 //! | [`code`] | the code notation `d0.d1d2...`, named games |
 //! | [`rules`] | a code or Grundy's game |
 //! | [`engine`] | the [`SequenceEngine`] interface |
+//! | [`general`] | every code in CGSuite's notation (0.[3], {2+}.0, 4?.0): mex over the listed options |
 //! | [`naive`] | the engine for any rules: mex over all options, bitset DP for j >= 3 heaps |
 //! | [`sparse`] | the rare/common ("sparse space") engine for octal codes |
 //! | [`checkpoint`] | resumable runs: atomic checkpoints, verified on load |
@@ -27,6 +28,7 @@ pub mod code;
 pub mod driver;
 pub mod engine;
 pub mod game;
+pub mod general;
 pub mod naive;
 pub mod notation;
 pub mod period;

@@ -486,6 +486,21 @@ impl Notation {
     /// have been found.
     pub fn options(&self, n: u64, limit: usize) -> Result<Vec<Vec<u64>>, Error> {
         let mut out = Vec::new();
+        self.for_each_option(n, &mut |parts| {
+            push_limited(&mut out, parts.to_vec(), limit, n)
+        })?;
+        Ok(out)
+    }
+
+    /// Call `f` with every option of a heap of `n`, in the order of [`Notation::options`],
+    /// without collecting them (memory independent of their number); stops at `f`'s first
+    /// error.
+    pub fn for_each_option(
+        &self,
+        n: u64,
+        f: &mut dyn FnMut(&[u64]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut parts = Vec::new();
         for k in 0..=n {
             let Some(d) = self.digit(k as usize) else {
                 break;
@@ -495,7 +510,7 @@ impl Notation {
                 continue;
             }
             if d.allows(0).is_some() && r == 0 {
-                push_limited(&mut out, Vec::new(), limit, n)?;
+                f(&[])?;
             }
             let top = if d.more.is_some() {
                 r
@@ -508,22 +523,123 @@ impl Notation {
                 };
                 if j >= 2 && q == Qualifier::AllEqual {
                     if r % j == 0 {
-                        push_limited(&mut out, vec![r / j; j as usize], limit, n)?;
+                        parts.clear();
+                        parts.resize(j as usize, r / j);
+                        f(&parts)?;
                     }
                     continue;
                 }
                 let strict = j >= 2 && q == Qualifier::Unequal;
-                let mut parts = Vec::with_capacity(j as usize);
+                parts.clear();
                 partitions(r, j, r, strict, &mut parts, &mut |p| {
                     if j < 2 || q.admits(p) {
-                        push_limited(&mut out, p.to_vec(), limit, n)
+                        f(p)
                     } else {
                         Ok(())
                     }
                 })?;
             }
         }
-        Ok(out)
+        Ok(())
+    }
+}
+
+impl Notation {
+    /// Whether the code repeats forever (a bracketed suffix) or has a digit with `+` / `*`.
+    pub fn is_unbounded(&self) -> bool {
+        self.repeat > 0 || self.digits.iter().any(|d| d.more.is_some())
+    }
+
+    /// The number of options of all heaps `0..=n` together — what [`Notation::options`] would
+    /// list for each — counted (not listed) by partition numbers: `p(r, j)` partitions of `r`
+    /// into `j` parts (`p(r, j) = p(r-1, j-1) + p(r-j, j)`), `p(r - j(j-1)/2, j)` of them with
+    /// distinct parts. `None` as soon as the options, or the steps of the count (heap sizes,
+    /// digits and heap counts examined, which bound the steps of listing the options too),
+    /// exceed `cap`: the work is bounded by `cap`, whatever `n`.
+    pub fn option_total(&self, n: u64, cap: u128) -> Option<u128> {
+        // p[r][j] for j <= min(r, widest); rows are added as heaps grow. Only counts with a
+        // qualifier other than `=` read the table (`=` allows one partition or none), so only
+        // they widen it: a code of `=` digits keeps one column however many heaps it allows.
+        let counted = |q: &Option<Qualifier>| q.is_some_and(|q| q != Qualifier::AllEqual);
+        let finite = self
+            .digits
+            .iter()
+            .filter_map(|d| d.counts.iter().rposition(counted))
+            .max()
+            .unwrap_or(0) as u64;
+        let unbounded = self.digits.iter().any(|d| counted(&d.more));
+        let widest = |r: u64| if unbounded { r } else { finite.min(r) };
+        let mut p: Vec<Vec<u128>> = vec![vec![1]];
+        let get = |p: &Vec<Vec<u128>>, r: u64, j: u64| -> u128 {
+            p.get(r as usize)
+                .and_then(|row| row.get(j as usize))
+                .copied()
+                .unwrap_or(0)
+        };
+        let mut total: u128 = 0;
+        let mut steps: u128 = 0;
+        for m in 0..=n {
+            steps += 1;
+            if m > 0 {
+                let w = widest(m);
+                let row: Vec<u128> = (0..=w)
+                    .map(|j| {
+                        if j == 0 {
+                            0
+                        } else {
+                            get(&p, m - 1, j - 1).saturating_add(get(&p, m - j, j))
+                        }
+                    })
+                    .collect();
+                p.push(row);
+            }
+            for k in 0..=m {
+                let Some(d) = self.digit(k as usize) else {
+                    break;
+                };
+                if d.is_zero() || (k == 0 && m == 0) {
+                    continue;
+                }
+                let r = m - k;
+                let top = if d.more.is_some() {
+                    r
+                } else {
+                    (d.counts.len() as u64).saturating_sub(1).min(r)
+                };
+                steps += 1 + u128::from(top);
+                if r == 0 && d.allows(0).is_some() {
+                    total += 1;
+                }
+                for j in 1..=top {
+                    let Some(q) = d.allows(j as usize) else {
+                        continue;
+                    };
+                    let all_equal = u128::from(r % j == 0);
+                    let count = match q {
+                        _ if j == 1 => 1,
+                        Qualifier::Any => get(&p, r, j),
+                        Qualifier::AllEqual => all_equal,
+                        Qualifier::NotAllEqual => get(&p, r, j) - all_equal,
+                        Qualifier::Unequal => {
+                            let lift = j * (j - 1) / 2;
+                            if lift <= r {
+                                get(&p, r - lift, j)
+                            } else {
+                                0
+                            }
+                        }
+                    };
+                    total = total.saturating_add(count);
+                }
+                if total > cap || steps > cap {
+                    return None;
+                }
+            }
+            if steps > cap {
+                return None;
+            }
+        }
+        Some(total)
     }
 }
 
