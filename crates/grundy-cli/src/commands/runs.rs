@@ -7,6 +7,7 @@
 
 use crate::catalogue::RunRecord;
 use crate::common::{CliError, CliResult};
+use grundy::takebreak::auto::{self, AutoEngine};
 use grundy::takebreak::checkpoint::{self, Control, Identity, Notice, Outcome, Store};
 use grundy::takebreak::sparse::{self, RareCommon};
 use grundy::takebreak::{Computation, Finish, Naive, PeriodDetector, Plan, Rules, SequenceEngine};
@@ -21,7 +22,8 @@ pub const DEFAULT_CHECKPOINT_EVERY: f64 = 60.0;
 /// Which engine computes a sequence.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EngineChoice {
-    /// The rare/common engine for octal codes, the naive one otherwise
+    /// For octal codes whichever of the two measures faster (re-checked as n doubles), the
+    /// naive engine otherwise
     #[default]
     Auto,
     /// The rare/common ("sparse space") engine: octal codes only
@@ -33,7 +35,8 @@ pub enum EngineChoice {
 /// Options of long runs (flattened into `takebreak`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RunOptions {
-    /// Engine: auto (rare/common for octal codes, naive otherwise), sparse or naive
+    /// Engine: auto (for octal codes the faster of sparse and naive, measured during the run;
+    /// naive otherwise), sparse or naive
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
     /// Save progress to FILE every --checkpoint-every seconds (and on Ctrl-C or SIGTERM), and
@@ -58,6 +61,7 @@ pub struct RunOptions {
 
 /// An engine chosen for some rules.
 pub enum Engine {
+    Auto(Box<AutoEngine>),
     Sparse(Box<RareCommon>),
     Naive(Box<Naive>),
 }
@@ -82,7 +86,7 @@ impl Engine {
     pub fn choose(choice: EngineChoice, rules: &Rules) -> CliResult<Engine> {
         let octal = rules.periodicity_theorem_applies();
         Ok(match choice {
-            EngineChoice::Auto if octal => Engine::Sparse(Box::new(RareCommon::for_rules(rules)?)),
+            EngineChoice::Auto if octal => Engine::Auto(Box::new(AutoEngine::for_rules(rules)?)),
             EngineChoice::Sparse => Engine::Sparse(Box::new(RareCommon::for_rules(rules)?)),
             EngineChoice::Auto | EngineChoice::Naive => {
                 Engine::Naive(Box::new(Naive::new(rules.clone())))
@@ -92,33 +96,68 @@ impl Engine {
 
     pub fn as_dyn(&mut self) -> &mut dyn SequenceEngine {
         match self {
+            Engine::Auto(e) => e.as_mut(),
             Engine::Sparse(e) => e.as_mut(),
             Engine::Naive(e) => e.as_mut(),
         }
     }
 
+    /// The engine that computed the values (for `auto`: the one it chose last).
     pub fn name(&self) -> &'static str {
         match self {
+            Engine::Auto(e) => e.current().name(),
             Engine::Sparse(_) => sparse::ENGINE_NAME,
             Engine::Naive(_) => "naive",
         }
     }
 
+    /// The name in checkpoints: `auto` resumes as `auto`, whichever engine it chose.
+    pub fn checkpoint_name(&self) -> &'static str {
+        match self {
+            Engine::Auto(_) => auto::ENGINE_NAME,
+            _ => self.name(),
+        }
+    }
+
+    /// What `auto` chose, when it switched engine during the run.
+    pub fn choices(&self) -> Option<String> {
+        match self {
+            Engine::Auto(e) if e.switches().len() > 1 => Some(e.describe()),
+            _ => None,
+        }
+    }
+
     pub fn version(&self) -> u32 {
         match self {
+            Engine::Auto(_) => auto::ENGINE_VERSION,
             Engine::Sparse(_) => sparse::ENGINE_VERSION,
             Engine::Naive(_) => 1,
         }
     }
 
+    /// The version of the engine that computed (see [`Engine::name`]).
+    pub fn computed_version(&self) -> u32 {
+        match self {
+            Engine::Auto(e) if e.current() == auto::Which::Naive => 1,
+            Engine::Auto(_) => sparse::ENGINE_VERSION,
+            _ => self.version(),
+        }
+    }
+
+    /// Whether the run has the rare/common engine's limits (it may compute with it).
     pub fn is_sparse(&self) -> bool {
-        matches!(self, Engine::Sparse(_))
+        matches!(self, Engine::Sparse(_) | Engine::Auto(_))
     }
 
     /// (rare values, rare positions) for the catalogue, when the engine knows them.
     pub fn rare(&self) -> (Option<u64>, Option<u64>) {
         match self {
             Engine::Sparse(e) => (Some(e.rare_values() as u64), Some(e.rare_positions())),
+            Engine::Auto(e) if e.current() == auto::Which::Sparse => (
+                Some(e.sparse().rare_values() as u64),
+                Some(e.sparse().rare_positions()),
+            ),
+            Engine::Auto(_) => (None, None),
             Engine::Naive(_) => (None, None),
         }
     }
@@ -144,7 +183,7 @@ pub fn record_of(
         rare_values,
         rare_positions,
         engine: engine.name().to_string(),
-        engine_version: engine.version(),
+        engine_version: engine.computed_version(),
         seconds,
         until_period: finish == Finish::AtCertificate,
         recorded_at: String::new(),
@@ -186,7 +225,7 @@ fn default_checkpoint(rules: &Rules, engine: &Engine) -> Option<PathBuf> {
     dirs::data_dir().map(|d| {
         d.join("grundy")
             .join("checkpoints")
-            .join(format!("{code}.{}.ckpt", engine.name()))
+            .join(format!("{code}.{}.ckpt", engine.checkpoint_name()))
     })
 }
 
@@ -343,7 +382,7 @@ pub fn run_long(
     };
     let identity = Identity {
         code: rules.to_string(),
-        engine: engine.name().to_string(),
+        engine: engine.checkpoint_name().to_string(),
         engine_version: engine.version(),
     };
     let mut store = if options.no_checkpoint {
@@ -426,6 +465,9 @@ pub fn run_long(
     };
     if let Some(store) = &mut store {
         tell(store.finish(&computation.values));
+    }
+    if let Some(choices) = engine.choices() {
+        eprintln!("grundy: note: engine auto: {choices}");
     }
     if let Some(cat) = &catalogue {
         cat.record_or_warn(&record_of(

@@ -13,6 +13,7 @@
 //! | [`general`] | every code in CGSuite's notation (0.[3], {2+}.0, 4?.0): mex over the listed options |
 //! | [`naive`] | the engine for any rules: mex over all options, bitset DP for j >= 3 heaps |
 //! | [`sparse`] | the rare/common ("sparse space") engine for octal codes |
+//! | [`auto`] | octal codes: whichever of the two engines measures faster, re-checked as n doubles |
 //! | [`checkpoint`] | resumable runs: atomic checkpoints, verified on load |
 //! | [`budget`] | how many values a run may hold (memory, not a fixed ceiling) |
 //! | [`period`] | online least period, certified by the periodicity theorem |
@@ -21,6 +22,7 @@
 //! | [`transform`] | Theorems 6.5 (m-fold) and 6.6 (cousin), with their checks |
 //! | [`game`] | the rules as a plain [`Game`](crate::Game): the reference for tests |
 
+pub mod auto;
 mod bitset;
 pub mod budget;
 pub mod checkpoint;
@@ -37,6 +39,7 @@ pub mod rules;
 pub mod sparse;
 pub mod transform;
 
+pub use auto::AutoEngine;
 pub use code::Code;
 pub use driver::{compute, compute_planned, extend, Computation, Finish, Plan};
 pub use engine::SequenceEngine;

@@ -128,6 +128,32 @@ impl SplitSets {
         Ok(())
     }
 
+    /// Bring the tables up to `r = g.len()` (exclusive) when `g` holds values they have not
+    /// seen, e.g. a run resumed from a checkpoint or handed over by another engine; start
+    /// over when `g` is shorter than what they reflect. With a window only its last `window`
+    /// values of `r` are computed (all a later push reads). Values in `g` must be below
+    /// `64 * words`.
+    pub(crate) fn catch_up(&mut self, g: &[u16]) -> Result<(), Error> {
+        let r = g.len();
+        if r < self.count {
+            for row in &mut self.rows {
+                row.clear();
+            }
+            self.count = 0;
+        }
+        if let Some(win) = self.window {
+            if r > self.count + win {
+                self.check_budget(r, self.words)?;
+                self.rows[0] = vec![0; win * self.words];
+                self.count = r - win;
+            }
+        }
+        while self.count < r {
+            self.push(&g[..self.count])?;
+        }
+        Ok(())
+    }
+
     /// Compute `S_j(r)` for `r = g.len()` and every `j`, from `g = G(0..r)`. Every value in
     /// `g` must be below `64 * words`.
     pub(crate) fn push(&mut self, g: &[u16]) -> Result<(), Error> {
@@ -322,6 +348,22 @@ impl Naive {
         &self.rules
     }
 
+    /// Bring the nim-sum tables in step with `g = G(0..n)` when this engine did not compute
+    /// all of it (a run resumed from a checkpoint, or handed over by another engine; the
+    /// next [`SequenceEngine::next_value`] does it anyway). For octal codes this costs a few
+    /// pair scans (the tables keep a window of the last heap sizes), not a replay.
+    pub fn catch_up(&mut self, g: &[u16]) -> Result<(), Error> {
+        let Some(sets) = &self.sets else {
+            return Ok(());
+        };
+        if sets.count == g.len() {
+            return Ok(());
+        }
+        let max = g.iter().copied().max().unwrap_or(0) as usize;
+        self.widen_for(max)?;
+        self.sets.as_mut().expect("checked above").catch_up(g)
+    }
+
     fn widen_for(&mut self, value: usize) -> Result<(), Error> {
         let words = (value / 64 + 1).next_power_of_two();
         if words > self.words {
@@ -342,6 +384,7 @@ impl SequenceEngine for Naive {
 
     fn next_value(&mut self, g: &[u16]) -> Result<u16, Error> {
         let n = g.len();
+        self.catch_up(g)?;
         self.acc.fill(0);
         match &self.moves {
             None => {

@@ -371,6 +371,12 @@ impl RareCommon {
             .collect()
     }
 
+    /// Bring the state in step with `g = G(0..n)` before `next_value(g)` (that call would do
+    /// it anyway; this lets a caller time the two apart, see [`crate::takebreak::auto`]).
+    pub fn catch_up(&mut self, g: &[u16]) {
+        self.sync(g);
+    }
+
     /// Bring the state in step with `g` (values the engine has not seen yet are absorbed; a
     /// sequence that is not a continuation starts the state over).
     fn sync(&mut self, g: &[u16]) {

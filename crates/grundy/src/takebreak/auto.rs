@@ -1,0 +1,355 @@
+//! The default engine for octal codes: whichever of the naive and the rare/common engine
+//! measures faster on the game at hand, re-checked as the sequence grows.
+//!
+//! Why: neither engine wins everywhere. The rare/common engine ([`super::sparse`]) is far ahead
+//! on games with a sparse space (0.16, Officers), but on games whose values are large and whose
+//! "rare" positions are half of all positions (0.346, 0.414) enumerating them one by one costs
+//! more than the naive engine's vectorised mex over every split ([`super::naive`]). Which one
+//! wins depends on the game, on n and on the machine, so it is measured rather than predicted.
+//!
+//! How: the run starts with the rare/common engine. At review points (n = 12288, then at every
+//! doubling; offset from the rare/common engine's own reviews at powers of two so a rebuild
+//! of its state does not land in a measurement) the *other* engine computes the next values
+//! for a short trial (at least 5 values, then up to 256 values or 1/32 of the time since the
+//! previous review); then the current engine computes as many values, timed the same way. The
+//! other engine takes over when its median time per value is below 90% of the current one's
+//! (medians, so that a value descheduled mid-computation on a shared machine decides nothing). Both engines compute the same G(n) (each proves every value), so the values do not
+//! depend on the choice; the hand-over costs little: the naive engine's tables keep a window
+//! of the last heap sizes ([`Naive::catch_up`]), the rare/common engine absorbs the values it
+//! has not seen ([`RareCommon::catch_up`]). The state that is brought up to date before a
+//! trial is not timed.
+
+use super::naive::Naive;
+use super::sparse::{self, RareCommon};
+use super::{Rules, SequenceEngine};
+use crate::Error;
+use std::time::{Duration, Instant};
+
+/// The engine's name in checkpoints (a checkpoint of `auto` resumes under `auto`).
+pub const ENGINE_NAME: &str = "auto";
+/// Version of the choice procedure, recorded in checkpoints.
+pub const ENGINE_VERSION: u32 = 1;
+/// The first review point.
+pub const FIRST_REVIEW: usize = 3 << 12;
+/// Most values in one trial of the other engine.
+const TRIAL_VALUES: usize = 256;
+/// Fewest values in one trial.
+const TRIAL_MIN: usize = 5;
+/// A trial of the other engine may take this fraction (1/x) of the time since the last review.
+const TRIAL_SHARE: u32 = 32;
+/// The other engine takes over when its time per value is below this share of the current one.
+const MARGIN: f64 = 0.9;
+
+/// One of the two engines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    /// The rare/common engine.
+    Sparse,
+    /// The naive engine.
+    Naive,
+}
+
+impl Which {
+    /// The engine's own name ("sparse", "naive").
+    pub fn name(self) -> &'static str {
+        match self {
+            Which::Sparse => sparse::ENGINE_NAME,
+            Which::Naive => "naive",
+        }
+    }
+
+    fn other(self) -> Which {
+        match self {
+            Which::Sparse => Which::Naive,
+            Which::Naive => Which::Sparse,
+        }
+    }
+}
+
+/// Where a review stands.
+#[derive(Debug, Clone)]
+enum Trial {
+    /// The other engine computes values (at least [`TRIAL_MIN`], then until `budget` of time
+    /// or [`TRIAL_VALUES`] values): the time of each.
+    Other {
+        times: Vec<Duration>,
+        budget: Duration,
+    },
+    /// The current engine computes as many values: the time of each, and the other's.
+    Current {
+        times: Vec<Duration>,
+        other: Vec<Duration>,
+    },
+}
+
+/// The median of some durations, in seconds: a value that was descheduled in the middle of
+/// its computation (the machine is shared) does not decide the choice.
+fn median(times: &mut [Duration]) -> f64 {
+    times.sort_unstable();
+    times[times.len() / 2].as_secs_f64()
+}
+
+/// The automatic engine (octal codes only).
+pub struct AutoEngine {
+    sparse: RareCommon,
+    naive: Naive,
+    current: Which,
+    /// `(n, engine)`: from heap size `n` on, `engine` computed the values (trials aside).
+    switches: Vec<(usize, Which)>,
+    next_review: usize,
+    stretch_start: Instant,
+    trial: Option<Trial>,
+}
+
+impl std::fmt::Debug for AutoEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AutoEngine")
+            .field("current", &self.current)
+            .field("switches", &self.switches)
+            .finish()
+    }
+}
+
+impl AutoEngine {
+    /// The engine for `rules`, which must be an octal code.
+    pub fn for_rules(rules: &Rules) -> Result<Self, Error> {
+        Ok(AutoEngine {
+            sparse: RareCommon::for_rules(rules)?,
+            naive: Naive::new(rules.clone()),
+            current: Which::Sparse,
+            switches: vec![(0, Which::Sparse)],
+            next_review: FIRST_REVIEW,
+            stretch_start: Instant::now(),
+            trial: None,
+        })
+    }
+
+    /// Review from `first` on, then at every doubling (tests use small values).
+    pub fn with_first_review(mut self, first: usize) -> Self {
+        self.next_review = first.max(1);
+        self
+    }
+
+    /// The engine computing values now (the last one chosen).
+    pub fn current(&self) -> Which {
+        self.current
+    }
+
+    /// Every choice made: `(n, engine)` means `engine` computed from heap size `n` on (except
+    /// the values of short trials). The first entry is `(0, Sparse)`.
+    pub fn switches(&self) -> &[(usize, Which)] {
+        &self.switches
+    }
+
+    /// The rare/common engine (its counters describe the values it has seen).
+    pub fn sparse(&self) -> &RareCommon {
+        &self.sparse
+    }
+
+    /// The choices in words: "sparse", or "sparse, naive from 12288", ...
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        for &(n, which) in &self.switches {
+            if n == 0 {
+                parts.push(which.name().to_string());
+            } else {
+                parts.push(format!("{} from n = {n}", which.name()));
+            }
+        }
+        parts.join(", then ")
+    }
+
+    fn compute(&mut self, which: Which, g: &[u16]) -> Result<u16, Error> {
+        match which {
+            Which::Sparse => self.sparse.next_value(g),
+            Which::Naive => SequenceEngine::next_value(&mut self.naive, g),
+        }
+    }
+
+    fn catch_up(&mut self, which: Which, g: &[u16]) -> Result<(), Error> {
+        match which {
+            Which::Sparse => {
+                self.sparse.catch_up(g);
+                Ok(())
+            }
+            Which::Naive => self.naive.catch_up(g),
+        }
+    }
+
+    /// Compute G(n) with `which`, timed apart from bringing its state up to date.
+    fn timed(&mut self, which: Which, g: &[u16]) -> Result<(u16, Duration), Error> {
+        self.catch_up(which, g)?;
+        let start = Instant::now();
+        let v = self.compute(which, g)?;
+        Ok((v, start.elapsed()))
+    }
+}
+
+impl SequenceEngine for AutoEngine {
+    fn name(&self) -> &'static str {
+        ENGINE_NAME
+    }
+
+    fn next_value(&mut self, g: &[u16]) -> Result<u16, Error> {
+        let n = g.len();
+        let trial = match self.trial.take() {
+            None if n >= self.next_review => Some(Trial::Other {
+                times: Vec::new(),
+                budget: self.stretch_start.elapsed() / TRIAL_SHARE,
+            }),
+            t => t,
+        };
+        let Some(trial) = trial else {
+            return self.compute(self.current, g);
+        };
+        let other = self.current.other();
+        match trial {
+            Trial::Other { mut times, budget } => {
+                let (v, t) = self.timed(other, g)?;
+                times.push(t);
+                let spent: Duration = times.iter().sum();
+                let done =
+                    times.len() >= TRIAL_VALUES || (times.len() >= TRIAL_MIN && spent >= budget);
+                self.trial = Some(if done {
+                    Trial::Current {
+                        times: Vec::with_capacity(times.len()),
+                        other: times,
+                    }
+                } else {
+                    Trial::Other { times, budget }
+                });
+                Ok(v)
+            }
+            Trial::Current {
+                mut times,
+                other: mut other_times,
+            } => {
+                let (v, t) = self.timed(self.current, g)?;
+                times.push(t);
+                if times.len() < other_times.len() {
+                    self.trial = Some(Trial::Current {
+                        times,
+                        other: other_times,
+                    });
+                } else {
+                    if median(&mut other_times) < MARGIN * median(&mut times) {
+                        self.current = other;
+                        self.switches.push((n + 1, other));
+                    }
+                    self.next_review = (n + 1).saturating_mul(2);
+                    self.stretch_start = Instant::now();
+                }
+                Ok(v)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::takebreak::naive::sequence_of;
+    use crate::takebreak::{compute, extend, Finish};
+
+    fn auto_sequence(rules: &Rules, n: usize, first: usize) -> (Vec<u16>, AutoEngine) {
+        let mut engine = AutoEngine::for_rules(rules)
+            .unwrap()
+            .with_first_review(first);
+        let c = compute(rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
+        (c.values, engine)
+    }
+
+    #[test]
+    fn values_equal_the_naive_engine_whatever_is_chosen() {
+        // reviews from n = 64 on, so that trials and hand-overs happen on short sequences
+        for code in [
+            "0.07", "0.16", "0.6", "0.346", "0.414", "0.437", "0.137", "0.766", "4.7", "0.31",
+            "0.1777", "0.04", "0.53",
+        ] {
+            let rules = Rules::parse(code).unwrap();
+            let n = 6000;
+            let (values, engine) = auto_sequence(&rules, n, 64);
+            assert_eq!(
+                values,
+                sequence_of(&rules, n).unwrap(),
+                "{code}: {engine:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_sparse_space_stays_with_the_sparse_engine() {
+        // 0.16 (53 rare positions) is hundreds of times faster with the rare/common engine at
+        // these sizes; which engine wins on close games is for scripts/bench-auto.sh, not a
+        // timed test.
+        let rules = Rules::parse("0.16").unwrap();
+        let (_, engine) = auto_sequence(&rules, 200_000, FIRST_REVIEW);
+        assert_eq!(engine.current(), Which::Sparse, "{}", engine.describe());
+    }
+
+    #[test]
+    fn reviews_run_trials_of_both_engines() {
+        // reviews from n = 64 on: every review ends (the next one is at twice its end), and
+        // describe() lists the choices in order
+        let rules = Rules::parse("0.346").unwrap();
+        let (_, engine) = auto_sequence(&rules, 20_000, 64);
+        assert!(engine.next_review > 20_000 / 2, "{:?}", engine.next_review);
+        assert!(engine.trial.is_none() || engine.next_review > 20_000);
+        let text = engine.describe();
+        assert!(text.starts_with("sparse"), "{text}");
+        assert_eq!(text.matches(", then ").count(), engine.switches().len() - 1);
+    }
+
+    #[test]
+    fn every_hand_over_keeps_the_values() {
+        // switch at every review: each engine is handed values it did not compute, both ways
+        let rules = Rules::parse("0.346").unwrap();
+        let n = 5000;
+        let reference = sequence_of(&rules, n).unwrap();
+        let mut engine = AutoEngine::for_rules(&rules).unwrap();
+        let mut g = Vec::new();
+        for k in 0..=n {
+            let which = if (k / 97) % 2 == 0 {
+                Which::Sparse
+            } else {
+                Which::Naive
+            };
+            g.push(engine.compute(which, &g).unwrap());
+            assert_eq!(g[k], reference[k], "G({k}) by {which:?}");
+        }
+    }
+
+    #[test]
+    fn resumes_from_values_it_did_not_compute() {
+        // a checkpoint: a fresh engine continues from saved values
+        for code in ["0.346", "0.16", "0.07"] {
+            let rules = Rules::parse(code).unwrap();
+            let all = sequence_of(&rules, 4000).unwrap();
+            let mut engine = AutoEngine::for_rules(&rules)
+                .unwrap()
+                .with_first_review(100);
+            let c = extend(
+                &rules,
+                all[..2500].to_vec(),
+                4000,
+                Finish::ComputeAll,
+                &mut engine,
+                None,
+            )
+            .unwrap();
+            assert_eq!(c.values, all, "{code}");
+            // the same through a fresh naive engine
+            let mut naive = Naive::new(rules.clone());
+            let c = extend(
+                &rules,
+                all[..2500].to_vec(),
+                4000,
+                Finish::ComputeAll,
+                &mut naive,
+                None,
+            )
+            .unwrap();
+            assert_eq!(c.values, all, "{code} (naive)");
+        }
+    }
+}
