@@ -129,7 +129,7 @@ fn a_run_killed_with_sigkill_resumes_to_bit_identical_values() {
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
         assert!(appeared, "a checkpoint was written");
-        let saved = checkpoint_values(&ckpt, "0.6", "sparse");
+        let saved = checkpoint_values(&ckpt, "0.6", "auto");
         if saved < n + 1 {
             assert!(saved > 0);
             break;
@@ -175,7 +175,7 @@ fn a_run_killed_with_sigkill_resumes_to_bit_identical_values() {
     assert_eq!(values_of(&resumed), values_of(&whole));
     assert_eq!(resumed["value_counts"], whole["value_counts"]);
     // the explicit checkpoint now holds the whole result
-    assert_eq!(checkpoint_values(&ckpt, "0.6", "sparse"), n + 1);
+    assert_eq!(checkpoint_values(&ckpt, "0.6", "auto"), n + 1);
 }
 
 #[test]
@@ -232,7 +232,7 @@ fn corrupt_or_foreign_checkpoints_are_refused() {
             "naive",
             "--no-record",
         ],
-        "engine sparse",
+        "engine auto",
     );
     let mut flipped = good.clone();
     let at = flipped.len() - 40;
