@@ -145,7 +145,7 @@ fn a_short_run_never_consumes_a_longer_default_checkpoint() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let place = data.path().join("grundy").join("checkpoints");
     std::fs::create_dir_all(&place).unwrap();
-    let default = place.join("0.6.sparse.ckpt");
+    let default = place.join("0.6.auto.ckpt");
     std::fs::copy(&long, &default).unwrap();
     let before = std::fs::read(&default).unwrap();
     // a short run of the same code answers from it and leaves it as it was
