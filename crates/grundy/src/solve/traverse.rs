@@ -101,7 +101,11 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
 
     fn expand(&mut self, position: G::Position) -> Result<Frame<G::Position, R::Value>, Error> {
         if self.reading.uses_components() {
-            if let Some(parts) = self.game.components(&position) {
+            let split = self.game.components(&position);
+            if let Some(e) = self.game.interrupted() {
+                return Err(e);
+            }
+            if let Some(parts) = split {
                 if parts.contains(&position) {
                     return Err(components_error(&position));
                 }
@@ -116,6 +120,9 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         }
         let mut children = Vec::new();
         self.game.options(&position, &mut children);
+        if let Some(e) = self.game.interrupted() {
+            return Err(e);
+        }
         Ok(Frame {
             position,
             values: Vec::with_capacity(children.len()),
@@ -213,6 +220,9 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         position: &G::Position,
     ) -> Result<OptionValues<G::Position, R::Value>, Error> {
         let options = self.game.options_vec(position);
+        if let Some(e) = self.game.interrupted() {
+            return Err(e);
+        }
         options
             .into_iter()
             .map(|o| {
@@ -227,6 +237,51 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
 mod tests {
     use crate::games::subtraction::{subtraction, SubtractionSet};
     use crate::{Error, NormalPlay};
+
+    /// Subtraction of 1 or 2 from one heap, whose options "fail" on the `fail_at`-th call
+    /// (as a Python callback may raise): `interrupted()` reports it once.
+    struct Failing {
+        calls: std::cell::Cell<usize>,
+        fail_at: usize,
+        failed: std::cell::Cell<bool>,
+    }
+
+    impl crate::Game for Failing {
+        type Position = u64;
+        fn options(&self, n: &u64, out: &mut Vec<u64>) {
+            self.calls.set(self.calls.get() + 1);
+            if self.calls.get() == self.fail_at {
+                self.failed.set(true);
+                return; // a wrong (empty) list: the engine must not keep what follows from it
+            }
+            out.extend((1..=2).filter(|&k| k <= *n).map(|k| n - k));
+        }
+        fn interrupted(&self) -> Option<Error> {
+            self.failed
+                .replace(false)
+                .then(|| Error::Invalid("stopped by the game".into()))
+        }
+    }
+
+    #[test]
+    fn an_interrupted_evaluation_stops_and_keeps_only_finished_values() {
+        let game = Failing {
+            calls: 0.into(),
+            fail_at: 40,
+            failed: false.into(),
+        };
+        let mut solver = NormalPlay::new(game);
+        assert_eq!(
+            solver.grundy_value(&100),
+            Err(Error::Invalid("stopped by the game".into()))
+        );
+        // It stopped at the failing call: no option was asked for after it.
+        assert_eq!(solver.game().calls.get(), 40);
+        // Every value kept is right (G(n) = n mod 3), and asking again finishes the job.
+        for n in 0..=100 {
+            assert_eq!(solver.grundy_value(&n).unwrap(), n % 3, "G({n})");
+        }
+    }
 
     #[test]
     fn a_refused_evaluation_leaves_no_phantom_loops() {
