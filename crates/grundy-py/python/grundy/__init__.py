@@ -25,12 +25,14 @@ if TYPE_CHECKING:
 
 from . import _check
 from . import _grundy
+from ._game import Game
 from ._graph import from_networkx, graph, to_networkx
 from ._sequence import Sequence
 
 __version__: str = _grundy.__version__
 
 __all__ = [
+    "Game",
     "Sequence",
     "cdnim",
     "from_networkx",
