@@ -52,10 +52,10 @@ class Game:
     ...     options=lambda p: [(a, p - a) for a in range(1, (p + 1) // 2)],
     ...     components=lambda p: list(p) if isinstance(p, tuple) else None,
     ... )
-    >>> game.grundy_value(10), game.outcome(10), game.winning_moves(10)
-    (2, 'N', [(1, 9), (4, 6)])
-    >>> game.sequence(12)
-    Sequence('game', G(0..12) = [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, ...])
+    >>> game.grundy_value(13), game.outcome(13), game.winning_moves(13)
+    (3, 'N', [(5, 8)])
+    >>> game.sequence(20).values
+    [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
     """
 
     __slots__ = ("_engine",)
