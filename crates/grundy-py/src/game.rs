@@ -69,12 +69,23 @@ impl PyPos {
     }
 }
 
+/// The GIL, which every use of a [`PyPos`] or of the [`Rules`] by the engine holds.
+///
+/// SAFETY (of the callers): positions are cloned and compared, and the rules called, only by
+/// the library's evaluators, and those run only inside the methods of [`GameEngine`], which
+/// Python calls with the GIL held and which never release it. (Dropping a position needs no GIL: pyo3 defers the
+/// decref.) `Python::with_gil` would check the same thing through thread-local storage on every
+/// comparison, which the table lookups of a large game feel.
+fn gil_held<'py>() -> Python<'py> {
+    unsafe { Python::assume_gil_acquired() }
+}
+
 impl Clone for PyPos {
     fn clone(&self) -> Self {
-        Python::with_gil(|py| PyPos {
+        PyPos {
             hash: self.hash,
-            obj: self.obj.clone_ref(py),
-        })
+            obj: self.obj.clone_ref(gil_held()),
+        }
     }
 }
 
@@ -92,15 +103,25 @@ impl PartialEq for PyPos {
         if self.hash != other.hash {
             return false;
         }
-        Python::with_gil(|py| match self.bind(py).eq(other.bind(py)) {
-            Ok(equal) => equal,
-            Err(e) => {
+        let py = gil_held();
+        // SAFETY: both pointers are live objects (owned by `self` and `other`); GIL held.
+        match unsafe {
+            pyo3::ffi::PyObject_RichCompareBool(
+                self.obj.as_ptr(),
+                other.obj.as_ptr(),
+                pyo3::ffi::Py_EQ,
+            )
+        } {
+            1 => true,
+            0 => false,
+            _ => {
+                let e = PyErr::fetch(py);
                 EQ_ERROR.with(|slot| {
                     slot.borrow_mut().get_or_insert(e);
                 });
                 false
             }
-        })
+        }
     }
 }
 
@@ -161,19 +182,34 @@ impl Rules {
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = position.py();
-        if self.calls.fetch_add(1, Ordering::Relaxed) % SIGNAL_EVERY == 0 {
+        // A load and a store, not `fetch_add`: a locked instruction would wait for every
+        // pending store of the engine on each call (the GIL already serialises the calls).
+        let calls = self.calls.load(Ordering::Relaxed);
+        self.calls.store(calls.wrapping_add(1), Ordering::Relaxed);
+        if calls % SIGNAL_EVERY == 0 {
             py.check_signals()?;
         }
         callback.bind(py).call1((position,))
     }
 
     /// The user's options of `position`, as the callback returned them (not canonicalised).
-    fn raw_options<'py>(
+    fn raw_options<'py>(&self, position: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let mut out = Vec::new();
+        self.each_option(position, |o| {
+            out.push(o);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Call the options callback on `position` and `f` on each option it returns.
+    fn each_option<'py>(
         &self,
         position: &Bound<'py, PyAny>,
-    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        f: impl FnMut(Bound<'py, PyAny>) -> PyResult<()>,
+    ) -> PyResult<()> {
         let result = self.call(&self.options, position)?;
-        items(&result, || {
+        for_each_item(&result, f, || {
             format!(
                 "options({}) must return a list (or any iterable) of positions, not {}",
                 shown(position),
@@ -182,16 +218,11 @@ impl Rules {
         })
     }
 
-    fn try_options(
-        &self,
-        py: Python<'_>,
-        position: &PyPos,
-        out: &mut Vec<PyPos>,
-    ) -> PyResult<()> {
-        for o in self.raw_options(position.bind(py))? {
+    fn try_options(&self, py: Python<'_>, position: &PyPos, out: &mut Vec<PyPos>) -> PyResult<()> {
+        self.each_option(position.bind(py), |o| {
             out.push(self.position(o)?);
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     fn try_components(&self, py: Python<'_>, position: &PyPos) -> PyResult<Option<Vec<PyPos>>> {
@@ -203,14 +234,19 @@ impl Rules {
         if result.is_none() {
             return Ok(None);
         }
-        let parts = items(&result, || {
+        let mut parts = Vec::new();
+        let add = |p| {
+            parts.push(self.position(p)?);
+            Ok(())
+        };
+        for_each_item(&result, add, || {
             format!(
                 "components({}) must return None or a list of parts, not {}",
                 shown(pos),
                 type_name(&result)
             )
         })?;
-        parts.into_iter().map(|p| self.position(p)).collect::<PyResult<_>>().map(Some)
+        Ok(Some(parts))
     }
 
     fn fail(&self, e: PyErr) {
@@ -225,29 +261,28 @@ impl Rules {
             self.fail(e);
         }
         self.failed.store(false, Ordering::Release);
-        self.error
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
+        self.error.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
 
-/// The items of a list, tuple or any iterable, or a `TypeError` with `message()`.
-fn items<'py>(
+/// Call `f` on each item of a list, tuple or any iterable (not a string), or raise a
+/// `TypeError` with `message()`.
+fn for_each_item<'py>(
     value: &Bound<'py, PyAny>,
+    mut f: impl FnMut(Bound<'py, PyAny>) -> PyResult<()>,
     message: impl FnOnce() -> String,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
+) -> PyResult<()> {
     if let Ok(list) = value.downcast::<PyList>() {
-        return Ok(list.iter().collect());
+        return list.iter().try_for_each(f);
     }
     if let Ok(tuple) = value.downcast::<PyTuple>() {
-        return Ok(tuple.iter().collect());
+        return tuple.iter().try_for_each(f);
     }
     if value.is_instance_of::<pyo3::types::PyString>() {
         return Err(PyTypeError::new_err(message()));
     }
     match value.try_iter() {
-        Ok(iter) => iter.collect(),
+        Ok(iter) => iter.into_iter().try_for_each(|item| f(item?)),
         Err(_) => Err(PyTypeError::new_err(message())),
     }
 }
@@ -266,24 +301,21 @@ impl Game for Rules {
         if self.failed.load(Ordering::Acquire) {
             return;
         }
-        Python::with_gil(|py| {
-            if let Err(e) = self.try_options(py, position, out) {
-                out.clear();
-                self.fail(e);
-            }
-        })
+        if let Err(e) = self.try_options(gil_held(), position, out) {
+            out.clear();
+            self.fail(e);
+        }
     }
 
     fn components(&self, position: &PyPos) -> Option<Vec<PyPos>> {
-        if self.failed.load(Ordering::Acquire) {
+        if self.components.is_none() || self.failed.load(Ordering::Acquire) {
             return None;
         }
-        Python::with_gil(|py| {
-            self.try_components(py, position).unwrap_or_else(|e| {
+        self.try_components(gil_held(), position)
+            .unwrap_or_else(|e| {
                 self.fail(e);
                 None
             })
-        })
     }
 
     fn interrupted(&self) -> Option<Error> {
@@ -490,7 +522,10 @@ impl GameEngine {
 /// The least period the values show, by the library's detector
 /// ([`PeriodDetector`], without the periodicity theorem: observed, never certified), as the
 /// dict `{"preperiod", "period", "certified": False}`, or None.
-fn observed_period<'py>(py: Python<'py>, values: &[Nimber]) -> PyResult<Option<Bound<'py, PyDict>>> {
+fn observed_period<'py>(
+    py: Python<'py>,
+    values: &[Nimber],
+) -> PyResult<Option<Bound<'py, PyDict>>> {
     let mut small = Vec::with_capacity(values.len());
     for &v in values {
         match u16::try_from(v) {

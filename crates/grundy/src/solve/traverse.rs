@@ -58,6 +58,8 @@ pub struct Solver<G: Game, R: Reading<G::Position>> {
     /// and stored once.
     memo: FxHashMap<G::Position, Option<R::Value>>,
     limit: Option<usize>,
+    /// The parts' values of the sum [`known_sum`](Self::known_sum) is adding up.
+    scratch: Vec<R::Value>,
 }
 
 impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
@@ -68,6 +70,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
             reading,
             memo: FxHashMap::default(),
             limit: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -99,24 +102,59 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         self.memo.get(position).and_then(Option::as_ref)
     }
 
-    fn expand(&mut self, position: G::Position) -> Result<Frame<G::Position, R::Value>, Error> {
-        if self.reading.uses_components() {
-            let split = self.game.components(&position);
-            if let Some(e) = self.game.interrupted() {
-                return Err(e);
-            }
-            if let Some(parts) = split {
-                if parts.contains(&position) {
-                    return Err(components_error(&position));
+    /// The split of `position` by [`Game::components`] when this reading evaluates sums.
+    fn split(&mut self, position: &G::Position) -> Result<Option<Vec<G::Position>>, Error> {
+        if !self.reading.uses_components() {
+            return Ok(None);
+        }
+        let split = self.game.components(position);
+        if let Some(e) = self.game.interrupted() {
+            return Err(e);
+        }
+        Ok(split)
+    }
+
+    /// The value of the sum of `parts` when every part's value is stored already (no frame,
+    /// no table entry: a sum is never stored), else `None`.
+    fn known_sum(&mut self, parts: &[G::Position]) -> Option<R::Value> {
+        let mut values = std::mem::take(&mut self.scratch);
+        values.clear();
+        for part in parts {
+            match self.memo.get(part) {
+                Some(Some(v)) => values.push(v.clone()),
+                _ => {
+                    self.scratch = values;
+                    return None;
                 }
-                return Ok(Frame {
-                    position,
-                    values: Vec::with_capacity(parts.len()),
-                    children: parts,
-                    next: 0,
-                    is_sum: true,
-                });
             }
+        }
+        let v = self.reading.sum(&values);
+        self.scratch = values;
+        Some(v)
+    }
+
+    fn expand(&mut self, position: G::Position) -> Result<Frame<G::Position, R::Value>, Error> {
+        let split = self.split(&position)?;
+        self.expand_split(position, split)
+    }
+
+    /// The frame of `position`, whose split by `components()` is `split`.
+    fn expand_split(
+        &mut self,
+        position: G::Position,
+        split: Option<Vec<G::Position>>,
+    ) -> Result<Frame<G::Position, R::Value>, Error> {
+        if let Some(parts) = split {
+            if parts.contains(&position) {
+                return Err(components_error(&position));
+            }
+            return Ok(Frame {
+                position,
+                values: Vec::with_capacity(parts.len()),
+                children: parts,
+                next: 0,
+                is_sum: true,
+            });
         }
         let mut children = Vec::new();
         self.game.options(&position, &mut children);
@@ -178,6 +216,19 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                     None => {}
                 }
                 let child = child.clone();
+                // A sum of parts already valued (the common case once a game's small
+                // positions are known) is settled here, without a frame or a table entry.
+                let split = self.split(&child)?;
+                if let Some(parts) = &split {
+                    if let Some(v) = self.known_sum(parts) {
+                        stack
+                            .last_mut()
+                            .expect("the parent frame is on the stack")
+                            .values
+                            .push(v);
+                        continue;
+                    }
+                }
                 if let Some(limit) = self.limit {
                     if self.memo.len() >= limit {
                         return Err(Error::TooLarge(format!(
@@ -186,7 +237,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                     }
                 }
                 self.memo.insert(child.clone(), None);
-                match self.expand(child.clone()) {
+                match self.expand_split(child.clone(), split) {
                     Ok(frame) => stack.push(frame),
                     Err(e) => {
                         self.memo.remove(&child);
@@ -281,6 +332,47 @@ mod tests {
         for n in 0..=100 {
             assert_eq!(solver.grundy_value(&n).unwrap(), n % 3, "G({n})");
         }
+    }
+
+    /// Nim on sorted heaps, with (`split`) or without components.
+    struct SplitNim {
+        split: bool,
+    }
+
+    impl crate::Game for SplitNim {
+        type Position = Vec<u64>;
+        fn options(&self, heaps: &Vec<u64>, out: &mut Vec<Vec<u64>>) {
+            for i in 0..heaps.len() {
+                for k in 0..heaps[i] {
+                    let mut next = heaps.clone();
+                    next[i] = k;
+                    next.sort();
+                    out.push(next);
+                }
+            }
+        }
+        fn components(&self, heaps: &Vec<u64>) -> Option<Vec<Vec<u64>>> {
+            (self.split && heaps.len() > 1).then(|| heaps.iter().map(|&h| vec![h]).collect())
+        }
+    }
+
+    #[test]
+    fn sums_of_known_parts_are_valued_without_being_stored() {
+        let mut split = NormalPlay::new(SplitNim { split: true });
+        let mut whole = NormalPlay::new(SplitNim { split: false });
+        for a in 0..6 {
+            for b in a..6 {
+                for c in b..6 {
+                    let p = vec![a, b, c];
+                    let v = split.grundy_value(&p).unwrap();
+                    assert_eq!(v, a ^ b ^ c);
+                    assert_eq!(v, whole.grundy_value(&p).unwrap());
+                    assert_eq!(split.winning_moves(&p), whole.winning_moves(&p));
+                }
+            }
+        }
+        // Only single heaps 0..=5 are stored: every sum, met as an option or asked for, is not.
+        assert_eq!(split.positions_evaluated(), 6);
     }
 
     #[test]
