@@ -73,7 +73,9 @@ impl PyPos {
 ///
 /// SAFETY (of the callers): positions are cloned and compared, and the rules called, only by
 /// the library's evaluators, and those run only inside the methods of [`GameEngine`], which
-/// Python calls with the GIL held and which never release it. (Dropping a position needs no GIL: pyo3 defers the
+/// Python calls with the GIL held and which never release it themselves (the interpreter may
+/// switch threads while a callback runs Python code, but it holds the GIL again whenever the
+/// callback returns to the engine). (Dropping a position needs no GIL: pyo3 defers the
 /// decref.) `Python::with_gil` would check the same thing through thread-local storage on every
 /// comparison, which the table lookups of a large game feel.
 fn gil_held<'py>() -> Python<'py> {

@@ -121,13 +121,7 @@ class Game:
         principal ``line`` (each step ``player`` and ``position``; positions as stored, i.e.
         through ``canonical`` when given).
         """
-        m = None if players is None else _check.number("players", players, 2**32 - 1)
-        k = None if order is None else _check.numbers("player offset", order, 2**32 - 1)
-        p = None
-        if prefs is not None:
-            if isinstance(prefs, (str, bytes)):
-                raise TypeError("prefs must be a list of orders (lists of players)")
-            p = [_check.numbers("player", o, 2**32 - 1) for o in prefs]
+        m, k, p = _check.profile(players, order, prefs)
         return self._engine.multiplayer_play(position, m, k, p)
 
     def sequence(self, n: int, position: Optional[Callable[[int], Any]] = None) -> Sequence:
