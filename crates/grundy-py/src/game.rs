@@ -337,19 +337,28 @@ pub struct GameEngine {
     normal: Option<Solver<Rules, Normal>>,
     misere: Option<Solver<Rules, Misere>>,
     multiplayer: Vec<(Preferences, Solver<Rules, LastMover>)>,
+    /// The most positions one table may hold (`TooLarge` past it), or no limit.
+    max_positions: Option<usize>,
 }
 
 impl GameEngine {
+    fn limited<R: grundy::solve::Reading<PyPos>>(&self, s: Solver<Rules, R>) -> Solver<Rules, R> {
+        match self.max_positions {
+            Some(limit) => s.with_limit(limit),
+            None => s,
+        }
+    }
+
     fn normal(&mut self, py: Python<'_>) -> &mut Solver<Rules, Normal> {
         if self.normal.is_none() {
-            self.normal = Some(Solver::new(Rules::new(py, self), Normal::default()));
+            self.normal = Some(self.limited(Solver::new(Rules::new(py, self), Normal::default())));
         }
         self.normal.as_mut().expect("just made")
     }
 
     fn misere(&mut self, py: Python<'_>) -> &mut Solver<Rules, Misere> {
         if self.misere.is_none() {
-            self.misere = Some(Solver::misere(Rules::new(py, self)));
+            self.misere = Some(self.limited(Solver::misere(Rules::new(py, self))));
         }
         self.misere.as_mut().expect("just made")
     }
@@ -358,7 +367,7 @@ impl GameEngine {
         let i = match self.multiplayer.iter().position(|(p, _)| *p == prefs) {
             Some(i) => i,
             None => {
-                let solver = Solver::multiplayer(Rules::new(py, self), prefs.clone());
+                let solver = self.limited(Solver::multiplayer(Rules::new(py, self), prefs.clone()));
                 self.multiplayer.push((prefs, solver));
                 self.multiplayer.len() - 1
             }
@@ -408,11 +417,12 @@ fn evaluate<R: grundy::solve::Reading<PyPos>, T>(
 #[pymethods]
 impl GameEngine {
     #[new]
-    #[pyo3(signature = (options, components=None, canonical=None))]
+    #[pyo3(signature = (options, components=None, canonical=None, max_positions=None))]
     fn new(
         options: Py<PyAny>,
         components: Option<Py<PyAny>>,
         canonical: Option<Py<PyAny>>,
+        max_positions: Option<usize>,
     ) -> Self {
         GameEngine {
             options,
@@ -421,6 +431,7 @@ impl GameEngine {
             normal: None,
             misere: None,
             multiplayer: Vec::new(),
+            max_positions,
         }
     }
 

@@ -267,6 +267,17 @@ def test_a_broken_components_is_a_value_error_naming_components():
         game.grundy_value(3)
 
 
+def test_max_positions_stops_a_game_that_never_ends():
+    game = grundy.Game(options=lambda n: [n + 1], max_positions=1000)
+    with pytest.raises(ValueError, match="^too large to brute-force: more than 1000 positions"):
+        game.grundy_value(0)
+    # Within the bound it answers (a finite game).
+    small = grundy.Game(options=lambda n: [n - 1] if n else [], max_positions=1000)
+    assert small.grundy_value(998) == 0
+    with pytest.raises(ValueError, match="too large"):
+        small.misere_outcome(5000)
+
+
 def test_sequence_reports_an_observed_period():
     game = grundy.Game(options=lambda n: [n - k for k in (1, 3, 4) if k <= n])
     seq = game.sequence(100)

@@ -43,6 +43,9 @@ class Game:
     The engine is iterative (a million-deep chain needs no recursion limit), keeps its tables
     between calls on the same object (a second query is cheap), checks for Ctrl-C as it goes,
     and an exception raised in your callback reaches you unchanged, with its traceback.
+    ``max_positions=N`` bounds each table (normal, misere, each multiplayer profile): a query
+    that would store more raises ``ValueError`` ("too large to brute-force"); by default there
+    is no bound, so a game too large for memory is stopped with Ctrl-C.
 
     Example, Grundy's game (split a heap into two unequal non-empty heaps), a heap being an int
     and a move leaving a pair of heaps, which ``components`` splits:
@@ -65,11 +68,14 @@ class Game:
         options: Callable[[Any], Iterable[Any]],
         components: Optional[Callable[[Any], Optional[Iterable[Any]]]] = None,
         canonical: Optional[Callable[[Any], Any]] = None,
+        *,
+        max_positions: Optional[int] = None,
     ) -> None:
         _callable("options", options, required=True)
         _callable("components", components)
         _callable("canonical", canonical)
-        self._engine = _grundy.GameEngine(options, components, canonical)
+        limit = None if max_positions is None else _check.u64("max_positions", max_positions)
+        self._engine = _grundy.GameEngine(options, components, canonical, limit)
 
     def grundy_value(self, position: Hashable) -> int:
         """The Sprague-Grundy value of ``position`` (normal play: the last player to move

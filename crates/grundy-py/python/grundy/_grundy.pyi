@@ -76,7 +76,11 @@ class GameEngine:
     raised in a callback is re-raised unchanged; a loop or a broken components() is ValueError."""
 
     def __init__(
-        self, options: Any, components: Optional[Any] = None, canonical: Optional[Any] = None
+        self,
+        options: Any,
+        components: Optional[Any] = None,
+        canonical: Optional[Any] = None,
+        max_positions: Optional[int] = None,
     ) -> None: ...
     def grundy_value(self, position: Any) -> int:
         """The normal-play value."""
