@@ -50,12 +50,15 @@ pub struct PyPos {
 
 impl PyPos {
     fn new(obj: Bound<'_, PyAny>) -> PyResult<Self> {
-        let hash = obj.hash().map_err(|_| {
+        let hash = obj.hash().map_err(|e| {
+            if !e.is_instance_of::<PyTypeError>(obj.py()) {
+                return e; // the position's own __hash__ failed: its exception, unchanged
+            }
             PyTypeError::new_err(format!(
                 "positions must be hashable, but the game gave {} (a {}): use a tuple or \
                  frozenset instead of a list or set",
                 shown(&obj),
-                obj.get_type().name().map_or("?".into(), |n| n.to_string())
+                type_name(&obj)
             ))
         })?;
         Ok(PyPos {
@@ -184,11 +187,7 @@ impl Rules {
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = position.py();
-        // A load and a store, not `fetch_add`: a locked instruction would wait for every
-        // pending store of the engine on each call (the GIL already serialises the calls).
-        let calls = self.calls.load(Ordering::Relaxed);
-        self.calls.store(calls.wrapping_add(1), Ordering::Relaxed);
-        if calls % SIGNAL_EVERY == 0 {
+        if self.calls.fetch_add(1, Ordering::Relaxed) % SIGNAL_EVERY == 0 {
             py.check_signals()?;
         }
         callback.bind(py).call1((position,))

@@ -221,6 +221,16 @@ def test_an_exception_in_equality_reaches_the_caller():
         game.grundy_value("start")
 
 
+def test_an_exception_in_hash_reaches_the_caller():
+    class Unhashable:
+        def __hash__(self):
+            raise Boom("no hash today")
+
+    game = grundy.Game(options=lambda p: [Unhashable()] if p == "start" else [])
+    with pytest.raises(Boom, match="no hash today"):
+        game.grundy_value("start")
+
+
 @pytest.mark.parametrize(
     "options,components,message",
     [

@@ -34,7 +34,8 @@ class Game:
     independent parts whose disjunctive sum ``p`` is (each part strictly simpler than ``p``;
     terminal parts may be left out). Normal-play values then use the Sprague-Grundy theorem
     (primer paper, section 1): the value of a sum is the nim-sum of its parts' values, and only
-    the parts are stored. Misere and multiplayer play ignore it (sums do not behave there).
+    the parts are stored. Misere and multiplayer play ignore it (sums do not behave there), so
+    they, and the moves from a position that splits, need ``options`` of every position.
 
     ``canonical(p)``, optional, maps a position to a representative with the same value (a
     sorted tuple of heaps, the least image under a symmetry), so that equivalent positions share
