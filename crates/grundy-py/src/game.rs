@@ -489,6 +489,8 @@ impl GameEngine {
             let play = evaluate(solver, |s| s.play(&key, 0))?;
             let out = PyDict::new(py);
             out.set_item("players", solver.players())?;
+            out.set_item("preferences", solver.reading().preferences().to_string())?;
+            out.set_item("orders", solver.reading().preferences().orders().to_vec())?;
             out.set_item("last_mover", play.last_mover)?;
             out.set_item("position_offset", play.position_offset)?;
             let line = PyList::empty(py);

@@ -99,10 +99,8 @@ def test_nim_as_a_callback_agrees_with_the_library_families():
         assert game.misere_outcome(heaps) == nim["misere_outcome"]
         many = grundy.multiplayer(list(heaps), players=3)
         mine = game.multiplayer(heaps, players=3)
-        assert (mine["last_mover"], mine["position_offset"]) == (
-            many["last_mover"],
-            many["position_offset"],
-        )
+        for key in ("players", "preferences", "orders", "last_mover", "position_offset"):
+            assert mine[key] == many[key], key
         assert [s["player"] for s in mine["line"]] == [s["player"] for s in many["line"]]
 
 
@@ -163,6 +161,11 @@ def test_a_million_deep_chain_needs_no_recursion_limit_and_the_table_stays():
     assert game.outcome(10**6) == "P"
     assert game.sequence(1000).values == [k % 2 for k in range(1001)]
     assert calls[0] == 10**6 + 1
+    # Misère play and three players go as deep (each with its own table; the principal line
+    # of 10^5 moves is kept short to keep the test quick).
+    assert game.misere_outcome(10**6) == "N"
+    assert game.multiplayer(10**5, players=3)["last_mover"] == (10**5 - 1) % 3
+    assert sys.getrecursionlimit() == limit
 
 
 class Boom(Exception):

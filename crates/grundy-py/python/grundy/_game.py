@@ -124,7 +124,9 @@ class Game:
         Nim: ``order=[K1, ..., KM]`` for GAMES(K1, ..., KM), ``prefs`` for one order per
         player, neither for Li's GAMES(0, 1, ..., M-1) with ``players`` (default 3).
 
-        Returns ``players``, ``last_mover``, ``position_offset`` (the i of "i-position") and the
+        Returns ``players``, ``preferences`` and ``orders`` (the profile, as
+        :func:`grundy.multiplayer` names them), ``last_mover``, ``position_offset`` (the i of
+        "i-position") and the
         principal ``line`` (each step ``player`` and ``position``; positions as stored, i.e.
         through ``canonical`` when given).
         """
