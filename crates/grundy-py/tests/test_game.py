@@ -336,6 +336,41 @@ def test_ctrl_c_interrupts_a_long_solve_and_the_game_still_works():
     assert proc.returncode == 0
 
 
+def test_games_solved_in_several_threads_at_once_agree():
+    import threading
+
+    results = {}
+
+    def solve(k):
+        game = grundy.Game(options=lambda n: [n - s for s in (1, 3, 4) if s <= n])
+        results[k] = game.sequence(20_000).values
+
+    threads = [threading.Thread(target=solve, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    expected = grundy.subtraction_sequence(20_000, set=[1, 3, 4]).values
+    assert all(results[k] == expected for k in range(4))
+    # One game used from two threads at once: the second caller is refused, nothing breaks.
+    shared = grundy.Game(options=lambda n: [n - 1] if n else [])
+    errors = []
+
+    def use():
+        try:
+            shared.grundy_value(200_000)
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    pair = [threading.Thread(target=use) for _ in range(2)]
+    for t in pair:
+        t.start()
+    for t in pair:
+        t.join()
+    assert shared.grundy_value(200_000) == 0
+    assert all("borrow" in e for e in errors)
+
+
 def test_help_shows_an_example_that_runs():
     import doctest
 
