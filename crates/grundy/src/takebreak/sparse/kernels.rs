@@ -414,15 +414,10 @@ unsafe fn take_in_bits_avx512(
     // 64 splits per step: one branch per 64 (hits are dense at first, so fewer steps means
     // fewer mispredicted branches)
     while j + 64 <= len {
-        let mut hits = lookup(j, table) as u64 | (lookup(j + 32, table) as u64) << 32;
+        let hits = lookup(j, table) as u64 | (lookup(j + 32, table) as u64) << 32;
         if hits != 0 {
-            while hits != 0 {
-                let lane = hits.trailing_zeros() as usize;
-                hits &= hits - 1;
-                let k = j + lane;
-                if take_bit(bits, low[k] ^ high[len - 1 - k], lo + k, left, taken) {
-                    return Some(lo + k);
-                }
+            if let Some(end) = take_hits(hits, j, low, high, lo, bits, left, taken) {
+                return Some(end);
             }
             // SAFETY: `bits` is 16 u32 = 64 bytes.
             table = _mm512_loadu_si512(bits.as_ptr() as *const __m512i);
@@ -450,6 +445,31 @@ fn take_in_bits_from(
             return Some(lo + k);
         }
         j = k + 1;
+    }
+    None
+}
+
+/// Take the values of the splits `j + i` for the bits `i` of `hits` (in order) out of `bits`, as
+/// [`take_bit`]; the split where `bits` emptied, if it did.
+#[allow(clippy::too_many_arguments)] // the state of `take_in_bits`, passed through
+#[inline(always)]
+fn take_hits(
+    mut hits: u64,
+    j: usize,
+    low: &[u16],
+    high: &[u16],
+    lo: usize,
+    bits: &mut [u32; SMALL_SET / 32],
+    left: &mut u32,
+    taken: &mut Vec<(usize, u16)>,
+) -> Option<usize> {
+    let len = low.len().min(high.len());
+    while hits != 0 {
+        let k = j + hits.trailing_zeros() as usize;
+        hits &= hits - 1;
+        if take_bit(bits, low[k] ^ high[len - 1 - k], lo + k, left, taken) {
+            return Some(lo + k);
+        }
     }
     None
 }
@@ -507,15 +527,10 @@ unsafe fn take_in_bits_avx2(
             pick,
         ));
         let bit = _mm256_srlv_epi32(w, _mm256_and_si256(x, low_bits));
-        let mut hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32::<31>(bit)));
+        let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32::<31>(bit)));
         if hits != 0 {
-            while hits != 0 {
-                let lane = hits.trailing_zeros() as usize;
-                hits &= hits - 1;
-                let k = j + lane;
-                if take_bit(bits, low[k] ^ high[len - 1 - k], lo + k, left, taken) {
-                    return Some(lo + k);
-                }
+            if let Some(end) = take_hits(hits as u8 as u64, j, low, high, lo, bits, left, taken) {
+                return Some(end);
             }
             table_lo = _mm256_loadu_si256(bits.as_ptr() as *const __m256i);
             table_hi = _mm256_loadu_si256(bits.as_ptr().add(8) as *const __m256i);
