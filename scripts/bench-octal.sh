@@ -5,7 +5,8 @@
 #   ROUNDS=1 scripts/bench-octal.sh   # one round
 #   QUICK=1 scripts/bench-octal.sh    # small sizes (a smoke test of the script, ~1 minute)
 #   ONLY=0.6 scripts/bench-octal.sh   # one benchmark (0.16, 0.6, 0.07, 0.346, 0.414, 0.437,
-#                                     # 0.766, 0.137, extend, 0.1777)
+#                                     # 0.766, 0.142, 0.162, 0.172, 0.764, values, 0.137,
+#                                     # extend, 0.1777)
 #
 # Every side-by-side run passes --no-extend: ogsolve computes every value, so we do too (by
 # default grundy stops at a certified period and reads the rest from it; the "extend"
@@ -106,6 +107,7 @@ if [ -n "$QUICK" ]; then
     for code in 0.346 0.414; do bench $code 20000 "--no-extend" "naive"; done
     bench 0.437 20000 "--no-extend" "rc rc2"
     bench 0.766 20000 "--no-extend" "naive rc rc2"
+    for code in 0.142 0.162 0.172 0.764; do bench $code 20000 "--no-extend" "naive rc rc2"; done
 else
     bench 0.16 100000000 "--no-extend" "rc"
     bench 0.6 2097152 "--no-extend" "rc rc2"
@@ -114,6 +116,41 @@ else
     for code in 0.346 0.414; do bench $code 100000 "--no-extend" "naive"; done
     bench 0.437 100000 "--no-extend" "rc rc2"
     bench 0.766 100000 "--no-extend" "naive rc rc2"
+    # four more with large values (0.142 to 386, 0.162 to 470, 0.172 to 306 and 0.764 to 4165
+    # by n = 50000) or many rare positions; ogsolve's best is measured, not assumed
+    for code in 0.142 0.162 0.172 0.764; do bench $code 100000 "--no-extend" "naive rc rc2"; done
+    # Officers to 2^24 (issue 14's target: at most 0.25x ogsolve's best, rc2 there)
+    bench 0.6 16777216 "--no-extend" "rc2"
+fi
+
+# same_values CODE N METHOD : whether grundy and ogsolve print the same G(0..=n) (the values one
+# per line, from `grundy --print` and `ogsolve -p`, compared whole; n + 1 lines each)
+same_values() {
+    local code=$1 n=$2 method=$3
+    if [ -n "$ONLY" ] && [ "$ONLY" != "values" ]; then return; fi
+    $GRUNDY takebreak "$code" -n "$n" --print --no-extend --no-checkpoint --no-record |
+        awk 'f { sub(/^ *[0-9]+:/, ""); print } /^values:/ { f = 1 }' | tr -s ' ' '\n' |
+        grep -v '^$' > "$WORK/ours.txt"
+    $OGSOLVE -m "$method" -n "$n" -p "$code" | sed -n 's/^ nimbers: //p' | tr ' ' '\n' |
+        grep -v '^$' > "$WORK/theirs.txt"
+    local lines sum
+    lines=$(wc -l < "$WORK/ours.txt")
+    sum=$(sha256sum < "$WORK/ours.txt" | cut -c1-16)
+    if [ "$lines" -eq $((n + 1)) ] && cmp -s "$WORK/ours.txt" "$WORK/theirs.txt"; then
+        printf 'values %-6s n=%-10s grundy and ogsolve -m %s print the same %s values (sha256 %s)\n' \
+            "$code" "$n" "$method" "$lines" "$sum"
+    else
+        printf 'values %-6s n=%-10s DIFFER: grundy %s lines, ogsolve -m %s %s lines\n' \
+            "$code" "$n" "$lines" "$method" "$(wc -l < "$WORK/theirs.txt")"
+    fi
+}
+
+if [ -n "$QUICK" ]; then
+    same_values 0.6 131072 rc2
+    same_values 0.162 20000 naive
+else
+    same_values 0.6 16777216 rc2
+    for code in 0.142 0.162 0.172 0.764; do same_values $code 100000 rc2; done
 fi
 
 # ours_only NAME ARGS... : wall, user and peak memory of one grundy run (no peer to compare)

@@ -104,6 +104,29 @@ fn sparse_games_run_in_the_sparse_mode_and_prove_most_values_directly() {
 }
 
 #[test]
+fn officers_matches_the_definition_and_grossmans_rare_values() {
+    // Officers (0.6) to 2^15, value by value against the naive engine: long enough for values
+    // above 64 (the byte-map path and its vectorised witness search) and for every one of the
+    // rare positions. Grossman ("Searching for periodicity in Officers", Games of No Chance 5,
+    // 2019) counts 1584 rare values, the last at n = 20627; the rare values are those with an
+    // even number of bits in v & 0b1_1110_1110 (the common ones have an odd number).
+    let c = code("0.6");
+    let n = 1 << 15;
+    let mut engine = RareCommon::new(&c).unwrap();
+    let g = run(&mut engine, n);
+    assert_eq!(g, reference(&c, n));
+    assert!(g.iter().any(|&v| v >= 64));
+    let rare: Vec<usize> = (0..=n)
+        .filter(|&i| (g[i] & 0b1_1110_1110).count_ones() % 2 == 0)
+        .collect();
+    assert_eq!(rare.len(), 1584);
+    assert_eq!(rare.last(), Some(&20627));
+    // the frequency-driven split finds the same class: every rare position but 0 (which never
+    // takes part in a split)
+    assert_eq!(engine.rare_positions(), 1583);
+}
+
+#[test]
 fn forced_modes_and_fixed_splits_give_the_same_values() {
     for text in [
         "0.16", "0.6", "0.137", "4.07", "0.4", "0.51", "0.007", "0.1",

@@ -13,6 +13,11 @@ use super::split::VALUES;
 use super::{record_hint, Hints, Mode, RareCommon, HINT_DEPTH, HINT_REACH};
 use crate::takebreak::bitset::mex;
 
+/// Stretches of a heap's splits that the witness search takes in turn.
+const SEGMENTS: usize = 4;
+/// Splits per stretch and turn at first (doubling every round).
+const SEGMENT_CHUNK: usize = 128;
+
 /// Splits per look once at most four values are still wanted.
 const TAIL_CHUNK: usize = 256;
 
@@ -33,7 +38,9 @@ pub(super) struct WideState {
     targets: Vec<u16>,
     /// Witnesses found by the vectorised lookup: (split, value).
     taken: Vec<(usize, u16)>,
+    /// Witness search: per split move and stretch, the next split and the end.
     cursors: Vec<usize>,
+    ends: Vec<usize>,
     block: MapBlock,
 }
 
@@ -61,6 +68,7 @@ impl Default for WideState {
             targets: Vec::new(),
             taken: Vec::new(),
             cursors: Vec::new(),
+            ends: Vec::new(),
             block: MapBlock::default(),
         }
     }
@@ -367,20 +375,72 @@ impl RareCommon {
                 }
                 self.hint_control.report(false);
             }
-            // From the bottom of each heap up, the split moves taking turns in growing chunks
-            // (small positions hold the most varied values, so witnesses come soonest there).
+            // Each heap's splits in SEGMENTS equal stretches, scanned in turn a chunk at a time
+            // (and the split moves taking turns): the witnesses of a game without local
+            // structure are spread at random, and sampling the whole range early finds the
+            // last of them sooner than a scan from the bottom (scripts/officers-witnesses.py).
             state.cursors.clear();
-            state.cursors.resize(self.moves.split.len(), 1);
-            let mut chunk = 256usize;
+            state.ends.clear();
+            for m in self.moves.split_heaps(n) {
+                let half = if m >= 2 { m / 2 } else { 0 };
+                for k in 0..SEGMENTS {
+                    state.cursors.push(1 + k * half / SEGMENTS);
+                    state.ends.push(1 + (k + 1) * half / SEGMENTS);
+                }
+            }
+            let mut chunk = SEGMENT_CHUNK;
+            if let (Some(bits), false) = (small.as_mut(), record) {
+                // First round without a branch per witness: every value of the first chunk of
+                // each stretch marked in a byte map, then all wanted ones taken at once (most
+                // wanted values turn up in this round; looking them up one by one would
+                // mispredict a branch at nearly every one).
+                let mut seen = [0u8; SMALL_SET];
+                for (c, m) in self
+                    .moves
+                    .split_heaps(n)
+                    .flat_map(|m| std::iter::repeat(m).take(SEGMENTS))
+                    .enumerate()
+                {
+                    let lo = state.cursors[c];
+                    let hi = (lo + chunk).min(state.ends[c]);
+                    if lo < hi {
+                        let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
+                        for (&a, &b) in low.iter().zip(high.iter().rev()) {
+                            seen[(a ^ b) as usize & (SMALL_SET - 1)] = 1;
+                        }
+                        scanned += (hi - lo) as u64;
+                        state.cursors[c] = hi;
+                    }
+                }
+                let mut found = [0u64; SMALL_SET / 64];
+                pack(&seen, &mut found);
+                for (w, &f) in found.iter().enumerate() {
+                    for half in 0..2 {
+                        let word = &mut bits[2 * w + half];
+                        let newly = (f >> (32 * half)) as u32 & *word;
+                        *word &= !newly;
+                        remaining -= newly.count_ones() as usize;
+                    }
+                }
+                if remaining == 0 {
+                    break 'search;
+                }
+            }
             loop {
                 let mut progressed = false;
-                for (s, m) in self.moves.split_heaps(n).enumerate() {
-                    let lo = state.cursors[s];
-                    if m < 2 || lo > m / 2 {
+                for (c, m) in self
+                    .moves
+                    .split_heaps(n)
+                    .flat_map(|m| std::iter::repeat(m).take(SEGMENTS))
+                    .enumerate()
+                {
+                    let s = c / SEGMENTS;
+                    let lo = state.cursors[c];
+                    if lo >= state.ends[c] {
                         continue;
                     }
-                    let hi = (lo + chunk).min(m / 2 + 1);
-                    state.cursors[s] = hi;
+                    let hi = (lo + chunk).min(state.ends[c]);
+                    state.cursors[c] = hi;
                     progressed = true;
                     let mut at = lo;
                     while at < hi {
