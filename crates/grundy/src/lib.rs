@@ -24,6 +24,8 @@ pub mod graph;
 pub mod nimber;
 pub mod solve;
 pub mod takebreak;
+pub mod text;
+pub mod verify;
 pub mod young;
 
 pub use game::{Game, LabelledMoves, Outcome};

@@ -4,7 +4,7 @@
 
 use super::{heaps_text, position_move, Playable};
 use crate::common::{parse_u64, CliError, CliResult};
-use crate::game_spec::{parse_game, HeapGame};
+use grundy::games::registry::{parse_game, HeapGame};
 use grundy::{Game, NormalPlay};
 
 /// Positions the engine may evaluate before refusing the game as too large.

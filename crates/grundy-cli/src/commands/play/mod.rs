@@ -178,7 +178,7 @@ fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
                 CliError::input(format!(
                     "unknown family '{other}' for play (choose one of: {}, or a game spec: {})",
                     FAMILIES.join(", "),
-                    crate::game_spec::KNOWN.join(", ")
+                    grundy::games::registry::KNOWN.join(", ")
                 ))
             } else {
                 e

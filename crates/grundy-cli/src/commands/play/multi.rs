@@ -3,8 +3,8 @@
 
 use super::{heaps_text, position_move, PlayArgs, Playable};
 use crate::common::{parse_u64, CliError, CliResult};
-use crate::game_spec::{parse_game, HeapGame};
 use grundy::games::multiplayer::LastMover;
+use grundy::games::registry::{parse_game, HeapGame};
 use grundy::solve::Solver;
 use grundy::Game;
 

@@ -1,19 +1,11 @@
-//! `grundy verify quotient-theorem`: Theorem 4 of the hook paper on every Young diagram up to a
+//! Young diagrams: Theorem 4 of the hook paper on every Young diagram up to a
 //! number of boxes — each of its three terms by brute force (the evaluator on the hook-removal
 //! game, on the even-hook game, on the 2-core) against the closed forms (Welter's formula, the
 //! hook formula, the two halves, the parity of the number of boxes).
 
-use super::{check_budget, exhaustive, finish};
-use crate::common::{CliError, CliResult};
-use grundy::young::{self, HookRemoval, Partition};
-use grundy::NormalPlay;
-
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Every Young diagram with at most N boxes
-    #[arg(long, value_name = "N", default_value_t = 12)]
-    pub max_boxes: u64,
-}
+use super::{check_budget, exhaustive, CheckReport, Progress};
+use crate::young::{self, HookRemoval, Partition};
+use crate::{Error, NormalPlay};
 
 /// Number of partitions of 0..=n (Euler's recurrence would do; a DP table is plenty).
 fn partitions_up_to(n: u64) -> u128 {
@@ -76,19 +68,19 @@ fn check(p: &Partition, s: &mut Solvers) -> Option<String> {
 }
 
 /// Above this many boxes the partitions alone exceed the budget (p(0) + ... + p(60) is 6,639,349), so larger requests are refused before any table is built.
-const MAX_BOXES: u64 = 60;
+pub const MAX_BOXES: u64 = 60;
 
-pub fn run(args: Args, json: bool) -> CliResult {
-    if args.max_boxes > MAX_BOXES {
-        return Err(CliError::input(format!(
-            "--max-boxes {} is too large: at most {MAX_BOXES} (the diagrams are enumerated one by one)",
-            args.max_boxes
+/// Check every Young diagram of at most `max_boxes` boxes.
+pub fn check_all(max_boxes: u64, progress: Progress<'_>) -> Result<CheckReport, Error> {
+    if max_boxes > MAX_BOXES {
+        return Err(Error::Invalid(format!(
+            "--max-boxes {max_boxes} is too large: at most {MAX_BOXES} (the diagrams are enumerated one by one)"
         )));
     }
-    check_budget(partitions_up_to(args.max_boxes), 2_000_000)?;
-    let items: Vec<Partition> = (0..=args.max_boxes).flat_map(Partition::all_of).collect();
-    let scope = format!("every Young diagram of at most {} boxes", args.max_boxes);
-    let report = exhaustive(
+    check_budget(partitions_up_to(max_boxes), 2_000_000)?;
+    let items: Vec<Partition> = (0..=max_boxes).flat_map(Partition::all_of).collect();
+    let scope = format!("every Young diagram of at most {max_boxes} boxes");
+    Ok(exhaustive(
         "Quotient theorem (Thm 4): v(p) = 2 v_phi2(p) + v(p^2), each term by brute force",
         &scope,
         &items,
@@ -101,8 +93,8 @@ pub fn run(args: Args, json: bool) -> CliResult {
             }
             SOLVERS.with(|s| check(p, &mut s.borrow_mut()))
         },
-    );
-    finish(report, json)
+        progress,
+    ))
 }
 
 #[cfg(test)]
