@@ -11,9 +11,11 @@
 
 use crate::runs::tell;
 use crate::{guarded, to_py, value_error};
-use grundy::takebreak::{analyse, transform, Code, Rules};
+use grundy::takebreak::notation::Notation;
+use grundy::takebreak::{analyse, general, transform, Code, Rules};
 use grundy_runs::run::{self, CheckpointPlace};
-use grundy_runs::{sequence, Engine, EngineChoice, Message};
+use grundy_runs::sequence::{self, CodeRules};
+use grundy_runs::{Engine, EngineChoice, Message};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
@@ -85,7 +87,28 @@ fn takebreak_sequence(
     progress: Option<PyObject>,
 ) -> PyResult<PyObject> {
     guarded(|| {
-        let rules = rules_of(code)?;
+        let rules = match sequence::parse_code(code).map_err(value_error)? {
+            CodeRules::Engines(rules) => rules,
+            CodeRules::General(notation) => {
+                // as the CLI: forms the octal engines cannot represent go to the general engine
+                let refused = [
+                    (
+                        until_period,
+                        "until_period (no periodicity theorem covers it)",
+                    ),
+                    (engine != "auto", "engine (only the general engine runs it)"),
+                    (
+                        checkpoint.is_some() || default_checkpoint,
+                        "checkpoints (its runs are bounded to a few seconds)",
+                    ),
+                    (record, "record (its runs are bounded to a few seconds)"),
+                ];
+                if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
+                    return Err(value_error(sequence::general_refusal(&notation, what)));
+                }
+                return general_sequence(py, &notation, n.unwrap_or(1000));
+            }
+        };
         let choice = EngineChoice::parse(engine).map_err(value_error)?;
         Engine::check(choice, &rules).map_err(|e| {
             // the CLI's message names its flag; Python's names the argument
@@ -195,16 +218,36 @@ fn takebreak_sequence(
         // Straight into the bytes object: no second copy of a long sequence.
         let values = computation.to_vec();
         drop(computation);
-        let bytes = PyBytes::new_with(py, values.len() * 2, |buf| {
-            for (cell, v) in buf.chunks_exact_mut(2).zip(&values) {
-                cell.copy_from_slice(&v.to_ne_bytes());
-            }
-            Ok(())
-        })?;
-        drop(values);
-        d.set_item("values", bytes)?;
+        d.set_item("values", u16_bytes(py, values)?)?;
         Ok(d.into_any().unbind())
     })
+}
+
+/// Values as native-endian u16 bytes, straight into the bytes object: no second copy of a long
+/// sequence.
+fn u16_bytes(py: Python<'_>, values: Vec<u16>) -> PyResult<Bound<'_, PyBytes>> {
+    PyBytes::new_with(py, values.len() * 2, |buf| {
+        for (cell, v) in buf.chunks_exact_mut(2).zip(&values) {
+            cell.copy_from_slice(&v.to_ne_bytes());
+        }
+        Ok(())
+    })
+}
+
+/// G(0..=n) of a code only the general engine runs, with the keys of the CLI's report.
+fn general_sequence(py: Python<'_>, notation: &Notation, n: u64) -> PyResult<PyObject> {
+    let s = py
+        .allow_threads(|| general::sequence(notation, n))
+        .map_err(value_error)?;
+    let d = PyDict::new(py);
+    d.set_item("code", notation.to_string())?;
+    d.set_item("n", s.values.len() - 1)?;
+    d.set_item("engine", "general")?;
+    d.set_item("period", to_py(py, &s.period)?)?;
+    d.set_item("max_value", s.max_value)?;
+    d.set_item("value_counts", &s.value_counts)?;
+    d.set_item("values", u16_bytes(py, s.values)?)?;
+    Ok(d.into_any().unbind())
 }
 
 /// A position of several heaps: heap values, value, outcome, up to `max_moves` winning moves.
@@ -217,12 +260,32 @@ fn takebreak_position(
     max_moves: usize,
 ) -> PyResult<PyObject> {
     guarded(|| {
-        let rules = rules_of(code)?;
+        let parsed = sequence::parse_code(code).map_err(value_error)?;
         if heaps.is_empty() {
             return Err(value_error(
                 "heaps needs at least one heap (e.g. [5, 7, 9])",
             ));
         }
+        let rules = match parsed {
+            CodeRules::Engines(rules) => rules,
+            CodeRules::General(notation) => {
+                // as the CLI: the general engine analyses forms the octal engines cannot run
+                let heaps = heaps
+                    .into_iter()
+                    .map(|h| {
+                        u32::try_from(h).map_err(|_| {
+                            value_error(format!("heap {h} is too large: at most {}", u32::MAX))
+                        })
+                    })
+                    .collect::<PyResult<Vec<u32>>>()?;
+                let a = py
+                    .allow_threads(|| general::analyse(&notation, &heaps, max_moves))
+                    .map_err(value_error)?;
+                let d = to_py(py, &a)?;
+                d.bind(py).set_item("code", notation.to_string())?;
+                return Ok(d);
+            }
+        };
         if let Some(&h) = heaps.iter().find(|&&h| h > MAX_HEAP) {
             return Err(value_error(format!(
                 "heap {h} is too large: at most {MAX_HEAP} (its Grundy sequence is computed naively)"

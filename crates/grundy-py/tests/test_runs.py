@@ -189,3 +189,17 @@ def test_docstring_examples_of_long_runs():
 
     failures, tried = doctest.testmod(_runs)
     assert tried > 0 and failures == 0
+
+
+def test_codes_only_the_general_engine_runs_go_there_like_the_cli():
+    seq = grundy.takebreak("0.[3]", 100)
+    assert seq.to_dict() == run_cli("takebreak", "0.[3]", "-n", "100", "--print")
+    assert seq.report["engine"] == "general"
+    pos = grundy.takebreak_position("0.[3]", [5, 7])
+    assert pos == run_cli("takebreak", "0.[3]", "--heaps", "5,7")
+    with pytest.raises(ValueError) as info:
+        grundy.takebreak("0.9x!")
+    assert str(info.value) == cli_error("takebreak", "0.9x!")
+    with pytest.raises(ValueError, match="run by the general engine, which does not support "
+                                         "until_period"):
+        grundy.takebreak("0.[3]", until_period=True)

@@ -6,6 +6,7 @@
 
 use crate::engine::Engine;
 use crate::{Error, Result};
+use grundy::takebreak::notation::Notation;
 use grundy::takebreak::{budget, Finish, Plan, Rules};
 
 /// Largest number of values the rare/common engine computes (it stores positions in 32 bits);
@@ -19,6 +20,33 @@ pub const MAX_JSON_INT: u64 = (1 << 53) - 1;
 pub const MAX_N_NAIVE: u64 = 2_000_000;
 /// The same when moves may leave three or more heaps: the nim-sum tables grow with n too.
 pub const MAX_N_NAIVE_MANY_HEAPS: u64 = 200_000;
+
+/// What computes a code's sequence.
+pub enum CodeRules {
+    /// Rules the octal and naive engines run (finite codes, Grundy's game), with checkpoints,
+    /// periods certified by the periodicity theorem, and the catalogue.
+    Engines(Rules),
+    /// A form only the general engine runs (`0.[3]`, `{2+}.0`, `4?.0`, ...): bounded runs of a
+    /// few seconds, without checkpoints or a certified period
+    /// ([`grundy::takebreak::general`]).
+    General(Notation),
+}
+
+/// Parse a code in CGSuite's notation (or a named game) and say what computes it.
+pub fn parse_code(code: &str) -> Result<CodeRules> {
+    let notation = Notation::parse(code)?;
+    Ok(match notation.to_rules() {
+        Ok(rules) => CodeRules::Engines(rules),
+        Err(_) => CodeRules::General(notation),
+    })
+}
+
+/// The refusal of an option the general engine does not have (`what` names it).
+pub fn general_refusal(notation: &Notation, what: &str) -> Error {
+    Error::input(format!(
+        "code '{notation}' is run by the general engine, which does not support {what}"
+    ))
+}
 
 /// The largest heap size `engine` is asked for on `rules`.
 pub fn engine_limit(engine: &Engine, rules: &Rules) -> u64 {

@@ -181,10 +181,9 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     }
     // Forms the octal engines cannot represent (0.[3], {2+}.0, 4?.0, ...) go to the general
     // engine; finite codes and Grundy's game keep theirs.
-    let notation = Notation::parse(&args.code)?;
-    let rules = match notation.to_rules() {
-        Ok(rules) => rules,
-        Err(_) => return run_general(&args, &notation, json),
+    let rules = match sequence::parse_code(&args.code)? {
+        sequence::CodeRules::Engines(rules) => rules,
+        sequence::CodeRules::General(notation) => return run_general(&args, &notation, json),
     };
     if let Some(m) = &args.fold {
         return run_fold(&args, &rules, m, json);
@@ -468,9 +467,7 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         ),
     ];
     if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
-        return Err(CliError::input(format!(
-            "code '{notation}' is run by the general engine, which does not support {what}"
-        )));
+        return Err(sequence::general_refusal(notation, what).into());
     }
     if let Some(list) = &args.heaps {
         let heaps = parse_u64_list("heap", list)?;
