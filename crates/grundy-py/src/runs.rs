@@ -37,6 +37,46 @@ pub(crate) fn tell(message: Message) {
     });
 }
 
+/// The link between a run without the GIL and Python: each [`Poll::call`] takes the GIL, lets
+/// Python handle pending signals (Ctrl-C raises `KeyboardInterrupt` here) and calls the
+/// progress callback; the first exception is kept and the run is asked to stop, so that it
+/// saves what it has and the exception reaches the caller unchanged.
+pub(crate) struct Poll<'a> {
+    stop: &'a AtomicBool,
+    progress: Option<&'a PyObject>,
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl<'a> Poll<'a> {
+    pub(crate) fn new(stop: &'a AtomicBool, progress: Option<&'a PyObject>) -> Self {
+        Poll {
+            stop,
+            progress,
+            raised: Mutex::new(None),
+        }
+    }
+
+    pub(crate) fn call(&self, done: usize, total: usize) {
+        Python::with_gil(|py| {
+            let result = py.check_signals().and_then(|()| match self.progress {
+                Some(f) => f.call1(py, (done, total)).map(drop),
+                None => Ok(()),
+            });
+            if let Err(e) = result {
+                if let Ok(mut slot) = self.raised.lock() {
+                    slot.get_or_insert(e);
+                }
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        });
+    }
+
+    /// The exception that stopped the run, if any.
+    pub(crate) fn raised(self) -> Option<PyErr> {
+        self.raised.into_inner().ok().flatten()
+    }
+}
+
 /// Every code matching `pattern`, computed to `n` (or its certified period unless `full`) on
 /// `jobs` threads and recorded in the catalogue when `record` (`db` the file, else the CLI's
 /// default). `progress(done, total)` is called after each code and every 100 ms; a
@@ -68,21 +108,8 @@ fn census_run(
         };
         let stop = AtomicBool::new(false);
         let (result, raised) = py.allow_threads(|| {
-            let raised: Mutex<Option<PyErr>> = Mutex::new(None);
-            let watch = |done: usize, total: usize| {
-                Python::with_gil(|py| {
-                    let result = py.check_signals().and_then(|()| match &progress {
-                        Some(f) => f.call1(py, (done, total)).map(drop),
-                        None => Ok(()),
-                    });
-                    if let Err(e) = result {
-                        if let Ok(mut slot) = raised.lock() {
-                            slot.get_or_insert(e);
-                        }
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                });
-            };
+            let poll = Poll::new(&stop, progress.as_ref());
+            let watch = |done: usize, total: usize| poll.call(done, total);
             let result = census(
                 &options,
                 CensusHooks {
@@ -91,7 +118,7 @@ fn census_run(
                     progress: Some(&watch),
                 },
             );
-            (result, raised.into_inner().ok().flatten())
+            (result, poll.raised())
         });
         match (result, raised) {
             (Err(grundy_runs::Error::Interrupted(what)), Some(e)) => {

@@ -9,7 +9,7 @@
 //! signal is pending (and to call the progress callback); a `KeyboardInterrupt` saves the
 //! checkpoint, stops the run and reaches the caller.
 
-use crate::runs::tell;
+use crate::runs::{tell, Poll};
 use crate::{guarded, to_py, value_error};
 use grundy::takebreak::notation::Notation;
 use grundy::takebreak::{analyse, general, transform, Code, Rules};
@@ -19,7 +19,7 @@ use grundy_runs::{Engine, EngineChoice, Message};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -151,28 +151,16 @@ fn takebreak_sequence(
         let total = n + 1;
         let stop = AtomicBool::new(false);
         let ended = py.allow_threads(|| {
-            let interrupt: Mutex<Option<PyErr>> = Mutex::new(None);
+            let poll = Poll::new(&stop, progress.as_ref());
             let last_check = Mutex::new(Instant::now());
             let watch = |done: usize| {
                 let Ok(mut last) = last_check.lock() else {
                     return;
                 };
-                if last.elapsed() < SIGNAL_CHECK {
-                    return;
+                if last.elapsed() >= SIGNAL_CHECK {
+                    *last = Instant::now();
+                    poll.call(done, total);
                 }
-                *last = Instant::now();
-                Python::with_gil(|py| {
-                    let result = py.check_signals().and_then(|()| match &progress {
-                        Some(f) => f.call1(py, (done, total)).map(drop),
-                        None => Ok(()),
-                    });
-                    if let Err(e) = result {
-                        if let Ok(mut slot) = interrupt.lock() {
-                            slot.get_or_insert(e);
-                        }
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                });
             };
             let result = run::run(
                 &rules,
@@ -187,7 +175,7 @@ fn takebreak_sequence(
                     search: None,
                 },
             );
-            (result, interrupt.into_inner().ok().flatten())
+            (result, poll.raised())
         });
         let finished = match ended {
             (Err(grundy_runs::Error::Interrupted(saved)), Some(interrupt)) => {

@@ -203,3 +203,17 @@ def test_codes_only_the_general_engine_runs_go_there_like_the_cli():
     with pytest.raises(ValueError, match="run by the general engine, which does not support "
                                          "until_period"):
         grundy.takebreak("0.[3]", until_period=True)
+
+
+def test_progress_reaches_a_callback_and_no_bar_goes_to_a_log(capfd, monkeypatch):
+    seen = []
+    grundy.takebreak("0.106", 3 * 10**6, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1] == (3 * 10**6 + 1, 3 * 10**6 + 1)
+    assert all(t == 3 * 10**6 + 1 and 0 <= d <= t for d, t in seen)
+    # stderr is not a terminal here: the default shows no bar, even past the delay
+    monkeypatch.setattr(grundy._runs, "BAR_AFTER_SECONDS", 0.0)
+    grundy.takebreak("0.106", 3 * 10**6)
+    assert capfd.readouterr().err == ""
+    # asked for, the bar is drawn (tqdm is installed in the test environment)
+    grundy.takebreak("0.106", 3 * 10**6, progress=True)
+    assert "G(n) of 0.106" in capfd.readouterr().err

@@ -171,8 +171,9 @@ def takebreak(
     either can resume the other's run); ``checkpoint=True`` uses the CLI's default file, removed
     when the run completes; by default nothing is saved. ``record=True`` records the run in the
     CLI's results catalogue (see :func:`catalogue`), ``record=path`` in that file. Progress:
-    a tqdm bar on stderr once a run lasts a second when tqdm is installed (``progress=True``:
-    at once, ``False``: never, or your own ``callable(done, total)``).
+    a tqdm bar on stderr once a run lasts a second, on a terminal or in a notebook, when tqdm
+    is installed (``progress=True``: at once, ``False``: never, or your own
+    ``callable(done, total)``).
 
     The result's ``period``, ``preperiod`` and ``certified`` give the period found, ``report``
     the CLI's JSON (``code``, ``n``, ``engine``, ``period``, ``max_value``, ``value_counts``).

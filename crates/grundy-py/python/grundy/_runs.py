@@ -23,15 +23,28 @@ if TYPE_CHECKING:
 BAR_AFTER_SECONDS = 1.0
 
 
+def _interactive() -> bool:
+    """Whether someone watches: stderr is a terminal, or this is a Jupyter kernel. A log file
+    gets no bar (as the CLI's, whose bar is for terminals only)."""
+    if "ipykernel" in sys.modules:
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 class _LateBar:
-    """A tqdm bar on stderr that appears once the run has lasted a second; without tqdm
-    installed, nothing is shown."""
+    """A tqdm bar on stderr that appears once the run has lasted a second, when someone
+    watches (a terminal or a notebook); without tqdm installed, nothing is shown."""
 
     def __init__(self, what: str, always: bool) -> None:
         self.what = what
         self.start = time.monotonic()
         self.always = always
         self.bar: Any = None
+        if not always and not _interactive():
+            self.start = float("inf")  # nobody watches: never show it
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
@@ -53,9 +66,9 @@ class _LateBar:
 
 
 def progress_callback(progress: Progress, what: str) -> Any:
-    """The callback handed to the extension: None (a bar after a second, if tqdm is
-    installed), True (a bar at once, if tqdm is installed), False (nothing), or the user's own
-    ``callable(done, total)``."""
+    """The callback handed to the extension: None (a bar after a second on a terminal or in a
+    notebook, if tqdm is installed), True (a bar at once, if tqdm is installed), False
+    (nothing), or the user's own ``callable(done, total)``."""
     if progress is None or progress is True:
         return _LateBar(what, progress is True)
     if progress is False:

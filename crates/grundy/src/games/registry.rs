@@ -83,15 +83,7 @@ fn takebreak_work(heaps: &[u64], digits: usize) -> u128 {
     if s > 5_000 {
         return u128::MAX;
     }
-    let s = s as usize;
-    let mut p = vec![0u128; s + 1];
-    p[0] = 1;
-    for part in 1..=s {
-        for t in part..=s {
-            p[t] = p[t].saturating_add(p[t - part]);
-        }
-    }
-    let positions = p.iter().fold(0u128, |a, &x| a.saturating_add(x));
+    let positions = crate::young::Partition::count_up_to(s);
     let options = (s as u128 + 1) * (s as u128 + 1) * (digits as u128 + 1);
     positions.saturating_mul(options)
 }

@@ -7,19 +7,6 @@ use super::{check_budget, exhaustive, CheckReport, Progress};
 use crate::young::{self, HookRemoval, Partition};
 use crate::{Error, NormalPlay};
 
-/// Number of partitions of 0..=n (Euler's recurrence would do; a DP table is plenty).
-fn partitions_up_to(n: u64) -> u128 {
-    let n = n as usize;
-    let mut p = vec![0u128; n + 1];
-    p[0] = 1;
-    for part in 1..=n {
-        for total in part..=n {
-            p[total] = p[total].saturating_add(p[total - part]);
-        }
-    }
-    p.iter().fold(0u128, |a, &x| a.saturating_add(x))
-}
-
 struct Solvers {
     any: NormalPlay<HookRemoval>,
     even: NormalPlay<HookRemoval>,
@@ -77,7 +64,7 @@ pub fn check_all(max_boxes: u64, progress: Progress<'_>) -> Result<CheckReport, 
             "--max-boxes {max_boxes} is too large: at most {MAX_BOXES} (the diagrams are enumerated one by one)"
         )));
     }
-    check_budget(partitions_up_to(max_boxes), 2_000_000)?;
+    check_budget(Partition::count_up_to(max_boxes), 2_000_000)?;
     let items: Vec<Partition> = (0..=max_boxes).flat_map(Partition::all_of).collect();
     let scope = format!("every Young diagram of at most {max_boxes} boxes");
     Ok(exhaustive(
@@ -103,8 +90,8 @@ mod tests {
 
     #[test]
     fn partition_counts() {
-        assert_eq!(partitions_up_to(0), 1);
-        assert_eq!(partitions_up_to(12), 272);
+        assert_eq!(Partition::count_up_to(0), 1);
+        assert_eq!(Partition::count_up_to(12), 272);
         let listed: usize = (0..=12).map(|n| Partition::all_of(n).len()).sum();
         assert_eq!(listed, 272);
     }
