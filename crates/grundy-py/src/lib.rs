@@ -17,8 +17,10 @@
 //! - [`graph`]: explicit game graphs.
 //! - [`runs`]: censuses and the results catalogue (the CLI's code, crate `grundy-runs`).
 //! - [`verify`]: the papers' exhaustive checks, as `grundy verify`.
+//! - [`game`]: the user's own game, rules as Python callbacks, on the library's evaluators.
 
 mod families;
+mod game;
 mod graph;
 mod multiplayer;
 mod takebreak;
@@ -79,5 +81,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     multiplayer::register(m)?;
     runs::register(m)?;
     verify::register(m)?;
+    game::register(m)?;
     Ok(())
 }
