@@ -1,5 +1,6 @@
 //! Take-and-break games (splitting paper): Grundy sequences with the engine the CLI chooses
-//! (rare/common for octal codes, naive otherwise), periods certified by the periodicity
+//! (for octal codes the faster of rare/common and naive, naive otherwise; the general engine
+//! for forms the octal engines cannot represent), periods certified by the periodicity
 //! theorem, positions of several heaps, and the m-fold (Thm 6.5) and cousin (Thm 6.6)
 //! transforms.
 //!
