@@ -12,9 +12,9 @@ venv=.venv-ci
 if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
-# numpy, matplotlib and networkx are optional for users; the tests cover those paths too.
+# numpy, matplotlib, networkx and tqdm are optional for users; the tests cover those paths too.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" pytest \
-  numpy matplotlib networkx
+  numpy matplotlib networkx tqdm
 
 # The tests run the CLI beside the package to compare their answers.
 cargo build --release --quiet -p grundy-cli

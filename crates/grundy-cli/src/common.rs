@@ -37,6 +37,25 @@ impl From<grundy::Error> for CliError {
     }
 }
 
+impl From<grundy_runs::Error> for CliError {
+    fn from(e: grundy_runs::Error) -> Self {
+        match e {
+            grundy_runs::Error::Input(message) => CliError::input(message),
+            // 128 + SIGINT, as a shell reports a process ended by Ctrl-C
+            grundy_runs::Error::Interrupted(message) => CliError { message, code: 130 },
+        }
+    }
+}
+
+/// Show what a library run has to say on stderr, one line each.
+pub fn tell(message: grundy_runs::Message) {
+    match message {
+        grundy_runs::Message::Info(m) => eprintln!("grundy: {m}"),
+        grundy_runs::Message::Note(m) => eprintln!("grundy: note: {m}"),
+        grundy_runs::Message::Warning(m) => eprintln!("grundy: warning: {m}"),
+    }
+}
+
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
         CliError::input(format!("I/O error: {e}"))
@@ -124,28 +143,7 @@ pub fn read_capped(reader: impl Read, name: &str, cap: u64) -> CliResult<String>
     String::from_utf8(bytes).map_err(|_| CliError::input(format!("{name} is not UTF-8 text")))
 }
 
-/// A whole message made safe for one line: control characters escaped (no length limit).
-pub fn shown_line(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_debug().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
-}
-
-/// A piece of user input fit to be quoted in a one-line message: at most 40 characters, with
-/// control characters (newline, NUL, ...) escaped so the message stays on one line.
-pub fn shown(word: &str) -> String {
-    let mut out = shown_line(&word.chars().take(40).collect::<String>());
-    if word.chars().nth(40).is_some() {
-        out.push_str("...");
-    }
-    out
-}
+pub use grundy::text::{shown, shown_line};
 
 /// Check, before any work, that an output file can be created at `path`: its directory exists
 /// and `path` is not itself a directory. The message names the problem, not the drawing
@@ -183,61 +181,19 @@ pub fn check_output_paths(outputs: &[(&str, &Option<PathBuf>)]) -> CliResult {
     Ok(())
 }
 
-fn number_error(what: &str, word: &str) -> CliError {
-    let shown = shown(word);
-    if word.starts_with('-') && word.len() > 1 && word[1..].chars().all(|c| c.is_ascii_digit()) {
-        CliError::input(format!(
-            "{what} '{shown}' is negative; {what}s are non-negative whole numbers"
-        ))
-    } else {
-        CliError::input(format!(
-            "{what} '{shown}' is not a non-negative whole number"
-        ))
-    }
-}
-
-/// The most decimal digits one number may have: decimal conversion takes time quadratic in the
-/// length, and 100,000 digits (far beyond any closed form's need) take a fraction of a second.
-pub const MAX_DIGITS: usize = 100_000;
-
-/// Parse a non-negative decimal integer of up to [`MAX_DIGITS`] digits. Underscores are
-/// allowed as separators between digits (`1_000_000`), not before, after or doubled (`_1`).
+/// Parse a non-negative decimal integer ([`grundy::text::parse_big`]).
 pub fn parse_big(what: &str, word: &str) -> CliResult<BigUint> {
-    let well_formed = !word.is_empty()
-        && word
-            .split('_')
-            .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()));
-    if !well_formed {
-        return Err(number_error(what, word));
-    }
-    if word.len() > MAX_DIGITS {
-        return Err(CliError::input(format!(
-            "{what} '{}' has more than {MAX_DIGITS} digits, the most a number may have",
-            shown(word)
-        )));
-    }
-    let clean: String = word.chars().filter(|&c| c != '_').collect();
-    clean.parse().map_err(|_| number_error(what, word))
+    Ok(grundy::text::parse_big(what, word)?)
 }
 
-/// Parse a non-negative integer that must fit in 64 bits.
+/// Parse a non-negative integer that must fit in 64 bits ([`grundy::text::parse_u64`]).
 pub fn parse_u64(what: &str, word: &str) -> CliResult<u64> {
-    let big = parse_big(what, word)?;
-    u64::try_from(&big).map_err(|_| {
-        CliError::input(format!(
-            "{what} '{}' is too large here (at most {} for this computation)",
-            shown(word),
-            u64::MAX
-        ))
-    })
+    Ok(grundy::text::parse_u64(what, word)?)
 }
 
-/// Parse a comma- (or whitespace-) separated list of u64.
+/// Parse a comma- (or whitespace-) separated list of u64 ([`grundy::text::parse_u64_list`]).
 pub fn parse_u64_list(what: &str, text: &str) -> CliResult<Vec<u64>> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|w| !w.is_empty())
-        .map(|w| parse_u64(what, w))
-        .collect()
+    Ok(grundy::text::parse_u64_list(what, text)?)
 }
 
 /// Print `report` as one JSON object, or the human text.

@@ -3,10 +3,8 @@
 //! This crate is argument parsing and rendering only; every computation lives in the `grundy`
 //! library crate.
 
-mod catalogue;
 mod commands;
 mod common;
-mod game_spec;
 mod plot;
 
 use clap::{CommandFactory, Parser, Subcommand};

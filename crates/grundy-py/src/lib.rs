@@ -15,6 +15,8 @@
 //! - [`takebreak`]: sequences (with the CLI's engine choice), periods, positions, transforms.
 //! - [`young`]: Young diagrams and the hook-removal game.
 //! - [`graph`]: explicit game graphs.
+//! - [`runs`]: censuses and the results catalogue (the CLI's code, crate `grundy-runs`).
+//! - [`verify`]: the papers' exhaustive checks, as `grundy verify`.
 //! - [`game`]: the user's own game, rules as Python callbacks, on the library's evaluators.
 
 mod families;
@@ -23,6 +25,9 @@ mod graph;
 mod multiplayer;
 mod takebreak;
 mod young;
+// long runs: censuses and the catalogue (grundy-runs), and the papers' exhaustive checks
+mod runs;
+mod verify;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -74,6 +79,8 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     young::register(m)?;
     graph::register(m)?;
     multiplayer::register(m)?;
+    runs::register(m)?;
+    verify::register(m)?;
     game::register(m)?;
     Ok(())
 }

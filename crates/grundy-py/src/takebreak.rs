@@ -1,28 +1,33 @@
 //! Take-and-break games (splitting paper): Grundy sequences with the engine the CLI chooses
-//! (rare/common for octal codes, naive otherwise), periods certified by the periodicity
+//! (for octal codes the faster of rare/common and naive, naive otherwise; the general engine
+//! for forms the octal engines cannot represent), periods certified by the periodicity
 //! theorem, positions of several heaps, and the m-fold (Thm 6.5) and cousin (Thm 6.6)
 //! transforms.
 //!
-//! A sequence runs without the GIL through the library's resumable driver
-//! ([`grundy::takebreak::checkpoint::run`]), whose stop flag is the library's interruption hook:
-//! every few thousand values (at most every 50 ms) the run takes the GIL back to ask Python
-//! whether a signal is pending, and a `KeyboardInterrupt` stops it and reaches the caller.
+//! A sequence runs without the GIL through the CLI's run code ([`grundy_runs::run`]): the same
+//! engines, limits, checkpoints and catalogue. Its stop flag is the interruption hook: every few
+//! thousand values (at most every 50 ms) the run takes the GIL back to ask Python whether a
+//! signal is pending (and to call the progress callback); a `KeyboardInterrupt` saves the
+//! checkpoint, stops the run and reaches the caller.
 
+use crate::runs::{tell, Poll};
 use crate::{guarded, to_py, value_error};
-use grundy::takebreak::checkpoint::{self, Control};
-use grundy::takebreak::sparse::{self, RareCommon};
-use grundy::takebreak::{analyse, transform, Code, Finish, Naive, Plan, Rules, SequenceEngine};
+use grundy::takebreak::notation::Notation;
+use grundy::takebreak::{analyse, general, transform, Code, Rules};
+use grundy_runs::run::{self, CheckpointPlace};
+use grundy_runs::sequence::{self, CodeRules};
+use grundy_runs::{Engine, EngineChoice, Message};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use std::cell::{Cell, RefCell};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Largest heap size of a sequence (the CLI's limits: values are kept in memory; the naive
-/// engine's time grows like n², and its nim-sum tables with n when moves leave 3+ heaps).
+/// Largest heap size of a sequence handed to Python: every value is kept in memory and copied
+/// into Python (the CLI extends a certified sequence by its period without storing it). The
+/// engines' own limits are the CLI's ([`grundy_runs::sequence`]).
 const MAX_N: u64 = 100_000_000;
-const MAX_N_NAIVE: u64 = 2_000_000;
-const MAX_N_NAIVE_MANY_HEAPS: u64 = 200_000;
 /// Largest heap of a position and bound of a transform check (computed naively).
 const MAX_HEAP: u64 = 200_000;
 /// How often a running sequence asks Python about pending signals.
@@ -55,119 +60,143 @@ fn takebreak_code(code: &str) -> PyResult<String> {
     guarded(|| Ok(rules_of(code)?.to_string()))
 }
 
-/// Whether `engine` ("auto", "sparse", "naive") gives the rare/common engine for `rules`.
-fn use_sparse(engine: &str, rules: &Rules) -> PyResult<bool> {
-    let octal = rules.periodicity_theorem_applies();
-    match engine {
-        "auto" => Ok(octal),
-        "naive" => Ok(false),
-        "sparse" if octal => Ok(true),
-        "sparse" => Err(value_error(format!(
-            "the rare/common engine handles octal codes only (every digit below 8); \
-             {rules} is not one: use engine='naive'"
-        ))),
-        other => Err(value_error(format!(
-            "engine '{other}' is not one of auto, sparse, naive"
-        ))),
-    }
-}
-
-/// G(0..=n) (or until a certified period): a dict with the CLI's sequence report keys (`code`,
-/// `n`, `engine`, `period`, `max_value`, `value_counts`) and `values` as native-endian u16
-/// bytes (the wrapper turns them into a list or a numpy array without a per-value loop).
+/// G(0..=n) (or until a certified period) through the CLI's run code
+/// ([`grundy_runs::run::run`]): the same engine choice and limits, a checkpoint (`checkpoint`
+/// a file, or `default_checkpoint` the CLI's default place) that resumes and is saved every
+/// `checkpoint_every` seconds and on `KeyboardInterrupt`, and a record in the catalogue when
+/// `record` (`db` the file, else the CLI's default). `progress(done, total)` is called about
+/// every 50 ms while the run lasts. A dict with the CLI's sequence report keys (`code`, `n`,
+/// `engine`, `period`, `max_value`, `value_counts`, `computed_up_to`) and `values` as
+/// native-endian u16 bytes (the wrapper turns them into a list or a numpy array without a
+/// per-value loop).
 #[pyfunction]
-#[pyo3(signature = (code, n=None, until_period=false, engine="auto"))]
+#[pyo3(signature = (code, n=None, until_period=false, engine="auto", checkpoint=None,
+                    default_checkpoint=false, checkpoint_every=None, record=false, db=None,
+                    progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn takebreak_sequence(
     py: Python<'_>,
     code: &str,
     n: Option<u64>,
     until_period: bool,
     engine: &str,
+    checkpoint: Option<PathBuf>,
+    default_checkpoint: bool,
+    checkpoint_every: Option<f64>,
+    record: bool,
+    db: Option<PathBuf>,
+    progress: Option<PyObject>,
 ) -> PyResult<PyObject> {
     guarded(|| {
-        let rules = rules_of(code)?;
-        let sparse = use_sparse(engine, &rules)?;
-        let limit = if sparse {
-            MAX_N
-        } else if rules.max_heaps_left() <= 2 {
-            MAX_N_NAIVE
-        } else {
-            MAX_N_NAIVE_MANY_HEAPS
+        let rules = match sequence::parse_code(code).map_err(value_error)? {
+            CodeRules::Engines(rules) => rules,
+            CodeRules::General(notation) => {
+                // as the CLI: forms the octal engines cannot represent go to the general engine
+                let refused = [
+                    (
+                        until_period,
+                        "until_period (no periodicity theorem covers it)",
+                    ),
+                    (engine != "auto", "engine (only the general engine runs it)"),
+                    (
+                        checkpoint.is_some() || default_checkpoint,
+                        "checkpoints (its runs are bounded to a few seconds)",
+                    ),
+                    (record, "record (its runs are bounded to a few seconds)"),
+                ];
+                if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
+                    return Err(value_error(sequence::general_refusal(&notation, what)));
+                }
+                return general_sequence(py, &notation, n.unwrap_or(1000));
+            }
         };
-        let n = n.unwrap_or(if until_period {
-            limit.min(1_000_000)
-        } else {
-            1000
-        });
-        if n > MAX_N {
+        let choice = EngineChoice::parse(engine).map_err(value_error)?;
+        Engine::check(choice, &rules).map_err(|e| {
+            // the CLI's message names its flag; Python's names the argument
+            value_error(e.to_string().replace("--engine naive", "engine='naive'"))
+        })?;
+        let chosen = Engine::choose(choice, &rules).map_err(value_error)?;
+        let limit = sequence::engine_limit(&chosen, &rules);
+        if let Some(n) = n.filter(|&n| n > MAX_N) {
             return Err(value_error(format!(
                 "heap size {n} is too large: at most {MAX_N} (the sequence is kept in memory)"
             )));
         }
-        if n > limit {
-            return Err(value_error(format!(
-                "heap size {n} is too large for the naive engine on these rules (its time grows \
-                 like n^2): at most {limit}"
-            )));
-        }
-        let mut engine: Box<dyn SequenceEngine + Send> = if sparse {
-            Box::new(RareCommon::for_rules(&rules).map_err(value_error)?)
-        } else {
-            Box::new(Naive::new(rules.clone()))
+        let n = sequence::heap_size(n, until_period, limit).map_err(value_error)?;
+        let request = sequence::Request {
+            until_period,
+            // every value is handed back to Python
+            keep_all: true,
+            ..sequence::Request::default()
         };
-        let engine_name = if sparse { sparse::ENGINE_NAME } else { "naive" };
+        let plan = sequence::plan(&request, &rules, n, chosen.is_sparse()).map_err(value_error)?;
+        let every = match checkpoint_every {
+            None => Duration::from_secs_f64(run::DEFAULT_CHECKPOINT_EVERY),
+            Some(s) => run::checkpoint_every(&s.to_string()).map_err(|e| {
+                value_error(
+                    e.to_string()
+                        .replace("--checkpoint-every", "checkpoint_every"),
+                )
+            })?,
+        };
+        let options = run::RunOptions {
+            checkpoint: match (checkpoint, default_checkpoint) {
+                (Some(path), _) => CheckpointPlace::At(path),
+                (None, true) => CheckpointPlace::Default,
+                (None, false) => CheckpointPlace::Off,
+            },
+            every,
+            no_record: !record,
+            db,
+        };
+        let total = n + 1;
         let stop = AtomicBool::new(false);
         let ended = py.allow_threads(|| {
-            let interrupt: RefCell<Option<PyErr>> = RefCell::new(None);
-            let last_check = Cell::new(Instant::now());
-            let progress = |_: usize| {
-                if last_check.get().elapsed() < SIGNAL_CHECK {
+            let poll = Poll::new(&stop, progress.as_ref());
+            let last_check = Mutex::new(Instant::now());
+            let watch = |done: usize| {
+                let Ok(mut last) = last_check.lock() else {
                     return;
+                };
+                if last.elapsed() >= SIGNAL_CHECK {
+                    *last = Instant::now();
+                    poll.call(done, total);
                 }
-                last_check.set(Instant::now());
-                if let Err(e) = Python::with_gil(|py| py.check_signals()) {
-                    *interrupt.borrow_mut() = Some(e);
-                    stop.store(true, Ordering::Relaxed);
-                }
             };
-            let control = Control {
-                every: Duration::MAX,
-                save: &mut |_| Ok(()),
-                stop: &stop,
-                progress: Some(&progress),
-                search: None,
-            };
-            // Python hands every value back, so an extended sequence is materialised below;
-            // the values past a certificate are still copied from the period, not computed.
-            let finish = if until_period {
-                Finish::AtCertificate
-            } else {
-                Finish::Extend
-            };
-            let outcome = checkpoint::run(
+            let result = run::run(
                 &rules,
-                Vec::new(),
-                Plan::new(n as usize, finish),
-                engine.as_mut(),
-                control,
+                plan,
+                &options,
+                chosen,
+                run::Hooks {
+                    tell: &tell,
+                    stop: &stop,
+                    checkpointing: None,
+                    progress: Some(&watch),
+                    search: None,
+                },
             );
-            (outcome, interrupt.into_inner())
+            (result, poll.raised())
         });
-        let computation = match ended {
-            (_, Some(interrupt)) => return Err(interrupt),
+        let finished = match ended {
+            (Err(grundy_runs::Error::Interrupted(saved)), Some(interrupt)) => {
+                // say what was saved, then let the KeyboardInterrupt (or the progress
+                // callback's exception) reach the caller unchanged
+                tell(Message::Info(saved));
+                return Err(interrupt);
+            }
+            (_, Some(raised)) => return Err(raised),
             (Err(e), None) => return Err(value_error(e)),
-            (Ok(checkpoint::Outcome::Finished(c)), None) => c,
-            (Ok(checkpoint::Outcome::Interrupted(_)), None) => {
-                return Err(value_error("the computation was interrupted"))
-            }
-            (Ok(checkpoint::Outcome::OverBudget(_)), None) => {
-                return Err(value_error("the computation ran out of its memory budget"))
-            }
+            (Ok(f), None) => f,
         };
+        if let Some(f) = &progress {
+            f.call1(py, (total, total))?;
+        }
+        let computation = finished.computation;
         let d = PyDict::new(py);
         d.set_item("code", rules.to_string())?;
         d.set_item("n", computation.n())?;
-        d.set_item("engine", engine_name)?;
+        d.set_item("engine", finished.engine.name())?;
         d.set_item("period", to_py(py, &computation.period)?)?;
         d.set_item("max_value", computation.max_value)?;
         d.set_item("value_counts", &computation.value_counts)?;
@@ -177,16 +206,37 @@ fn takebreak_sequence(
         }
         // Straight into the bytes object: no second copy of a long sequence.
         let values = computation.to_vec();
-        let bytes = PyBytes::new_with(py, values.len() * 2, |buf| {
-            for (cell, v) in buf.chunks_exact_mut(2).zip(&values) {
-                cell.copy_from_slice(&v.to_ne_bytes());
-            }
-            Ok(())
-        })?;
-        drop(values);
-        d.set_item("values", bytes)?;
+        drop(computation);
+        d.set_item("values", u16_bytes(py, values)?)?;
         Ok(d.into_any().unbind())
     })
+}
+
+/// Values as native-endian u16 bytes, straight into the bytes object: no second copy of a long
+/// sequence.
+fn u16_bytes(py: Python<'_>, values: Vec<u16>) -> PyResult<Bound<'_, PyBytes>> {
+    PyBytes::new_with(py, values.len() * 2, |buf| {
+        for (cell, v) in buf.chunks_exact_mut(2).zip(&values) {
+            cell.copy_from_slice(&v.to_ne_bytes());
+        }
+        Ok(())
+    })
+}
+
+/// G(0..=n) of a code only the general engine runs, with the keys of the CLI's report.
+fn general_sequence(py: Python<'_>, notation: &Notation, n: u64) -> PyResult<PyObject> {
+    let s = py
+        .allow_threads(|| general::sequence(notation, n))
+        .map_err(value_error)?;
+    let d = PyDict::new(py);
+    d.set_item("code", notation.to_string())?;
+    d.set_item("n", s.values.len() - 1)?;
+    d.set_item("engine", "general")?;
+    d.set_item("period", to_py(py, &s.period)?)?;
+    d.set_item("max_value", s.max_value)?;
+    d.set_item("value_counts", &s.value_counts)?;
+    d.set_item("values", u16_bytes(py, s.values)?)?;
+    Ok(d.into_any().unbind())
 }
 
 /// A position of several heaps: heap values, value, outcome, up to `max_moves` winning moves.
@@ -199,12 +249,32 @@ fn takebreak_position(
     max_moves: usize,
 ) -> PyResult<PyObject> {
     guarded(|| {
-        let rules = rules_of(code)?;
+        let parsed = sequence::parse_code(code).map_err(value_error)?;
         if heaps.is_empty() {
             return Err(value_error(
                 "heaps needs at least one heap (e.g. [5, 7, 9])",
             ));
         }
+        let rules = match parsed {
+            CodeRules::Engines(rules) => rules,
+            CodeRules::General(notation) => {
+                // as the CLI: the general engine analyses forms the octal engines cannot run
+                let heaps = heaps
+                    .into_iter()
+                    .map(|h| {
+                        u32::try_from(h).map_err(|_| {
+                            value_error(format!("heap {h} is too large: at most {}", u32::MAX))
+                        })
+                    })
+                    .collect::<PyResult<Vec<u32>>>()?;
+                let a = py
+                    .allow_threads(|| general::analyse(&notation, &heaps, max_moves))
+                    .map_err(value_error)?;
+                let d = to_py(py, &a)?;
+                d.bind(py).set_item("code", notation.to_string())?;
+                return Ok(d);
+            }
+        };
         if let Some(&h) = heaps.iter().find(|&&h| h > MAX_HEAP) {
             return Err(value_error(format!(
                 "heap {h} is too large: at most {MAX_HEAP} (its Grundy sequence is computed naively)"

@@ -14,16 +14,22 @@
 //! | [`game`] | the [`Game`] trait, [`Outcome`] |
 //! | [`solve`] | the shared traversal; normal-play and misère evaluators |
 //! | [`graph`] | explicit finite game graphs: JSON, DOT, exploring a game |
-//! | [`games`] | Nim, subtraction games, Wythoff's game, ... |
+//! | [`games`] | Nim, subtraction games, Wythoff's game, ...; the registry of families by name |
 //! | [`takebreak`] | take-and-break codes, Grundy sequences, periods, transforms |
 //! | [`young`] | Young diagrams: beta-numbers, hooks, cores, quotients, the hook-removal game |
+//! | [`play`] | the rules of play against a perfect opponent, per family |
+//! | [`verify`] | exhaustive checks of the papers' closed forms against the evaluators |
+//! | [`text`] | reading typed numbers; quoting input in one-line messages |
 
 pub mod game;
 pub mod games;
 pub mod graph;
 pub mod nimber;
+pub mod play;
 pub mod solve;
 pub mod takebreak;
+pub mod text;
+pub mod verify;
 pub mod young;
 
 pub use game::{Game, LabelledMoves, Outcome};

@@ -1,11 +1,8 @@
-//! `grundy catalogue`: list and filter the recorded runs.
+//! `grundy catalogue`: list and filter the recorded runs ([`grundy_runs::catalogue::list`]),
+//! as a table for people or as JSON.
 
-use super::census::expand_pattern;
-use crate::catalogue::{resolve_path, Catalogue, RunRecord, Source};
-use crate::common::{emit, parse_u64, CliError, CliResult};
-use grundy::takebreak::Rules;
-use serde::Serialize;
-use std::collections::HashSet;
+use crate::common::{emit, parse_u64, CliResult};
+use grundy_runs::catalogue::{list, Query, RunRecord};
 use std::path::PathBuf;
 
 /// List the runs recorded in the results catalogue.
@@ -44,27 +41,7 @@ pub struct CatalogueArgs {
     pub db: Option<PathBuf>,
 }
 
-/// The JSON report (keys are a contract).
-#[derive(Serialize, Debug)]
-pub struct CatalogueReport {
-    pub db: String,
-    pub count: usize,
-    pub runs: Vec<RunRecord>,
-}
-
-/// The canonical codes a pattern (or a single code or name) stands for.
-fn matching_codes(pattern: &str) -> CliResult<HashSet<String>> {
-    if !pattern.contains('?') {
-        return Ok(HashSet::from([Rules::parse(pattern)?.to_string()]));
-    }
-    Ok(expand_pattern(pattern)?
-        .into_iter()
-        .map(|c| c.to_string())
-        .collect())
-}
-
 pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
-    let codes = args.pattern.as_deref().map(matching_codes).transpose()?;
     let min_n = args
         .min_n
         .as_deref()
@@ -75,51 +52,19 @@ pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
         .as_deref()
         .map(|w| parse_u64("--limit", w))
         .transpose()?;
-    if let Some(e) = &args.engine {
-        if !["sparse", "naive"].contains(&e.as_str()) {
-            return Err(CliError::input(format!(
-                "unknown engine '{e}': sparse or naive"
-            )));
-        }
-    }
-    let (path, source) = resolve_path(args.db.as_deref())?;
-    // listing never creates or writes anything
-    let all = if path.exists() {
-        Catalogue::open_read_only(&path)?.all()?
-    } else if source == Source::Chosen {
-        // A path the user chose (--db or GRUNDY_DB) that does not exist is a mistake, not an
-        // empty catalogue.
-        return Err(CliError::input(format!(
-            "no catalogue at '{}' (runs are recorded there by takebreak and census)",
-            path.display()
-        )));
-    } else {
-        Vec::new()
-    };
-    let mut runs: Vec<RunRecord> = all
-        .into_iter()
-        .filter(|r| codes.as_ref().map_or(true, |c| c.contains(&r.code)))
-        .filter(|r| args.engine.as_ref().map_or(true, |e| &r.engine == e))
-        .filter(|r| !args.certified || r.certified)
-        .filter(|r| !args.uncertified || !r.certified)
-        .filter(|r| min_n.map_or(true, |m| r.n >= m))
-        .collect();
-    if args.latest {
-        let mut seen = HashSet::new();
-        // newest first, keep the first of each code, then back to oldest first
-        runs.reverse();
-        runs.retain(|r| seen.insert(r.code.clone()));
-        runs.reverse();
-    }
-    if let Some(k) = limit {
-        let k = k.min(runs.len() as u64) as usize;
-        runs.drain(..runs.len() - k);
-    }
-    let report = CatalogueReport {
-        db: path.display().to_string(),
-        count: runs.len(),
-        runs,
-    };
+    let report = list(&Query {
+        pattern: args.pattern,
+        engine: args.engine,
+        certified: match (args.certified, args.uncertified) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        },
+        min_n,
+        latest: args.latest,
+        limit,
+        db: args.db,
+    })?;
     emit(json, &report, || {
         if report.runs.is_empty() {
             format!("no matching runs in {}\n", report.db)

@@ -2,8 +2,8 @@
 //! of the `--game` registry.
 
 use crate::common::{emit, parse_u64, Big, CliError, CliResult, PositionArgs};
-use crate::game_spec::parse_game;
 use grundy::games::multiplayer::{self, li, Preferences, ProppClass};
+use grundy::games::registry::parse_game;
 use grundy::solve::Solver;
 use num_bigint::BigUint;
 use serde::Serialize;

@@ -1,36 +1,17 @@
-//! Long sequence runs, shared by `takebreak` and `census`: which engine, checkpoints (resume
-//! after a kill, save on Ctrl-C and SIGTERM), a progress bar that appears once a run lasts a
-//! second, and the record in the results catalogue.
-//!
-//! Nothing is lost: the checkpoint rules (lock, never shrink, degrade to a warning) are
-//! [`checkpoint::Store`]'s, and a run whose record cannot be written still prints its results.
+//! Long sequence runs from the command line: the options of `takebreak` that choose the engine,
+//! the checkpoint and the catalogue, the Ctrl-C / SIGTERM handler, and a progress bar that
+//! appears once a run lasts a second. The run itself (resume, save, stop, record) is
+//! [`grundy_runs::run`]'s.
 
-use crate::catalogue::RunRecord;
-use crate::common::{CliError, CliResult};
-use grundy::takebreak::auto::{self, AutoEngine};
-use grundy::takebreak::checkpoint::{self, Control, Identity, Notice, Outcome, Store};
-use grundy::takebreak::sparse::{self, RareCommon};
-use grundy::takebreak::{Computation, Finish, Naive, PeriodDetector, Plan, Rules, SequenceEngine};
+use crate::common::{tell, CliResult};
+use grundy::takebreak::{PeriodDetector, Plan, Rules};
+pub use grundy_runs::run::search_words;
+use grundy_runs::run::{self as library, CheckpointPlace, Finished, Hooks};
+pub use grundy_runs::{Engine, EngineChoice};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// Default time between two checkpoints.
-pub const DEFAULT_CHECKPOINT_EVERY: f64 = 60.0;
-
-/// Which engine computes a sequence.
-#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EngineChoice {
-    /// For octal codes whichever of the two measures faster (re-checked as n doubles), the
-    /// naive engine otherwise
-    #[default]
-    Auto,
-    /// The rare/common ("sparse space") engine: octal codes only
-    Sparse,
-    /// Every option of every heap: any rules
-    Naive,
-}
 
 /// Options of long runs (flattened into `takebreak`).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -59,137 +40,6 @@ pub struct RunOptions {
     pub no_record: bool,
 }
 
-/// An engine chosen for some rules.
-pub enum Engine {
-    Auto(Box<AutoEngine>),
-    Sparse(Box<RareCommon>),
-    Naive(Box<Naive>),
-}
-
-impl Engine {
-    /// Whether `choice` gives the rare/common engine for `rules`, and an error if it cannot
-    /// run them (without building the engine).
-    pub fn check(choice: EngineChoice, rules: &Rules) -> CliResult<bool> {
-        let octal = rules.periodicity_theorem_applies();
-        match choice {
-            EngineChoice::Auto => Ok(octal),
-            EngineChoice::Naive => Ok(false),
-            EngineChoice::Sparse if octal => Ok(true),
-            EngineChoice::Sparse => Err(CliError::input(format!(
-                "the rare/common engine handles octal codes only (every digit below 8); \
-                 {rules} is not one: use --engine naive"
-            ))),
-        }
-    }
-
-    /// Choose the engine for `rules`.
-    pub fn choose(choice: EngineChoice, rules: &Rules) -> CliResult<Engine> {
-        let octal = rules.periodicity_theorem_applies();
-        Ok(match choice {
-            EngineChoice::Auto if octal => Engine::Auto(Box::new(AutoEngine::for_rules(rules)?)),
-            EngineChoice::Sparse => Engine::Sparse(Box::new(RareCommon::for_rules(rules)?)),
-            EngineChoice::Auto | EngineChoice::Naive => {
-                Engine::Naive(Box::new(Naive::new(rules.clone())))
-            }
-        })
-    }
-
-    pub fn as_dyn(&mut self) -> &mut dyn SequenceEngine {
-        match self {
-            Engine::Auto(e) => e.as_mut(),
-            Engine::Sparse(e) => e.as_mut(),
-            Engine::Naive(e) => e.as_mut(),
-        }
-    }
-
-    /// The engine that computed the values (for `auto`: the one it chose last).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Engine::Auto(e) => e.current().name(),
-            Engine::Sparse(_) => sparse::ENGINE_NAME,
-            Engine::Naive(_) => "naive",
-        }
-    }
-
-    /// The name in checkpoints: `auto` resumes as `auto`, whichever engine it chose.
-    pub fn checkpoint_name(&self) -> &'static str {
-        match self {
-            Engine::Auto(_) => auto::ENGINE_NAME,
-            _ => self.name(),
-        }
-    }
-
-    /// What `auto` chose, when it switched engine during the run.
-    pub fn choices(&self) -> Option<String> {
-        match self {
-            Engine::Auto(e) if e.switches().len() > 1 => Some(e.describe()),
-            _ => None,
-        }
-    }
-
-    pub fn version(&self) -> u32 {
-        match self {
-            Engine::Auto(_) => auto::ENGINE_VERSION,
-            Engine::Sparse(_) => sparse::ENGINE_VERSION,
-            Engine::Naive(_) => 1,
-        }
-    }
-
-    /// The version of the engine that computed (see [`Engine::name`]).
-    pub fn computed_version(&self) -> u32 {
-        match self {
-            Engine::Auto(e) if e.current() == auto::Which::Naive => 1,
-            Engine::Auto(_) => sparse::ENGINE_VERSION,
-            _ => self.version(),
-        }
-    }
-
-    /// Whether the run has the rare/common engine's limits (it may compute with it).
-    pub fn is_sparse(&self) -> bool {
-        matches!(self, Engine::Sparse(_) | Engine::Auto(_))
-    }
-
-    /// (rare values, rare positions) for the catalogue, when the engine knows them.
-    pub fn rare(&self) -> (Option<u64>, Option<u64>) {
-        match self {
-            Engine::Sparse(e) => (Some(e.rare_values() as u64), Some(e.rare_positions())),
-            Engine::Auto(e) if e.current() == auto::Which::Sparse => (
-                Some(e.sparse().rare_values() as u64),
-                Some(e.sparse().rare_positions()),
-            ),
-            Engine::Auto(_) => (None, None),
-            Engine::Naive(_) => (None, None),
-        }
-    }
-}
-
-/// The catalogue record of a finished computation.
-pub fn record_of(
-    rules: &Rules,
-    c: &Computation,
-    engine: &Engine,
-    seconds: f64,
-    finish: Finish,
-) -> RunRecord {
-    let (rare_values, rare_positions) = engine.rare();
-    RunRecord {
-        id: 0,
-        code: rules.to_string(),
-        n: c.n() as u64,
-        preperiod: c.period.map(|p| p.preperiod as u64),
-        period: c.period.map(|p| p.period as u64),
-        certified: c.period.is_some_and(|p| p.certified),
-        max_value: c.max_value as u64,
-        rare_values,
-        rare_positions,
-        engine: engine.name().to_string(),
-        engine_version: engine.computed_version(),
-        seconds,
-        until_period: finish == Finish::AtCertificate,
-        recorded_at: String::new(),
-    }
-}
-
 /// Set by the Ctrl-C / SIGTERM handler.
 static STOP: AtomicBool = AtomicBool::new(false);
 
@@ -197,50 +47,6 @@ fn install_stop_handler() {
     // Ctrl-C, SIGTERM and SIGHUP (the crate's "termination" feature). Only one handler per
     // process; a second call fails harmlessly.
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-}
-
-/// Print what the checkpoint store has to say.
-fn tell(notices: Vec<Notice>) {
-    for notice in notices {
-        match notice {
-            Notice::Note(m) => eprintln!("grundy: note: {m}"),
-            Notice::Warning(m) => eprintln!("grundy: warning: {m}"),
-        }
-    }
-}
-
-/// The default checkpoint of a code and engine.
-fn default_checkpoint(rules: &Rules, engine: &Engine) -> Option<PathBuf> {
-    let code: String = rules
-        .to_string()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "._-[]".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    dirs::data_dir().map(|d| {
-        d.join("grundy")
-            .join("checkpoints")
-            .join(format!("{code}.{}.ckpt", engine.checkpoint_name()))
-    })
-}
-
-fn parse_seconds(text: &str) -> CliResult<Duration> {
-    let s: f64 = text.trim().parse().map_err(|_| {
-        CliError::input(format!(
-            "--checkpoint-every '{text}' is not a number of seconds"
-        ))
-    })?;
-    if !(s > 0.0 && s <= 1e9) {
-        return Err(CliError::input(format!(
-            "--checkpoint-every {text} is out of range: give a positive number of seconds"
-        )));
-    }
-    Ok(Duration::from_secs_f64(s))
 }
 
 /// Seconds between two plain progress lines when stderr is not a terminal (a log).
@@ -346,26 +152,6 @@ impl LateBar {
     }
 }
 
-/// The period search in a few words: the best candidate and how far its certificate has got.
-pub fn search_words(detector: &PeriodDetector) -> String {
-    match detector.candidate() {
-        None => "period search: no candidate".into(),
-        Some(c) => format!(
-            "period search: candidate period {} from {}, certificate at n = {} ({:.1}% there)",
-            c.period,
-            c.preperiod,
-            c.certificate_at,
-            100.0 * detector.len() as f64 / (c.certificate_at + 1) as f64
-        ),
-    }
-}
-
-/// A finished run.
-pub struct Finished {
-    pub computation: Computation,
-    pub engine: Engine,
-}
-
 /// Compute G(0..=n) (or until a certified period) with the options of a long run: resume from
 /// the checkpoint if there is one, save it now and then and on Ctrl-C, show progress, and
 /// record the result in the catalogue.
@@ -373,113 +159,38 @@ pub fn run_long(
     rules: &Rules,
     plan: Plan,
     options: &RunOptions,
-    mut engine: Engine,
+    engine: Engine,
 ) -> CliResult<Finished> {
-    let n = plan.n;
     let every = match &options.checkpoint_every {
-        Some(text) => parse_seconds(text)?,
-        None => Duration::from_secs_f64(DEFAULT_CHECKPOINT_EVERY),
+        Some(text) => library::checkpoint_every(text)?,
+        None => Duration::from_secs_f64(library::DEFAULT_CHECKPOINT_EVERY),
     };
-    let identity = Identity {
-        code: rules.to_string(),
-        engine: engine.checkpoint_name().to_string(),
-        engine_version: engine.version(),
+    let settings = library::RunOptions {
+        checkpoint: match (&options.checkpoint, options.no_checkpoint) {
+            (_, true) => CheckpointPlace::Off,
+            (Some(p), false) => CheckpointPlace::At(p.clone()),
+            (None, false) => CheckpointPlace::Default,
+        },
+        every,
+        no_record: options.no_record,
+        db: options.db.clone(),
     };
-    let mut store = if options.no_checkpoint {
-        None
-    } else if let Some(p) = &options.checkpoint {
-        Some(Store::chosen(p, identity).map_err(|e| CliError::input(e.to_string()))?)
-    } else {
-        default_checkpoint(rules, &engine).map(|p| Store::default_place(&p, identity))
-    };
-    let mut values = Vec::new();
-    if let Some(store) = &mut store {
-        let (saved, notices) = store
-            .resume(n.saturating_add(1))
-            .map_err(|e| CliError::input(e.to_string()))?;
-        tell(notices);
-        if !saved.is_empty() {
-            eprintln!(
-                "grundy: resuming from checkpoint '{}' (G(0..{}) already computed)",
-                store.path().display(),
-                saved.len() - 1
-            );
-        }
-        values = saved;
-        install_stop_handler();
-    }
-    // Open the catalogue before the work (a bad --db fails before a long run, not after), and
-    // after the checks of the checkpoint (a refused run creates no catalogue).
-    let catalogue = crate::catalogue::open_for_recording(options.no_record, options.db.as_deref())?;
-    let mut save = |v: &[u16]| -> Result<(), grundy::Error> {
-        if let Some(store) = &mut store {
-            tell(store.save(v));
-        }
-        Ok(())
-    };
-    let bar = LateBar::new(n as u64 + 1, "G(n)", &rules.to_string());
+    let bar = LateBar::new(plan.n as u64 + 1, "G(n)", &rules.to_string());
     let tick = |k: usize| bar.tick(k as u64);
     let search = |d: &PeriodDetector| bar.search(d);
-    let start = Instant::now();
-    let outcome = checkpoint::run(
+    let finished = library::run(
         rules,
-        values,
         plan,
-        engine.as_dyn(),
-        Control {
-            every,
-            save: &mut save,
+        &settings,
+        engine,
+        Hooks {
+            tell: &tell,
             stop: &STOP,
+            checkpointing: Some(&install_stop_handler),
             progress: Some(&tick),
             search: Some(&search),
         },
     );
     bar.finish();
-    let seconds = start.elapsed().as_secs_f64();
-    let computation = match outcome? {
-        Outcome::Interrupted(done) => {
-            let message = match &store {
-                Some(s) if s.on_file() >= done => format!(
-                    "interrupted: G(0..{}) saved to '{}'; run the same command again to resume",
-                    done - 1,
-                    s.path().display()
-                ),
-                _ => "interrupted (nothing saved)".into(),
-            };
-            return Err(CliError { message, code: 130 });
-        }
-        Outcome::OverBudget(done) => {
-            return Err(CliError::input(format!(
-                "no period certified among the first {done} values, and G(0..={n}) needs more \
-                 memory than allowed ({} values, about {} MB; see --max-memory){}",
-                n as u128 + 1,
-                grundy::takebreak::budget::bytes_for(n.saturating_add(1)) >> 20,
-                match &store {
-                    Some(s) if done > 0 && s.on_file() >= done =>
-                        format!("; they are saved to '{}'", s.path().display()),
-                    _ => String::new(),
-                }
-            )))
-        }
-        Outcome::Finished(c) => c,
-    };
-    if let Some(store) = &mut store {
-        tell(store.finish(&computation.values));
-    }
-    if let Some(choices) = engine.choices() {
-        eprintln!("grundy: note: engine auto: {choices}");
-    }
-    if let Some(cat) = &catalogue {
-        cat.record_or_warn(&record_of(
-            rules,
-            &computation,
-            &engine,
-            seconds,
-            plan.finish,
-        ));
-    }
-    Ok(Finished {
-        computation,
-        engine,
-    })
+    Ok(finished?)
 }

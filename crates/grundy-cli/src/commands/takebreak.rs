@@ -14,22 +14,12 @@ use grundy::takebreak::{
 };
 use grundy::takebreak::{general, PositionAnalysis};
 use grundy::Outcome;
+use grundy_runs::sequence;
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// Largest number of values the rare/common engine computes (it stores positions in 32 bits);
-/// beyond it a sequence goes on only by its certified period. Below it, memory is the limit
-/// (see [`grundy::takebreak::budget`]).
-pub const MAX_COMPUTED: u64 = u32::MAX as u64 - 1;
-/// Largest heap size of a sequence (2^53 - 1): n and the value counts stay exact JSON numbers.
-pub const MAX_JSON_INT: u64 = (1 << 53) - 1;
 /// Largest heap size drawn by `--png` / `--svg` (one point per heap size).
 pub const MAX_PLOT_N: u64 = 100_000_000;
-/// Largest heap size the naive engine is asked for when moves leave at most two heaps: its
-/// time grows like n² (10^5 takes about a second).
-pub const MAX_N_NAIVE: u64 = 2_000_000;
-/// The same when moves may leave three or more heaps: the nim-sum tables grow with n too.
-pub const MAX_N_NAIVE_MANY_HEAPS: u64 = 200_000;
 /// Largest heap in a position whose sequence is computed by the naive engine; larger heaps
 /// (up to 2^32 - 1) are for rules with the periodicity theorem, and need a certified period
 /// among the first [`MAX_POSITION_COMPUTED`] values.
@@ -157,84 +147,23 @@ struct TransformReport {
     first_failure: Option<usize>,
 }
 
-/// `-n` (or its default) as a checked heap size, with the engine's own limit.
-pub fn parse_n(args: &TakebreakArgs, engine_limit: u64) -> CliResult<usize> {
-    let default = if args.until_period {
-        engine_limit.min(1_000_000)
-    } else {
-        1000
-    };
-    let n = match &args.n {
-        Some(w) => parse_u64("heap size", w)?,
-        None => default,
-    };
-    if n > engine_limit {
-        return Err(CliError::input(format!(
-            "heap size {n} is too large for the naive engine on these rules (its time grows \
-             like n^2): at most {engine_limit}"
-        )));
-    }
-    if n > MAX_JSON_INT {
-        return Err(CliError::input(format!(
-            "heap size {n} is too large: at most {MAX_JSON_INT} (2^53 - 1, so that n and the \
-             counts stay exact JSON numbers)"
-        )));
-    }
-    usize::try_from(n)
-        .map_err(|_| CliError::input(format!("heap size {n} is too large for this machine")))
-}
-
-/// The plan of a sequence run: how it ends, and how many values it may compute — what memory
-/// allows (`--max-memory`, else 90% of the available memory), checked here before the run.
-/// A run that must hold every value (`--no-extend`, `--print`, rules without the periodicity
-/// theorem) is refused at once when they do not fit; a run that may end early by a certified
-/// period is given the budget and stops (saving its checkpoint) if it runs out first.
-pub fn plan(args: &TakebreakArgs, rules: &Rules, n: usize, sparse: bool) -> CliResult<Plan> {
-    let finish = if args.until_period {
-        Finish::AtCertificate
-    } else if args.no_extend {
-        Finish::ComputeAll
-    } else {
-        Finish::Extend
-    };
-    let bytes = match &args.max_memory {
+/// The plan of a sequence run ([`grundy_runs::sequence::plan`]) from the arguments.
+fn plan(args: &TakebreakArgs, rules: &Rules, n: usize, sparse: bool) -> CliResult<Plan> {
+    let max_memory = match &args.max_memory {
         Some(text) => Some(budget::parse_size(text).ok_or_else(|| {
             CliError::input(format!(
                 "--max-memory '{text}' is not a size (e.g. 800M, 4G or a number of bytes)"
             ))
         })?),
-        None => budget::default_bytes(),
+        None => None,
     };
-    let mut max_values = bytes.map_or(usize::MAX, budget::values_within);
-    if sparse {
-        max_values = max_values.min(MAX_COMPUTED as usize);
-    }
-    let needs_all =
-        finish == Finish::ComputeAll || args.print || !rules.periodicity_theorem_applies();
-    if needs_all && n >= max_values {
-        let why = match bytes {
-            Some(b) if (max_values as u64) < MAX_COMPUTED || !sparse => format!(
-                "they need about {} MB, and {} MB {}",
-                budget::bytes_for(n + 1) >> 20,
-                b >> 20,
-                if args.max_memory.is_some() {
-                    "are allowed by --max-memory"
-                } else {
-                    "is 90% of the memory available now"
-                }
-            ),
-            _ => format!("the rare/common engine computes at most {MAX_COMPUTED} values"),
-        };
-        return Err(CliError::input(format!(
-            "heap size {n} is too large: all {} values must be computed and kept, and {why}",
-            n as u128 + 1
-        )));
-    }
-    Ok(Plan {
-        n,
-        finish,
-        max_values,
-    })
+    let request = sequence::Request {
+        until_period: args.until_period,
+        no_extend: args.no_extend,
+        keep_all: args.print,
+        max_memory,
+    };
+    Ok(sequence::plan(&request, rules, n, sparse)?)
 }
 
 pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
@@ -252,10 +181,9 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     }
     // Forms the octal engines cannot represent (0.[3], {2+}.0, 4?.0, ...) go to the general
     // engine; finite codes and Grundy's game keep theirs.
-    let notation = Notation::parse(&args.code)?;
-    let rules = match notation.to_rules() {
-        Ok(rules) => rules,
-        Err(_) => return run_general(&args, &notation, json),
+    let rules = match sequence::parse_code(&args.code)? {
+        sequence::CodeRules::Engines(rules) => rules,
+        sequence::CodeRules::General(notation) => return run_general(&args, &notation, json),
     };
     if let Some(m) = &args.fold {
         return run_fold(&args, &rules, m, json);
@@ -266,15 +194,14 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     if let Some(list) = &args.heaps {
         return run_position(&args, &rules, list, json);
     }
-    let engine = super::runs::Engine::choose(args.run.engine, &rules)?;
-    let limit = if engine.is_sparse() {
-        u64::MAX
-    } else if rules.max_heaps_left() <= 2 {
-        MAX_N_NAIVE
-    } else {
-        MAX_N_NAIVE_MANY_HEAPS
-    };
-    let n = parse_n(&args, limit)?;
+    let engine = grundy_runs::Engine::choose(args.run.engine, &rules)?;
+    let requested = args
+        .n
+        .as_deref()
+        .map(|w| parse_u64("heap size", w))
+        .transpose()?;
+    let limit = sequence::engine_limit(&engine, &rules);
+    let n = sequence::heap_size(requested, args.until_period, limit)?;
     if (args.png.is_some() || args.svg.is_some()) && n as u64 > MAX_PLOT_N {
         return Err(CliError::input(format!(
             "heap size {n} is too large for a picture: at most {MAX_PLOT_N} points"
@@ -531,7 +458,7 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         (args.check_up_to.is_some(), "--check-up-to"),
         (args.png.is_some() || args.svg.is_some(), "--png / --svg"),
         (
-            args.run.engine != super::runs::EngineChoice::Auto,
+            args.run.engine != grundy_runs::EngineChoice::Auto,
             "--engine (only the general engine runs it)",
         ),
         (
@@ -540,9 +467,7 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         ),
     ];
     if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
-        return Err(CliError::input(format!(
-            "code '{notation}' is run by the general engine, which does not support {what}"
-        )));
+        return Err(sequence::general_refusal(notation, what).into());
     }
     if let Some(list) = &args.heaps {
         let heaps = parse_u64_list("heap", list)?;

@@ -21,10 +21,12 @@ from __future__ import annotations
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Optional, Tuple
+    import os
+    from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _check
 from . import _grundy
+from . import _runs
 from ._game import Game
 from ._graph import from_networkx, graph, to_networkx
 from ._sequence import Sequence
@@ -150,14 +152,30 @@ def takebreak(
     *,
     until_period: bool = False,
     engine: str = "auto",
+    checkpoint: Union[None, bool, str, "os.PathLike[str]"] = None,
+    checkpoint_every: float = 60.0,
+    record: Union[bool, str, "os.PathLike[str]"] = False,
+    progress: Union[None, bool, Callable[[int, int], Any]] = None,
 ) -> Sequence:
     """The Grundy sequence G(0..=n) of a take-and-break game, with its period.
 
     ``code`` is ``d0.d1d2...`` (e.g. ``"0.07"``, ``".77"``, ``"4.07"``, ``"0.[63]7"``) or a name
     (``kayles``, ``dawsons-kayles``, ``dawsons-chess``, ``officers``, ``grundys-game``).
     ``n`` defaults to 1000; with ``until_period=True`` the run stops as soon as the periodicity
-    theorem certifies a period (``n`` is then the limit). ``engine`` is ``"auto"`` (the
-    rare/common engine for octal codes, as the CLI), ``"sparse"`` or ``"naive"``.
+    theorem certifies a period (``n`` is then the limit). ``engine`` is ``"auto"`` (for octal
+    codes the faster of rare/common and naive, measured during the run, as the CLI),
+    ``"sparse"`` or ``"naive"``.
+
+    Long runs go through the CLI's run code. ``checkpoint=path`` saves the values computed so
+    far to that file every ``checkpoint_every`` seconds and when the run is interrupted
+    (Ctrl-C, kernel interrupt: the checkpoint is saved, then ``KeyboardInterrupt`` is raised),
+    and resumes from it next time (the CLI's ``--checkpoint FILE``: the same file format, so
+    either can resume the other's run); ``checkpoint=True`` uses the CLI's default file, removed
+    when the run completes; by default nothing is saved. ``record=True`` records the run in the
+    CLI's results catalogue (see :func:`catalogue`), ``record=path`` in that file. Progress:
+    a tqdm bar on stderr once a run lasts a second, on a terminal or in a notebook, when tqdm
+    is installed (``progress=True``: at once, ``False``: never, or your own
+    ``callable(done, total)``).
 
     The result's ``period``, ``preperiod`` and ``certified`` give the period found, ``report``
     the CLI's JSON (``code``, ``n``, ``engine``, ``period``, ``max_value``, ``value_counts``).
@@ -171,7 +189,24 @@ def takebreak(
     if not isinstance(code, str):
         raise TypeError(f"code must be a str, not {type(code).__name__}")
     size = None if n is None else _check.u64("heap size", n)
-    report = _grundy.takebreak_sequence(code, size, bool(until_period), engine)
+    if not isinstance(engine, str):
+        raise TypeError(f"engine must be a str, not {type(engine).__name__}")
+    if isinstance(checkpoint_every, bool) or not isinstance(checkpoint_every, (int, float)):
+        raise TypeError(
+            f"checkpoint_every must be a number of seconds, not {type(checkpoint_every).__name__}"
+        )
+    default_place = checkpoint is True
+    path = None if checkpoint in (None, False, True) else _runs.path_or_none("checkpoint", checkpoint)
+    rec, db = _runs.record_args(record)
+    callback = _runs.progress_callback(progress, "G(n) of " + code)
+    try:
+        report = _grundy.takebreak_sequence(
+            code, size, bool(until_period), engine, path, default_place,
+            float(checkpoint_every), rec, db, callback,
+        )
+    finally:
+        if isinstance(callback, _runs._LateBar):
+            callback.close()
     raw = report.pop("values")
     return Sequence(report, raw)
 
@@ -318,3 +353,9 @@ def multiplayer_li(heaps: Iterable[int], players: int = 3) -> Dict[str, Any]:
     hs = _check.numbers("heap", heaps)
     m = _check.number("players", players, 2**32 - 1)
     return _grundy.li_nim(hs, m)
+
+
+# Long runs on the CLI's run code: censuses, the results catalogue, the papers' checks.
+from ._runs import catalogue, census, verify  # noqa: E402
+
+__all__ += ["catalogue", "census", "verify"]

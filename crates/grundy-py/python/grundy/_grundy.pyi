@@ -5,7 +5,7 @@ return dicts with the keys of the CLI's --json reports and raise ValueError with
 one-line message on bad input.
 """
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 __version__: str
 
@@ -35,8 +35,20 @@ def li_nim(heaps: List[int], players: int) -> Dict[str, Any]:
 def takebreak_code(code: str) -> str:
     """The canonical text of a code or named game."""
 
-def takebreak_sequence(code: str, n: Optional[int] = None, until_period: bool = False, engine: str = "auto") -> Dict[str, Any]:
-    """G(0..=n) with the CLI's sequence report keys; "values" as native-endian u16 bytes."""
+def takebreak_sequence(
+    code: str,
+    n: Optional[int] = None,
+    until_period: bool = False,
+    engine: str = "auto",
+    checkpoint: Optional[str] = None,
+    default_checkpoint: bool = False,
+    checkpoint_every: Optional[float] = None,
+    record: bool = False,
+    db: Optional[str] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> Dict[str, Any]:
+    """G(0..=n) through the CLI's run code (checkpoint, catalogue record) with the CLI's
+    sequence report keys; "values" as native-endian u16 bytes."""
 
 def takebreak_position(code: str, heaps: List[int], max_moves: int = 1000) -> Dict[str, Any]:
     """Value, outcome and winning moves of several heaps."""
@@ -102,3 +114,36 @@ class GameEngine:
         """{"n", "values", "period"}: G(position(k)) for k <= n, the period observed (or None)."""
     def positions_evaluated(self) -> int:
         """Positions in the normal-play table."""
+def census_run(
+    pattern: str,
+    n: Optional[int] = None,
+    full: bool = False,
+    engine: str = "auto",
+    jobs: Optional[int] = None,
+    record: bool = False,
+    db: Optional[str] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> Dict[str, Any]:
+    """Every code matching a pattern, with the keys of `grundy census --json`."""
+
+def catalogue_list(
+    pattern: Optional[str] = None,
+    engine: Optional[str] = None,
+    certified: Optional[bool] = None,
+    min_n: Optional[int] = None,
+    latest: bool = False,
+    limit: Optional[int] = None,
+    db: Optional[str] = None,
+) -> Dict[str, Any]:
+    """The recorded runs, with the keys of `grundy catalogue --json`."""
+
+def verify_check(
+    target: str,
+    heaps: Optional[int] = None,
+    max_heap: Optional[int] = None,
+    players: Optional[int] = None,
+    coins: Optional[int] = None,
+    max_square: Optional[int] = None,
+    max_boxes: Optional[int] = None,
+) -> Dict[str, Any]:
+    """An exhaustive check, with the keys of `grundy verify TARGET --json`."""

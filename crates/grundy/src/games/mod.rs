@@ -10,6 +10,8 @@
 //! | [`wythoff`] | take from one heap, or equally from both | P-positions by the golden ratio |
 //! | [`cram`] | place a domino on two adjacent empty cells | 0 on half-turn-symmetric boards |
 //! | [`chomp`] | bite a square and all above-right of it | (rectangles are N: strategy stealing) |
+//!
+//! [`registry`] maps a family's name (`nim`, `subtraction:1,3,4`, `takebreak:0.77`, `cdnim`) to its rules.
 
 pub mod cdnim;
 pub mod chomp;
@@ -19,6 +21,7 @@ pub mod heaps;
 pub mod loopy_subtraction;
 pub mod multiplayer;
 pub mod nim;
+pub mod registry;
 pub mod subtraction;
 pub mod welter;
 pub mod wythoff;

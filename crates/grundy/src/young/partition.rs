@@ -219,6 +219,21 @@ impl Partition {
         None
     }
 
+    /// How many partitions there are of 0, 1, ..., n together (p(0) + ... + p(n)), saturating
+    /// at `u128::MAX`: a bound on the positions a brute force over diagrams (or multisets of
+    /// heaps of total at most n) may meet. A dynamic-programming table of n + 1 numbers.
+    pub fn count_up_to(n: u64) -> u128 {
+        let n = n as usize;
+        let mut p = vec![0u128; n + 1];
+        p[0] = 1;
+        for part in 1..=n {
+            for total in part..=n {
+                p[total] = p[total].saturating_add(p[total - part]);
+            }
+        }
+        p.iter().fold(0u128, |a, &x| a.saturating_add(x))
+    }
+
     /// Every partition of `n` (reverse lexicographic order, as SageMath lists them).
     pub fn all_of(n: u64) -> Vec<Partition> {
         fn rec(rest: u64, max: u64, cur: &mut Vec<u64>, out: &mut Vec<Partition>) {

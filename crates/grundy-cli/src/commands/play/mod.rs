@@ -1,16 +1,12 @@
 //! `grundy play`: a terminal game against a perfect opponent.
 //!
-//! Each family implements [`Playable`] (show the position, parse a move in its own natural
-//! syntax, evaluate, choose the engine's move); the loop here is shared. Input is read line by
+//! The rules of each family are the library's ([`grundy::play`]: show the position, parse a
+//! move in its own natural syntax, evaluate, choose the engine's move); this module chooses the
+//! family from the arguments and runs the dialogue. Input is read line by
 //! line from standard input, so a game can be scripted (`printf '1 1\n' | grundy play nim 3 5 2`).
 
-mod generic;
-mod graph;
-mod heapgames;
-mod multi;
-mod welter;
-
 use crate::common::{parse_u64, shown_line, CliError, CliResult, PositionArgs};
+use grundy::play::{generic, graph, heapgames, multi, welter, Playable};
 use serde::Serialize;
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -63,65 +59,6 @@ pub struct PlayArgs {
     pub seat: Option<String>,
 }
 
-/// A game in progress, as the play loop sees it.
-pub trait Playable {
-    /// The position, for people.
-    fn show(&self) -> String;
-    /// One line on how to type a move.
-    fn move_syntax(&self) -> String;
-    /// Number of players (2 unless the family is multiplayer).
-    fn players(&self) -> usize {
-        2
-    }
-    /// Value and outcome of the current position with `mover` to move, for `hint`.
-    fn evaluation(&mut self, mover: usize) -> String;
-    /// A good move for `mover`: (the move in the input syntax, why it is good). `None` when
-    /// the game is over.
-    fn best_move(&mut self, mover: usize) -> Option<(String, String)>;
-    /// Play a move typed by the user or chosen by the engine; `Err` gives the reason it is
-    /// illegal or unreadable.
-    fn play(&mut self, input: &str) -> Result<(), String>;
-    /// Whether the player to move has no move (and so, in normal play, has lost).
-    fn is_over(&self) -> bool;
-}
-
-/// The heaps typed as "the position after the move" (`(no heaps)` for the empty position),
-/// in the game's canonical form, if that position is an option of `from`.
-fn position_move(
-    game: &impl grundy::Game<Position = Vec<u64>>,
-    canonical: fn(&[u64]) -> Vec<u64>,
-    from: &[u64],
-    input: &str,
-) -> Result<Vec<u64>, String> {
-    let heaps = if input.trim() == "(no heaps)" {
-        Vec::new()
-    } else {
-        input
-            .split_whitespace()
-            .map(|w| crate::common::parse_u64("heap", w).map_err(|e| e.message))
-            .collect::<Result<Vec<u64>, String>>()?
-    };
-    let target = canonical(&heaps);
-    if game.options_vec(&from.to_vec()).contains(&target) {
-        Ok(target)
-    } else {
-        Err(format!(
-            "'{}' cannot be reached in one move from '{}'",
-            heaps_text(&heaps),
-            heaps_text(from)
-        ))
-    }
-}
-
-/// Heaps for people; `(no heaps)` for the empty position.
-fn heaps_text(h: &[u64]) -> String {
-    if h.is_empty() {
-        "(no heaps)".into()
-    } else {
-        h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
-    }
-}
-
 /// The families `play` knows.
 const FAMILIES: &[&str] = &[
     "nim",
@@ -167,24 +104,47 @@ fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
     check_flags(args)?;
     let words = args.position.words()?;
     match args.family.as_str() {
-        "nim" => heapgames::nim(&words),
-        "subtraction" => heapgames::subtraction(&words, args.set.as_deref()),
-        "wythoff" => heapgames::wythoff(&words),
-        "multiplayer" => multi::build(args, &words),
-        "welter" => welter::build(&words),
-        "graph" => graph::build(&words),
+        "nim" => Ok(heapgames::nim(&words)?),
+        "subtraction" => Ok(heapgames::subtraction(&words, args.set.as_deref())?),
+        "wythoff" => Ok(heapgames::wythoff(&words)?),
+        "multiplayer" => {
+            let prefs = crate::commands::multiplayer::preferences_from(
+                args.players.as_deref(),
+                args.order.as_deref(),
+                args.prefs.as_deref(),
+            )?;
+            Ok(multi::build(prefs, args.game.as_deref(), &words)?)
+        }
+        "welter" => Ok(welter::build(&words)?),
+        "graph" => graph_game(&words),
         other => generic::build(other, &words).map_err(|e| {
-            if e.message.starts_with("unknown game") {
+            let message = e.to_string();
+            if message.starts_with("unknown game") {
                 CliError::input(format!(
                     "unknown family '{other}' for play (choose one of: {}, or a game spec: {})",
                     FAMILIES.join(", "),
-                    crate::game_spec::KNOWN.join(", ")
+                    grundy::games::registry::KNOWN.join(", ")
                 ))
             } else {
-                e
+                CliError::input(message)
             }
         }),
     }
+}
+
+/// `play graph FILE [START]`: read the graph file, then the library's game on it.
+fn graph_game(words: &[String]) -> CliResult<Box<dyn Playable>> {
+    let (file, start) = match words {
+        [file] => (file, None),
+        [file, start] => (file, Some(start.as_str())),
+        _ => {
+            return Err(CliError::input(
+                "play graph takes a graph file and optionally a start node (e.g. 'grundy play graph game.json a')",
+            ))
+        }
+    };
+    let text = crate::common::read_text(std::path::Path::new(file))?;
+    Ok(graph::build(&text, file, start)?)
 }
 
 /// One move of the game, for the `--json` transcript.

@@ -1,19 +1,10 @@
 //! `grundy verify ...`: exhaustive checks of a paper's closed form against the generic
-//! evaluator, on both cores, with a progress bar, a count and the first counterexample.
-//!
-//! Each family adds one variant to [`VerifyTarget`] and one module here; the shared
-//! [`exhaustive`] runner does the parallel loop, the progress bar and the report.
+//! evaluator ([`grundy::verify`]), with a progress bar, a count and the first counterexample.
+//! This module parses the arguments and prints the reports.
 
-pub mod cdnim;
-pub mod multiplayer;
-pub mod nim;
-pub mod quotient_theorem;
-pub mod welter;
-
-use crate::common::{emit, progress_bar, CliError, CliResult};
-use rayon::prelude::*;
-use serde::Serialize;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use crate::common::{emit, parse_u64, progress_bar, CliError, CliResult};
+use grundy::verify::{self, CheckReport};
+use std::sync::Mutex;
 
 /// Exhaustive checks of closed forms against brute force (exit status 1 on a counterexample).
 ///
@@ -29,86 +20,126 @@ pub enum VerifyTarget {
     /// Nim: nim-sum and the misère rule (Thm 2.3) against the evaluators
     ///
     /// Example: `grundy verify nim --heaps 3 --max-heap 16`
-    Nim(nim::Args),
+    Nim(NimArgs),
     /// Multiplayer Nim: Thm 4.2 (every i) and Thm 4.3 (exactly one n_k) against the evaluator
     ///
     /// Example: `grundy verify multiplayer --players 3 --heaps 4 --max-heap 12`
-    Multiplayer(multiplayer::Args),
+    Multiplayer(MultiplayerArgs),
     /// Common-divisor Nim: Theorem 2.4 and its winning moves against the evaluator
     ///
     /// Example: `grundy verify cdnim --heaps 3 --max-heap 40`
-    Cdnim(cdnim::Args),
+    Cdnim(CdnimArgs),
     /// Sato-Welter game: Welter's formula (hook paper Thm 2) and its winning moves
     ///
     /// Example: `grundy verify welter --coins 4 --max-square 14`
-    Welter(welter::Args),
+    Welter(WelterArgs),
     /// Young diagrams: the quotient theorem (hook paper Thm 4), each term by brute force
     ///
     /// Example: `grundy verify quotient-theorem --max-boxes 20`
-    QuotientTheorem(quotient_theorem::Args),
+    QuotientTheorem(QuotientTheoremArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct NimArgs {
+    /// Number of heaps
+    #[arg(long, default_value_t = 3)]
+    pub heaps: usize,
+    /// Heaps range over 0..N-1
+    #[arg(long, default_value_t = 12)]
+    pub max_heap: u64,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MultiplayerArgs {
+    /// Number of players M (2..=16)
+    #[arg(long, default_value = "3")]
+    pub players: String,
+    /// Number of heaps K (Thm 4.3 completes K-1 heaps with a K-th)
+    #[arg(long, default_value = "3")]
+    pub heaps: String,
+    /// Heaps range over 0..N-1
+    #[arg(long, default_value = "8")]
+    pub max_heap: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CdnimArgs {
+    /// Number of heaps m
+    #[arg(long, default_value_t = 3)]
+    pub heaps: usize,
+    /// Heaps range over 0..N-1
+    #[arg(long, default_value_t = 16)]
+    pub max_heap: u64,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct WelterArgs {
+    /// Positions of 0 up to K coins
+    #[arg(long, value_name = "K", default_value_t = 4)]
+    pub coins: usize,
+    /// Squares range over 0..N-1
+    #[arg(long, value_name = "N", default_value_t = 14)]
+    pub max_square: u64,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct QuotientTheoremArgs {
+    /// Every Young diagram with at most N boxes
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub max_boxes: u64,
+}
+
+/// Run `check` with a progress bar on stderr (one bar, relabelled for each check it runs).
+fn with_bar<T>(
+    check: impl FnOnce(verify::Progress<'_>) -> Result<T, grundy::Error>,
+) -> CliResult<T> {
+    let bar = progress_bar(0, "");
+    let label = Mutex::new(String::new());
+    let progress = |name: &str, done: usize, total: usize| {
+        if let Ok(mut shown) = label.lock() {
+            if *shown != name {
+                name.clone_into(&mut shown);
+                bar.set_message(name.to_owned());
+                bar.set_length(total as u64);
+            }
+        }
+        bar.set_position(done as u64);
+    };
+    let result = check(Some(&progress));
+    bar.finish_and_clear();
+    Ok(result?)
 }
 
 pub fn run(args: VerifyArgs, json: bool) -> CliResult {
     match args.target {
-        VerifyTarget::Nim(a) => nim::run(a, json),
-        VerifyTarget::Multiplayer(a) => multiplayer::run(a, json),
-        VerifyTarget::Cdnim(a) => cdnim::run(a, json),
-        VerifyTarget::Welter(a) => welter::run(a, json),
-        VerifyTarget::QuotientTheorem(a) => quotient_theorem::run(a, json),
-    }
-}
-
-/// The result of an exhaustive check.
-#[derive(Debug, Serialize)]
-pub struct CheckReport {
-    /// What was checked, e.g. "Theorem 2.4 (common-divisor Nim)".
-    pub check: String,
-    /// The range of positions, in words.
-    pub scope: String,
-    /// How many positions were compared.
-    pub positions_checked: usize,
-    /// Whether every position agreed.
-    pub holds: bool,
-    /// The first position (in enumeration order) where they disagree, described.
-    pub counterexample: Option<String>,
-}
-
-/// Check every item in parallel; `check` returns `Some(description)` for a counterexample.
-/// Returns the report of the first counterexample in `items` order (if any).
-pub fn exhaustive<T: Sync>(
-    check: &str,
-    scope: &str,
-    items: &[T],
-    check_one: impl Fn(&T) -> Option<String> + Sync,
-) -> CheckReport {
-    let bar = progress_bar(items.len() as u64, check);
-    let done = AtomicUsize::new(0);
-    let chunk = (items.len() / 1000).max(1);
-    let first_bad = items
-        .par_chunks(chunk)
-        .enumerate()
-        .filter_map(|(ci, block)| {
-            let found = block
-                .iter()
-                .enumerate()
-                .find_map(|(i, item)| check_one(item).map(|d| (ci * chunk + i, d)));
-            let n = done.fetch_add(block.len(), Ordering::Relaxed) + block.len();
-            bar.set_position(n as u64);
-            found
-        })
-        .min_by_key(|(i, _)| *i);
-    bar.finish_and_clear();
-    CheckReport {
-        check: check.to_owned(),
-        scope: scope.to_owned(),
-        positions_checked: items.len(),
-        holds: first_bad.is_none(),
-        counterexample: first_bad.map(|(_, d)| d),
+        VerifyTarget::Nim(a) => finish(
+            with_bar(|p| verify::nim::check_all(a.heaps, a.max_heap, p))?,
+            json,
+        ),
+        VerifyTarget::Cdnim(a) => finish(
+            with_bar(|p| verify::cdnim::check_all(a.heaps, a.max_heap, p))?,
+            json,
+        ),
+        VerifyTarget::Welter(a) => finish(
+            with_bar(|p| verify::welter::check_all(a.coins, a.max_square, p))?,
+            json,
+        ),
+        VerifyTarget::QuotientTheorem(a) => finish(
+            with_bar(|p| verify::quotient_theorem::check_all(a.max_boxes, p))?,
+            json,
+        ),
+        VerifyTarget::Multiplayer(a) => {
+            let players = parse_u64("player count", &a.players)?;
+            let heaps = parse_u64("heap count", &a.heaps)?;
+            let max_heap = parse_u64("heap bound", &a.max_heap)?;
+            let report = with_bar(|p| verify::multiplayer::check_all(players, heaps, max_heap, p))?;
+            multiplayer_finish(report, json)
+        }
     }
 }
 
 /// Print a check report; a counterexample makes the exit status 1.
-pub fn finish(report: CheckReport, json: bool) -> CliResult {
+fn finish(report: CheckReport, json: bool) -> CliResult {
     emit(json, &report, || {
         let mut s = format!(
             "{}: {} positions checked ({})\n",
@@ -127,93 +158,39 @@ pub fn finish(report: CheckReport, json: bool) -> CliResult {
     }
 }
 
-/// All multisets (non-decreasing tuples) of `k` values in `0..max` — every position of a
-/// symmetric k-heap game up to order.
-pub fn sorted_tuples(k: usize, max: u64) -> Vec<Vec<u64>> {
-    let mut out = vec![];
-    let mut cur = vec![0u64; k];
-    if k == 0 {
-        return vec![vec![]];
-    }
-    if max == 0 {
-        return out;
-    }
-    loop {
-        out.push(cur.clone());
-        // advance to the next non-decreasing tuple
-        let mut i = k;
-        loop {
-            if i == 0 {
-                return out;
-            }
-            i -= 1;
-            if cur[i] + 1 < max {
-                let v = cur[i] + 1;
-                for c in &mut cur[i..] {
-                    *c = v;
-                }
-                break;
+/// Print both checks of the multiplayer paper; a counterexample makes the exit status 1.
+fn multiplayer_finish(report: verify::multiplayer::Report, json: bool) -> CliResult {
+    emit(json, &report, || {
+        let mut s = String::new();
+        for c in &report.checks {
+            s.push_str(&format!(
+                "{}: {} {} checked ({})\n",
+                c.check,
+                c.positions_checked,
+                if c.check.starts_with("Thm 4.3") {
+                    "prefixes"
+                } else {
+                    "positions"
+                },
+                c.scope
+            ));
+            match &c.counterexample {
+                None => s.push_str("  holds: yes, no counterexample\n"),
+                Some(x) => s.push_str(&format!("  holds: NO; first counterexample: {x}\n")),
             }
         }
-    }
-}
-
-/// The number of multisets of size `k` from `n` values (positions of `k` heaps below `n` up to
-/// order), saturating at `u128::MAX`. More than 1,000 heaps counts as `u128::MAX`: no
-/// exhaustive check of that many heaps can run, and the refusal must come at once.
-pub fn multisets(n: u64, k: usize) -> u128 {
-    if k > 1000 && n > 0 {
-        return u128::MAX;
-    }
-    if n == 0 {
-        return if k == 0 { 1 } else { 0 };
-    }
-    let mut c: u128 = 1;
-    for i in 0..k as u128 {
-        c = c.saturating_mul(n as u128 + i) / (i + 1);
-    }
-    c
-}
-
-/// Refuse ranges so large that the check would not finish in reasonable time.
-pub fn check_budget(count: u128, budget: u128) -> CliResult {
-    if count == 0 {
-        return Err(CliError::input(
-            "that range is empty: nothing would be checked (choose a larger range)",
-        ));
-    }
-    if count > budget {
-        return Err(CliError::input(format!(
-            "that range has {count} positions; at most {budget} are checked in one run (choose a smaller range)"
-        )));
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sorted_tuples_counts() {
-        assert_eq!(sorted_tuples(2, 3).len(), 6);
-        assert_eq!(sorted_tuples(3, 4).len(), 20);
-        assert_eq!(
-            sorted_tuples(1, 5),
-            vec![vec![0], vec![1], vec![2], vec![3], vec![4]]
-        );
-    }
-
-    #[test]
-    fn exhaustive_reports_the_first_counterexample() {
-        let items: Vec<u32> = (0..10_000).collect();
-        let r = exhaustive("t", "s", &items, |&x| {
-            (x % 977 == 976).then(|| x.to_string())
-        });
-        assert!(!r.holds);
-        assert_eq!(r.counterexample.as_deref(), Some("976"));
-        let r = exhaustive("t", "s", &items, |_| None);
-        assert!(r.holds);
-        assert_eq!(r.positions_checked, 10_000);
+        if let Some(x) = report.largest_completion_excess {
+            s.push_str(&format!(
+                "largest completing n_k found: sum(prefix) {} {}\n",
+                if x < 0 { '-' } else { '+' },
+                x.abs()
+            ));
+        }
+        s
+    })?;
+    if report.holds {
+        Ok(())
+    } else {
+        Err(CliError::check_failed("a counterexample was found"))
     }
 }

@@ -1,12 +1,14 @@
-//! `play multiplayer`: m players, the engine in every seat but yours, each engine seat playing
+//! Play with m players, the engine in every seat but yours, each engine seat playing
 //! its own preference order exactly (multiplayer paper, Def. 4.1).
 
-use super::{heaps_text, position_move, PlayArgs, Playable};
-use crate::common::{parse_u64, CliError, CliResult};
-use crate::game_spec::{parse_game, HeapGame};
-use grundy::games::multiplayer::LastMover;
-use grundy::solve::Solver;
-use grundy::Game;
+use super::{heaps_text, position_move, Playable};
+use crate::games::multiplayer::LastMover;
+use crate::games::multiplayer::Preferences;
+use crate::games::registry::{parse_game, HeapGame};
+use crate::solve::Solver;
+use crate::text::parse_u64;
+use crate::Error;
+use crate::Game;
 
 /// Positions the engine may evaluate before refusing the game as too large.
 const POSITION_LIMIT: usize = 2_000_000;
@@ -62,25 +64,26 @@ impl Playable for MultiPlay {
     }
 }
 
-pub fn build(args: &PlayArgs, words: &[String]) -> CliResult<Box<dyn Playable>> {
-    let prefs = crate::commands::multiplayer::preferences_from(
-        args.players.as_deref(),
-        args.order.as_deref(),
-        args.prefs.as_deref(),
-    )?;
+/// A game of `game` (a registry spec, default `nim`) from the heaps `words`, every player
+/// following `prefs`.
+pub fn build(
+    prefs: Preferences,
+    game: Option<&str>,
+    words: &[String],
+) -> Result<Box<dyn Playable>, Error> {
     let heaps = words
         .iter()
         .map(|w| parse_u64("heap", w))
-        .collect::<CliResult<Vec<u64>>>()?;
+        .collect::<Result<Vec<u64>, Error>>()?;
     if heaps.is_empty() {
-        return Err(CliError::input(
-            "no position given (e.g. 'grundy play multiplayer --players 3 2 2 2')",
+        return Err(Error::Invalid(
+            "no position given (e.g. 'grundy play multiplayer --players 3 2 2 2')".into(),
         ));
     }
-    let choice = parse_game(args.game.as_deref().unwrap_or("nim"))?;
+    let choice = parse_game(game.unwrap_or("nim"))?;
     if (choice.work)(&heaps) > 50 * POSITION_LIMIT as u128 {
-        return Err(CliError::input(
-            "that position is too large to play out exactly; choose smaller heaps",
+        return Err(Error::Invalid(
+            "that position is too large to play out exactly; choose smaller heaps".into(),
         ));
     }
     let position = (choice.position)(&heaps);

@@ -1,11 +1,12 @@
-//! `play` for any game of the `--game` registry (common-divisor Nim, take-and-break codes, ...):
+//! Play any game of the `--game` registry (common-divisor Nim, take-and-break codes, ...):
 //! two players, normal play, the engine evaluating with the generic normal-play evaluator.
 //! Moves are typed as the position after the move, which works for splitting moves too.
 
 use super::{heaps_text, position_move, Playable};
-use crate::common::{parse_u64, CliError, CliResult};
-use crate::game_spec::{parse_game, HeapGame};
-use grundy::{Game, NormalPlay};
+use crate::games::registry::{parse_game, HeapGame};
+use crate::text::parse_u64;
+use crate::Error;
+use crate::{Game, NormalPlay};
 
 /// Positions the engine may evaluate before refusing the game as too large.
 const POSITION_LIMIT: usize = 2_000_000;
@@ -58,21 +59,21 @@ impl Playable for GenericPlay {
     }
 }
 
-pub fn build(spec: &str, words: &[String]) -> CliResult<Box<dyn Playable>> {
+pub fn build(spec: &str, words: &[String]) -> Result<Box<dyn Playable>, Error> {
     let choice = parse_game(spec)?;
     let heaps = words
         .iter()
         .map(|w| parse_u64("heap", w))
-        .collect::<CliResult<Vec<u64>>>()?;
+        .collect::<Result<Vec<u64>, Error>>()?;
     if heaps.is_empty() {
-        return Err(CliError::input(format!(
+        return Err(Error::Invalid(format!(
             "no position given (e.g. 'grundy play {} 6 3 2')",
             choice.spec
         )));
     }
     if (choice.work)(&heaps) > 50 * POSITION_LIMIT as u128 {
-        return Err(CliError::input(
-            "that position is too large to play out exactly; choose smaller heaps",
+        return Err(Error::Invalid(
+            "that position is too large to play out exactly; choose smaller heaps".into(),
         ));
     }
     let position = (choice.position)(&heaps);

@@ -1,26 +1,15 @@
-//! `grundy verify cdnim`: Theorem 2.4 of the common-divisor Nim paper, and the winning moves
+//! Common-divisor Nim: Theorem 2.4 of the common-divisor Nim paper, and the winning moves
 //! derived from it, against the generic evaluator on every position of a range.
 
-use super::{check_budget, exhaustive, finish, multisets, sorted_tuples};
-use crate::common::{CliError, CliResult};
-use grundy::games::cdnim::{self, rules, CommonDivisorNim};
-use grundy::{Nimber, NormalPlay};
+use super::{check_budget, exhaustive, multisets, sorted_tuples, CheckReport, Progress};
+use crate::games::cdnim::{self, rules, CommonDivisorNim};
+use crate::{Error, Nimber, NormalPlay};
 use num_bigint::BigUint;
 use std::cell::RefCell;
 
 /// At most this many positions (multisets of heaps) per run: each thread keeps a memo table of
 /// every position it has seen.
-const BUDGET: u128 = 1_500_000;
-
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Number of heaps m
-    #[arg(long, default_value_t = 3)]
-    pub heaps: usize,
-    /// Heaps range over 0..N-1
-    #[arg(long, default_value_t = 16)]
-    pub max_heap: u64,
-}
+pub const BUDGET: u128 = 1_500_000;
 
 /// Number of multisets of `k` values from `0..n`: C(n + k - 1, k).
 /// Compare one position: the value by Theorem 2.4 (`closed_form`) with the evaluator's, and
@@ -65,29 +54,32 @@ fn check_position(
     })
 }
 
-pub fn run(args: Args, json: bool) -> CliResult {
-    if args.heaps == 0 {
-        return Err(CliError::input("--heaps must be at least 1"));
+/// Check every position of `heaps` heaps, each below `max_heap`, up to order.
+pub fn check_all(
+    heaps: usize,
+    max_heap: u64,
+    progress: Progress<'_>,
+) -> Result<CheckReport, Error> {
+    if heaps == 0 {
+        return Err(Error::Invalid("--heaps must be at least 1".into()));
     }
-    check_budget(multisets(args.max_heap, args.heaps), BUDGET)?;
-    let items = sorted_tuples(args.heaps, args.max_heap);
+    check_budget(multisets(max_heap, heaps), BUDGET)?;
+    let items = sorted_tuples(heaps, max_heap);
     let scope = format!(
-        "{} heap{}, each below {}, up to order",
-        args.heaps,
-        if args.heaps == 1 { "" } else { "s" },
-        args.max_heap
+        "{heaps} heap{}, each below {max_heap}, up to order",
+        if heaps == 1 { "" } else { "s" },
     );
     thread_local! {
         static SOLVER: RefCell<NormalPlay<CommonDivisorNim>> =
             RefCell::new(NormalPlay::new(CommonDivisorNim));
     }
-    let report = exhaustive(
+    Ok(exhaustive(
         "Theorem 2.4 (common-divisor Nim) and its winning moves",
         &scope,
         &items,
         |p| SOLVER.with(|s| check_position(&mut s.borrow_mut(), p, cdnim::grundy_value_u64)),
-    );
-    finish(report, json)
+        progress,
+    ))
 }
 
 #[cfg(test)]
@@ -106,21 +98,31 @@ mod tests {
         // lambda instead of lambda + 1: wrong exactly where the value is non-zero
         let wrong = |h: &[u64]| cdnim::grundy_value_u64(h).saturating_sub(1);
         let items = sorted_tuples(2, 6);
-        let report = exhaustive("t", "s", &items, |p| {
-            check_position(&mut NormalPlay::new(CommonDivisorNim), p, wrong)
-        });
+        let report = exhaustive(
+            "t",
+            "s",
+            &items,
+            |p| check_position(&mut NormalPlay::new(CommonDivisorNim), p, wrong),
+            None,
+        );
         assert!(!report.holds);
         assert_eq!(
             report.counterexample.as_deref(),
             Some("[0, 1]: evaluator 1, Theorem 2.4 0 (lambda 0, iota 1)")
         );
-        let right = exhaustive("t", "s", &items, |p| {
-            check_position(
-                &mut NormalPlay::new(CommonDivisorNim),
-                p,
-                cdnim::grundy_value_u64,
-            )
-        });
+        let right = exhaustive(
+            "t",
+            "s",
+            &items,
+            |p| {
+                check_position(
+                    &mut NormalPlay::new(CommonDivisorNim),
+                    p,
+                    cdnim::grundy_value_u64,
+                )
+            },
+            None,
+        );
         assert!(right.holds);
         assert_eq!(right.positions_checked, 21);
     }

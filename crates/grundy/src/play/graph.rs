@@ -1,11 +1,11 @@
-//! `play graph FILE [START]`: play on a game graph, cycles allowed. The engine follows the
-//! strategy of `grundy::solve::loopy`: from an N-position the P-option of least rank (so it wins
+//! Play on a game graph, cycles allowed. The engine follows the
+//! strategy of `crate::solve::loopy`: from an N-position the P-option of least rank (so it wins
 //! within the announced number of moves), from a D-position a move that keeps the draw.
 
 use super::Playable;
-use crate::common::{CliError, CliResult};
-use grundy::graph::{GraphSpec, LoopyGraph};
-use grundy::solve::loopy::{LoopyOutcome, LoopyValue};
+use crate::graph::{GraphSpec, LoopyGraph};
+use crate::solve::loopy::{LoopyOutcome, LoopyValue};
+use crate::Error;
 
 /// Everything the engine needs, per node, decided once before the game starts.
 struct GraphPlay {
@@ -90,23 +90,14 @@ impl Playable for GraphPlay {
 /// Nodes a graph for `play` may have (every node's value is kept in memory as text-ready data).
 const PLAY_LIMIT: usize = 1_000_000;
 
-pub fn build(words: &[String]) -> CliResult<Box<dyn Playable>> {
-    let (file, start) = match words {
-        [file] => (file, None),
-        [file, start] => (file, Some(start)),
-        _ => {
-            return Err(CliError::input(
-                "play graph takes a graph file and optionally a start node (e.g. 'grundy play graph game.json a')",
-            ))
-        }
-    };
-    let path = std::path::Path::new(file);
-    let text = crate::common::read_text(path)?;
-    let graph = GraphSpec::from_json(&text)
+/// A game on the graph `text` (the JSON of a graph file named `file`), from `start` (default:
+/// the graph's root).
+pub fn build(text: &str, file: &str, start: Option<&str>) -> Result<Box<dyn Playable>, Error> {
+    let graph = GraphSpec::from_json(text)
         .and_then(|s| LoopyGraph::from_spec(&s))
-        .map_err(|e| CliError::input(format!("{file}: {e}")))?;
+        .map_err(|e| Error::Invalid(format!("{file}: {e}")))?;
     if graph.len() > PLAY_LIMIT {
-        return Err(CliError::input(format!(
+        return Err(Error::Invalid(format!(
             "{file}: {} nodes; play takes graphs of at most {PLAY_LIMIT} nodes",
             graph.len()
         )));
@@ -114,7 +105,7 @@ pub fn build(words: &[String]) -> CliResult<Box<dyn Playable>> {
     let at = match start {
         None => graph.root(),
         Some(s) => graph.index_of(s).ok_or_else(|| {
-            CliError::input(format!("start node '{s}' is not a node of the graph"))
+            Error::Invalid(format!("start node '{s}' is not a node of the graph"))
         })?,
     };
     let a = graph.analyse();

@@ -1,8 +1,9 @@
-//! `play welter`: the Sato–Welter (Maya) game; the engine's moves come from Welter's formula.
+//! Play the Sato–Welter (Maya) game; the engine's moves come from Welter's formula.
 
 use super::Playable;
-use crate::common::{parse_u64, CliError, CliResult};
-use grundy::games::welter::{Coins, WelterMove};
+use crate::games::welter::{Coins, WelterMove};
+use crate::text::parse_u64;
+use crate::Error;
 
 struct WelterPlay {
     coins: Coins,
@@ -67,8 +68,8 @@ impl Playable for WelterPlay {
         if w.len() != 2 {
             return Err("type the coin's square and the square it moves to, e.g. '7 2'".into());
         }
-        let from = parse_u64("square", w[0]).map_err(|e| e.message)?;
-        let to = parse_u64("square", w[1]).map_err(|e| e.message)?;
+        let from = parse_u64("square", w[0]).map_err(|e| e.to_string())?;
+        let to = parse_u64("square", w[1]).map_err(|e| e.to_string())?;
         if !self.coins.is_occupied(from) {
             return Err(format!("there is no coin on square {from}"));
         }
@@ -96,16 +97,16 @@ impl Playable for WelterPlay {
     }
 }
 
-pub fn build(words: &[String]) -> CliResult<Box<dyn Playable>> {
+pub fn build(words: &[String]) -> Result<Box<dyn Playable>, Error> {
     if words.is_empty() {
-        return Err(CliError::input(
-            "no coins given (e.g. 'grundy play welter 1 4 7 8')",
+        return Err(Error::Invalid(
+            "no coins given (e.g. 'grundy play welter 1 4 7 8')".into(),
         ));
     }
     let squares = words
         .iter()
         .map(|w| parse_u64("square", w))
-        .collect::<CliResult<Vec<u64>>>()?;
+        .collect::<Result<Vec<u64>, Error>>()?;
     Ok(Box::new(WelterPlay {
         coins: Coins::new(squares)?,
     }))

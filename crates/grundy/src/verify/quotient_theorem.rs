@@ -1,32 +1,11 @@
-//! `grundy verify quotient-theorem`: Theorem 4 of the hook paper on every Young diagram up to a
+//! Young diagrams: Theorem 4 of the hook paper on every Young diagram up to a
 //! number of boxes — each of its three terms by brute force (the evaluator on the hook-removal
 //! game, on the even-hook game, on the 2-core) against the closed forms (Welter's formula, the
 //! hook formula, the two halves, the parity of the number of boxes).
 
-use super::{check_budget, exhaustive, finish};
-use crate::common::{CliError, CliResult};
-use grundy::young::{self, HookRemoval, Partition};
-use grundy::NormalPlay;
-
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Every Young diagram with at most N boxes
-    #[arg(long, value_name = "N", default_value_t = 12)]
-    pub max_boxes: u64,
-}
-
-/// Number of partitions of 0..=n (Euler's recurrence would do; a DP table is plenty).
-fn partitions_up_to(n: u64) -> u128 {
-    let n = n as usize;
-    let mut p = vec![0u128; n + 1];
-    p[0] = 1;
-    for part in 1..=n {
-        for total in part..=n {
-            p[total] = p[total].saturating_add(p[total - part]);
-        }
-    }
-    p.iter().fold(0u128, |a, &x| a.saturating_add(x))
-}
+use super::{check_budget, exhaustive, CheckReport, Progress};
+use crate::young::{self, HookRemoval, Partition};
+use crate::{Error, NormalPlay};
 
 struct Solvers {
     any: NormalPlay<HookRemoval>,
@@ -76,19 +55,19 @@ fn check(p: &Partition, s: &mut Solvers) -> Option<String> {
 }
 
 /// Above this many boxes the partitions alone exceed the budget (p(0) + ... + p(60) is 6,639,349), so larger requests are refused before any table is built.
-const MAX_BOXES: u64 = 60;
+pub const MAX_BOXES: u64 = 60;
 
-pub fn run(args: Args, json: bool) -> CliResult {
-    if args.max_boxes > MAX_BOXES {
-        return Err(CliError::input(format!(
-            "--max-boxes {} is too large: at most {MAX_BOXES} (the diagrams are enumerated one by one)",
-            args.max_boxes
+/// Check every Young diagram of at most `max_boxes` boxes.
+pub fn check_all(max_boxes: u64, progress: Progress<'_>) -> Result<CheckReport, Error> {
+    if max_boxes > MAX_BOXES {
+        return Err(Error::Invalid(format!(
+            "--max-boxes {max_boxes} is too large: at most {MAX_BOXES} (the diagrams are enumerated one by one)"
         )));
     }
-    check_budget(partitions_up_to(args.max_boxes), 2_000_000)?;
-    let items: Vec<Partition> = (0..=args.max_boxes).flat_map(Partition::all_of).collect();
-    let scope = format!("every Young diagram of at most {} boxes", args.max_boxes);
-    let report = exhaustive(
+    check_budget(Partition::count_up_to(max_boxes), 2_000_000)?;
+    let items: Vec<Partition> = (0..=max_boxes).flat_map(Partition::all_of).collect();
+    let scope = format!("every Young diagram of at most {max_boxes} boxes");
+    Ok(exhaustive(
         "Quotient theorem (Thm 4): v(p) = 2 v_phi2(p) + v(p^2), each term by brute force",
         &scope,
         &items,
@@ -101,8 +80,8 @@ pub fn run(args: Args, json: bool) -> CliResult {
             }
             SOLVERS.with(|s| check(p, &mut s.borrow_mut()))
         },
-    );
-    finish(report, json)
+        progress,
+    ))
 }
 
 #[cfg(test)]
@@ -111,8 +90,8 @@ mod tests {
 
     #[test]
     fn partition_counts() {
-        assert_eq!(partitions_up_to(0), 1);
-        assert_eq!(partitions_up_to(12), 272);
+        assert_eq!(Partition::count_up_to(0), 1);
+        assert_eq!(Partition::count_up_to(12), 272);
         let listed: usize = (0..=12).map(|n| Partition::all_of(n).len()).sum();
         assert_eq!(listed, 272);
     }

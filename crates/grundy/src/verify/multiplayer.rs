@@ -1,11 +1,11 @@
-//! `grundy verify multiplayer`: Thm 4.2 (every i) and Thm 4.3 (exactly one completing heap)
+//! Multiplayer Nim: Thm 4.2 (every i) and Thm 4.3 (exactly one completing heap)
 //! of the multiplayer paper, against the preference evaluator, on every small Nim position.
 
-use super::{exhaustive, sorted_tuples, CheckReport};
-use crate::common::{emit, parse_u64, CliError, CliResult};
-use grundy::games::multiplayer::{li, LastMover, Preferences, MAX_PLAYERS};
-use grundy::games::nim::{nim, Nim};
-use grundy::solve::Solver;
+use super::{exhaustive, sorted_tuples, CheckReport, Progress};
+use crate::games::multiplayer::{li, LastMover, Preferences, MAX_PLAYERS};
+use crate::games::nim::{nim, Nim};
+use crate::solve::Solver;
+use crate::Error;
 use num_bigint::BigUint;
 use serde::Serialize;
 use std::cell::RefCell;
@@ -13,31 +13,19 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 /// Most positions the memo tables of one thread may hold (over the m profiles).
-const SOLVER_BUDGET: u128 = 4_000_000;
+pub const SOLVER_BUDGET: u128 = 4_000_000;
 
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Number of players M (2..=16)
-    #[arg(long, default_value = "3")]
-    pub players: String,
-    /// Number of heaps K (Thm 4.3 completes K-1 heaps with a K-th)
-    #[arg(long, default_value = "3")]
-    pub heaps: String,
-    /// Heaps range over 0..N-1
-    #[arg(long, default_value = "8")]
-    pub max_heap: String,
-}
-
-#[derive(Serialize)]
-struct Report {
-    players: usize,
-    heaps: usize,
-    max_heap: u64,
-    holds: bool,
-    checks: Vec<CheckReport>,
+/// Both checks (the keys of `grundy verify multiplayer --json`).
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub players: usize,
+    pub heaps: usize,
+    pub max_heap: u64,
+    pub holds: bool,
+    pub checks: Vec<CheckReport>,
     /// The largest `n_k - sum(prefix)` over the completions Thm 4.3's check found (how close
     /// the searched range `0..=sum + 2m` came to being too small).
-    largest_completion_excess: Option<i64>,
+    pub largest_completion_excess: Option<i64>,
 }
 
 /// Which family of profiles a thread-local solver belongs to.
@@ -83,22 +71,27 @@ fn binomial(n: u128, k: u128) -> u128 {
     (0..k).fold(1u128, |acc, j| acc.saturating_mul(n - j) / (j + 1))
 }
 
-pub fn run(args: Args, json: bool) -> CliResult {
-    let m = parse_u64("player count", &args.players)? as usize;
-    let k = parse_u64("heap count", &args.heaps)?;
-    let max = parse_u64("heap bound", &args.max_heap)?;
-    if !(2..=MAX_PLAYERS).contains(&m) {
-        return Err(CliError::input(format!(
+/// Check Thm 4.2 on every position of `heaps` heaps below `max_heap` and Thm 4.3 on every
+/// prefix of `heaps - 1` heaps, for `players` players and every profile i.
+pub fn check_all(
+    players: u64,
+    heaps: u64,
+    max_heap: u64,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let (m, k, max) = (players as usize, heaps, max_heap);
+    if !(2..=MAX_PLAYERS as u64).contains(&players) {
+        return Err(Error::Invalid(format!(
             "--players must be between 2 and {MAX_PLAYERS} (got {m})"
         )));
     }
     if k == 0 || max == 0 {
-        return Err(CliError::input(
-            "--heaps and --max-heap must be at least 1 (nothing would be checked)",
+        return Err(Error::Invalid(
+            "--heaps and --max-heap must be at least 1 (nothing would be checked)".into(),
         ));
     }
     if k > 64 {
-        return Err(CliError::input(format!(
+        return Err(Error::Invalid(format!(
             "--heaps {k} is too many (at most 64)"
         )));
     }
@@ -111,7 +104,7 @@ pub fn run(args: Args, json: bool) -> CliResult {
     let stored_43 = binomial(max as u128 + k as u128 - 2, k as u128 - 1).saturating_mul(last + 1);
     let stored = stored_42.max(stored_43).saturating_mul(m as u128);
     if stored > SOLVER_BUDGET {
-        return Err(CliError::input(format!(
+        return Err(Error::Invalid(format!(
             "that range would keep up to {stored} positions in memory (at most {SOLVER_BUDGET}); choose fewer heaps, a smaller --max-heap or fewer players"
         )));
     }
@@ -144,6 +137,7 @@ pub fn run(args: Args, json: bool) -> CliResult {
                 None
             })
         },
+        progress,
     );
 
     let prefixes = sorted_tuples(k - 1, max);
@@ -181,49 +175,17 @@ pub fn run(args: Args, json: bool) -> CliResult {
                 None
             })
         },
+        progress,
     );
 
-    let report = Report {
+    Ok(Report {
         players: m,
         heaps: k,
         max_heap: max,
         holds: thm_4_2.holds && thm_4_3.holds,
         checks: vec![thm_4_2, thm_4_3],
         largest_completion_excess: Some(largest_excess.into_inner()).filter(|&x| x != i64::MIN),
-    };
-    emit(json, &report, || {
-        let mut s = String::new();
-        for c in &report.checks {
-            s.push_str(&format!(
-                "{}: {} {} checked ({})\n",
-                c.check,
-                c.positions_checked,
-                if c.check.starts_with("Thm 4.3") {
-                    "prefixes"
-                } else {
-                    "positions"
-                },
-                c.scope
-            ));
-            match &c.counterexample {
-                None => s.push_str("  holds: yes, no counterexample\n"),
-                Some(x) => s.push_str(&format!("  holds: NO; first counterexample: {x}\n")),
-            }
-        }
-        if let Some(x) = report.largest_completion_excess {
-            s.push_str(&format!(
-                "largest completing n_k found: sum(prefix) {} {}\n",
-                if x < 0 { '-' } else { '+' },
-                x.abs()
-            ));
-        }
-        s
-    })?;
-    if report.holds {
-        Ok(())
-    } else {
-        Err(CliError::check_failed("a counterexample was found"))
-    }
+    })
 }
 
 #[cfg(test)]

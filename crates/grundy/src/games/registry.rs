@@ -1,13 +1,15 @@
-//! `--game SPEC`: the one place that maps a game's name (and parameters) to its rules.
+//! The registry of families by name: the one place that maps a game's spec (`nim`,
+//! `subtraction:1,3,4`, `takebreak:0.77`, `cdnim`) to its rules — the CLI's `--game SPEC` and
+//! the Python package's `game=` read it.
 //!
-//! Generic evaluators (multiplayer play today) work on any [`grundy::Game`]; a command that
+//! Generic evaluators (multiplayer play today) work on any [`crate::Game`]; a front end that
 //! lets the user pick the game calls [`parse_game`] and gets the rules as a trait object over
 //! heap-list positions, plus how to turn the typed heaps into the game's canonical position.
 //! Adding a family is one match arm in [`parse_game`] and one line in [`KNOWN`].
 
-use crate::common::{parse_u64_list, CliError, CliResult};
-use grundy::games::{nim, subtraction};
-use grundy::Game;
+use crate::games::{nim, subtraction};
+use crate::text::parse_u64_list;
+use crate::{Error, Game};
 
 /// Rules over positions written as a list of heaps.
 pub type HeapGame = Box<dyn Game<Position = Vec<u64>>>;
@@ -43,7 +45,7 @@ pub const KNOWN: &[&str] = &[
 
 /// Take-and-break rules over `u64` heap lists (the family's own positions are `u32` lists
 /// without empty heaps). The work bound refuses heaps above `u32::MAX` before any conversion.
-struct TakeBreakHeaps(grundy::takebreak::TakeBreakGame);
+struct TakeBreakHeaps(crate::takebreak::TakeBreakGame);
 
 fn to_u32(p: &[u64]) -> Vec<u32> {
     p.iter().map(|&h| h as u32).collect()
@@ -81,15 +83,7 @@ fn takebreak_work(heaps: &[u64], digits: usize) -> u128 {
     if s > 5_000 {
         return u128::MAX;
     }
-    let s = s as usize;
-    let mut p = vec![0u128; s + 1];
-    p[0] = 1;
-    for part in 1..=s {
-        for t in part..=s {
-            p[t] = p[t].saturating_add(p[t - part]);
-        }
-    }
-    let positions = p.iter().fold(0u128, |a, &x| a.saturating_add(x));
+    let positions = crate::young::Partition::count_up_to(s);
     let options = (s as u128 + 1) * (s as u128 + 1) * (digits as u128 + 1);
     positions.saturating_mul(options)
 }
@@ -137,7 +131,7 @@ fn shrinking_heaps_work(heaps: &[u64], options: u128) -> u128 {
 }
 
 /// The game named by `spec`: `NAME` or `NAME:PARAMETERS`.
-pub fn parse_game(spec: &str) -> CliResult<GameChoice> {
+pub fn parse_game(spec: &str) -> Result<GameChoice, Error> {
     let spec = spec.trim();
     let (name, parameters) = match spec.split_once(':') {
         Some((n, p)) => (n.trim().to_ascii_lowercase(), Some(p.trim())),
@@ -178,12 +172,12 @@ pub fn parse_game(spec: &str) -> CliResult<GameChoice> {
             })
         }
         ("takebreak" | "octal", Some(code)) => {
-            let rules = grundy::takebreak::Rules::parse(code)?;
+            let rules = crate::takebreak::Rules::parse(code)?;
             let digits = rules.code().map_or(1, |c| c.last_nonzero());
             Ok(GameChoice {
                 spec: format!("takebreak:{rules}"),
                 name: format!("take-and-break game {rules}"),
-                game: Box::new(TakeBreakHeaps(grundy::takebreak::TakeBreakGame::new(rules))),
+                game: Box::new(TakeBreakHeaps(crate::takebreak::TakeBreakGame::new(rules))),
                 position: non_empty_sorted,
                 work: Box::new(move |heaps| takebreak_work(heaps, digits)),
                 is_nim: false,
@@ -192,7 +186,7 @@ pub fn parse_game(spec: &str) -> CliResult<GameChoice> {
         ("cdnim", None) => Ok(GameChoice {
             spec: "cdnim".into(),
             name: "common-divisor Nim".into(),
-            game: Box::new(grundy::games::cdnim::CommonDivisorNim),
+            game: Box::new(crate::games::cdnim::CommonDivisorNim),
             position: sorted,
             // Each heap can lose at most max(heaps) different common divisors.
             work: Box::new(|heaps| {
@@ -201,15 +195,17 @@ pub fn parse_game(spec: &str) -> CliResult<GameChoice> {
             }),
             is_nim: false,
         }),
-        ("takebreak" | "octal", None) => Err(CliError::input(
-            "the game 'takebreak' needs its code, e.g. --game takebreak:0.77",
+        ("takebreak" | "octal", None) => Err(Error::Invalid(
+            "the game 'takebreak' needs its code, e.g. --game takebreak:0.77".into(),
         )),
-        ("cdnim", Some(_)) => Err(CliError::input("the game 'cdnim' takes no parameters")),
-        ("nim", Some(_)) => Err(CliError::input("the game 'nim' takes no parameters")),
-        ("subtraction", None) => Err(CliError::input(
-            "the game 'subtraction' needs its set, e.g. --game subtraction:1,3,4",
+        ("cdnim", Some(_)) => Err(Error::Invalid(
+            "the game 'cdnim' takes no parameters".into(),
         )),
-        _ => Err(CliError::input(format!(
+        ("nim", Some(_)) => Err(Error::Invalid("the game 'nim' takes no parameters".into())),
+        ("subtraction", None) => Err(Error::Invalid(
+            "the game 'subtraction' needs its set, e.g. --game subtraction:1,3,4".into(),
+        )),
+        _ => Err(Error::Invalid(format!(
             "unknown game '{spec}'; known games: {}",
             KNOWN.join(", ")
         ))),
@@ -240,7 +236,7 @@ mod tests {
 
     #[test]
     fn reachable_positions_are_counted_exactly_for_nim() {
-        use grundy::solve::Solver;
+        use crate::solve::Solver;
         for heaps in [
             vec![3, 1, 2],
             vec![4, 4, 4],
@@ -266,7 +262,7 @@ mod tests {
 
     #[test]
     fn bad_specs_say_what_is_known() {
-        let e = parse_game("chess").err().unwrap().message;
+        let e = parse_game("chess").err().unwrap().to_string();
         assert!(
             e.contains("unknown game 'chess'") && e.contains("nim"),
             "{e}"

@@ -1,23 +1,12 @@
-//! `grundy verify welter`: Welter's formula (hook paper, Theorem 2) and the winning moves solved
+//! The Sato-Welter game: Welter's formula (hook paper, Theorem 2) and the winning moves solved
 //! from it, against the generic evaluator on every position of a range.
 
-use super::{check_budget, exhaustive, finish};
-use crate::common::{CliError, CliResult};
+use super::{check_budget, exhaustive, CheckReport, Progress};
+use crate::games::welter::{Coins, Welter, WelterMove};
+use crate::{Error, NormalPlay};
 
 /// Positions times options per position that one run may check.
-const WORK_BUDGET: u128 = 50_000_000;
-use grundy::games::welter::{Coins, Welter, WelterMove};
-use grundy::NormalPlay;
-
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Positions of 0 up to K coins
-    #[arg(long, value_name = "K", default_value_t = 4)]
-    pub coins: usize,
-    /// Squares range over 0..N-1
-    #[arg(long, value_name = "N", default_value_t = 14)]
-    pub max_square: u64,
-}
+pub const WORK_BUDGET: u128 = 50_000_000;
 
 /// Every set of at most `k` distinct squares below `n`, smaller sets first.
 pub fn all_positions(k: usize, n: u64) -> Vec<Vec<u64>> {
@@ -94,23 +83,26 @@ fn check(p: &Vec<u64>, solver: &mut NormalPlay<Welter>) -> Option<String> {
     None
 }
 
-pub fn run(args: Args, json: bool) -> CliResult {
+/// Check every position of at most `coins` coins on squares below `max_square`.
+pub fn check_all(
+    coins: usize,
+    max_square: u64,
+    progress: Progress<'_>,
+) -> Result<CheckReport, Error> {
     // Each position has up to max_square options for the evaluator: budget the product.
-    let positions = binomial_sum(args.coins, args.max_square);
+    let positions = binomial_sum(coins, max_square);
     check_budget(positions, 2_000_000)?;
-    let work = positions.saturating_mul(args.max_square as u128);
+    let work = positions.saturating_mul(max_square as u128);
     if work > WORK_BUDGET {
-        return Err(CliError::input(format!(
-            "that range has {positions} positions with up to {} options each; at most {WORK_BUDGET} position-options are checked in one run (choose a smaller range)",
-            args.max_square
+        return Err(Error::Invalid(format!(
+            "that range has {positions} positions with up to {max_square} options each; at most {WORK_BUDGET} position-options are checked in one run (choose a smaller range)"
         )));
     }
-    let items = all_positions(args.coins, args.max_square);
+    let items = all_positions(coins, max_square);
     let scope = format!(
-        "every position of at most {} coins on squares below {}; value and moves to every value up to value + 1",
-        args.coins, args.max_square
+        "every position of at most {coins} coins on squares below {max_square}; value and moves to every value up to value + 1"
     );
-    let report = exhaustive(
+    Ok(exhaustive(
         "Sato-Welter game: Welter's formula (Thm 2) and the moves solved from it",
         &scope,
         &items,
@@ -121,8 +113,8 @@ pub fn run(args: Args, json: bool) -> CliResult {
             }
             SOLVER.with(|s| check(p, &mut s.borrow_mut()))
         },
-    );
-    finish(report, json)
+        progress,
+    ))
 }
 
 #[cfg(test)]

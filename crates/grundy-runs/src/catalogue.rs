@@ -17,9 +17,12 @@
 //! - a run whose record cannot be written (read-only file or place) still prints its results,
 //!   with a one-line warning.
 
-use crate::common::{CliError, CliResult};
+use crate::engine::Engine;
+use crate::{Error, Message, Result, Tell};
+use grundy::takebreak::{Computation, Finish, Rules};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Version of the table layout, kept in the `meta` table.
@@ -73,12 +76,12 @@ pub enum Source {
     Default,
 }
 
-fn db_error(path: &Path, e: impl std::fmt::Display) -> CliError {
-    CliError::input(format!("catalogue '{}': {e}", path.display()))
+fn db_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::input(format!("catalogue '{}': {e}", path.display()))
 }
 
 /// The database file: `explicit`, else `$GRUNDY_DB`, else the default under the data dir.
-pub fn resolve_path(explicit: Option<&Path>) -> CliResult<(PathBuf, Source)> {
+pub fn resolve_path(explicit: Option<&Path>) -> Result<(PathBuf, Source)> {
     if let Some(p) = explicit {
         return Ok((p.to_path_buf(), Source::Chosen));
     }
@@ -86,7 +89,7 @@ pub fn resolve_path(explicit: Option<&Path>) -> CliResult<(PathBuf, Source)> {
         return Ok((PathBuf::from(p), Source::Chosen));
     }
     let base = dirs::data_dir().ok_or_else(|| {
-        CliError::input(format!(
+        Error::input(format!(
             "no user data directory is known here: pass --db PATH or set {DB_ENV}"
         ))
     })?;
@@ -102,7 +105,8 @@ pub fn resolve_path(explicit: Option<&Path>) -> CliResult<(PathBuf, Source)> {
 pub fn open_for_recording(
     no_record: bool,
     explicit: Option<&Path>,
-) -> CliResult<Option<Catalogue>> {
+    tell: Tell<'_>,
+) -> Result<Option<Catalogue>> {
     if no_record {
         return Ok(None);
     }
@@ -119,16 +123,16 @@ pub fn open_for_recording(
     match opened {
         Ok(c) => {
             if new {
-                eprintln!(
-                    "grundy: note: runs are recorded in '{}' (list them with `grundy catalogue`; \
+                tell(Message::Note(format!(
+                    "runs are recorded in '{}' (list them with `grundy catalogue`; \
                      --no-record turns recording off, --db or {DB_ENV} chooses another file)",
                     path.display()
-                );
+                )));
             }
             Ok(Some(c))
         }
         Err(e) => {
-            eprintln!("grundy: note: this run will not be recorded: {}", e.message);
+            tell(Message::Note(format!("this run will not be recorded: {e}")));
             Ok(None)
         }
     }
@@ -137,7 +141,7 @@ pub fn open_for_recording(
 impl Catalogue {
     /// Open the catalogue at `path` for recording, creating the file (not its directory) and
     /// the tables if needed. A file with other tables than a catalogue's is refused.
-    pub fn open(path: &Path) -> CliResult<Self> {
+    pub fn open(path: &Path) -> Result<Self> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !dir.is_dir() {
                 return Err(db_error(
@@ -154,7 +158,7 @@ impl Catalogue {
 
     /// Open an existing catalogue read-only (listing): nothing is created or written, and a
     /// file that is not a catalogue (empty, or another program's database) is refused.
-    pub fn open_read_only(path: &Path) -> CliResult<Self> {
+    pub fn open_read_only(path: &Path) -> Result<Self> {
         let conn = Connection::open_with_flags(
             path,
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -168,7 +172,7 @@ impl Catalogue {
         Ok(catalogue)
     }
 
-    fn with(conn: Connection, path: &Path) -> CliResult<Self> {
+    fn with(conn: Connection, path: &Path) -> Result<Self> {
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .map_err(|e| db_error(path, e))?;
         Ok(Catalogue {
@@ -185,7 +189,7 @@ impl Catalogue {
 
     /// The names of the tables in the file (none in a new or empty file); an error if it is
     /// not SQLite or holds tables of another program.
-    fn tables(&self) -> CliResult<Vec<String>> {
+    fn tables(&self) -> Result<Vec<String>> {
         let err = |e| {
             db_error(
                 &self.path,
@@ -214,7 +218,7 @@ impl Catalogue {
     }
 
     /// Refuse a catalogue of another layout version.
-    fn check_version(&self) -> CliResult {
+    fn check_version(&self) -> Result {
         let version: Option<String> = self
             .conn
             .query_row(
@@ -240,7 +244,7 @@ impl Catalogue {
     /// Create the tables in a new (empty) database; check the version of an existing one.
     /// An existing catalogue is only read here, so a read-only one opens (and a run that
     /// cannot record still prints its results).
-    fn migrate(&self) -> CliResult {
+    fn migrate(&self) -> Result {
         if !self.tables()?.is_empty() {
             return self.check_version();
         }
@@ -278,7 +282,7 @@ impl Catalogue {
     }
 
     /// Record a run; returns its row id.
-    pub fn record(&self, r: &RunRecord) -> CliResult<i64> {
+    pub fn record(&self, r: &RunRecord) -> Result<i64> {
         self.conn
             .execute(
                 "INSERT INTO runs (code, n, preperiod, period, certified, max_value, rare_values,
@@ -305,12 +309,12 @@ impl Catalogue {
 
     /// Record a run, or say on stderr (once) why it could not be: a run's results are printed
     /// whether or not the catalogue can take them. Returns the row id when recorded.
-    pub fn record_or_warn(&self, r: &RunRecord) -> Option<i64> {
+    pub fn record_or_warn(&self, r: &RunRecord, tell: Tell<'_>) -> Option<i64> {
         match self.record(r) {
             Ok(id) => Some(id),
             Err(e) => {
                 if !self.warned.replace(true) {
-                    eprintln!("grundy: warning: not recorded: {}", e.message);
+                    tell(Message::Warning(format!("not recorded: {e}")));
                 }
                 None
             }
@@ -323,7 +327,7 @@ impl Catalogue {
     }
 
     /// Every run, oldest first.
-    pub fn all(&self) -> CliResult<Vec<RunRecord>> {
+    pub fn all(&self) -> Result<Vec<RunRecord>> {
         let err = |e| db_error(&self.path, e);
         let mut stmt = self
             .conn
@@ -360,6 +364,124 @@ impl Catalogue {
     }
 }
 
+/// The catalogue record of a finished computation.
+pub fn record_of(
+    rules: &Rules,
+    c: &Computation,
+    engine: &Engine,
+    seconds: f64,
+    finish: Finish,
+) -> RunRecord {
+    let (rare_values, rare_positions) = engine.rare();
+    RunRecord {
+        id: 0,
+        code: rules.to_string(),
+        n: c.n() as u64,
+        preperiod: c.period.map(|p| p.preperiod as u64),
+        period: c.period.map(|p| p.period as u64),
+        certified: c.period.is_some_and(|p| p.certified),
+        max_value: c.max_value as u64,
+        rare_values,
+        rare_positions,
+        engine: engine.name().to_string(),
+        engine_version: engine.computed_version(),
+        seconds,
+        until_period: finish == Finish::AtCertificate,
+        recorded_at: String::new(),
+    }
+}
+
+/// Which recorded runs to list (`grundy catalogue`, `grundy.catalogue()`); every filter is
+/// optional.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    /// Only this code, or the codes matching a census pattern such as `0.??`.
+    pub pattern: Option<String>,
+    /// Only runs of this engine (`sparse`, `naive`).
+    pub engine: Option<String>,
+    /// Only runs with (`Some(true)`) or without (`Some(false)`) a certified period.
+    pub certified: Option<bool>,
+    /// Only runs that reached at least this heap size.
+    pub min_n: Option<u64>,
+    /// Only the latest run of each code.
+    pub latest: bool,
+    /// At most this many runs (the most recent ones).
+    pub limit: Option<u64>,
+    /// The catalogue file (else `$GRUNDY_DB`, else the default place).
+    pub db: Option<PathBuf>,
+}
+
+/// The runs a [`Query`] selects (the keys of `grundy catalogue --json`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Listing {
+    /// The catalogue file read.
+    pub db: String,
+    /// How many runs are listed.
+    pub count: usize,
+    /// The runs, oldest first.
+    pub runs: Vec<RunRecord>,
+}
+
+/// The canonical codes a pattern (or a single code or name) stands for.
+fn matching_codes(pattern: &str) -> Result<HashSet<String>> {
+    if !pattern.contains('?') {
+        return Ok(HashSet::from([Rules::parse(pattern)?.to_string()]));
+    }
+    Ok(crate::census::expand_pattern(pattern)?
+        .into_iter()
+        .map(|c| c.to_string())
+        .collect())
+}
+
+/// List the recorded runs `query` selects. Listing never creates or writes anything: a missing
+/// default catalogue lists nothing, a missing file the user chose is an error.
+pub fn list(query: &Query) -> Result<Listing> {
+    let codes = query.pattern.as_deref().map(matching_codes).transpose()?;
+    if let Some(e) = &query.engine {
+        if !["sparse", "naive"].contains(&e.as_str()) {
+            return Err(Error::input(format!(
+                "unknown engine '{e}': sparse or naive"
+            )));
+        }
+    }
+    let (path, source) = resolve_path(query.db.as_deref())?;
+    let all = if path.exists() {
+        Catalogue::open_read_only(&path)?.all()?
+    } else if source == Source::Chosen {
+        // A path the user chose (--db or GRUNDY_DB) that does not exist is a mistake, not an
+        // empty catalogue.
+        return Err(Error::input(format!(
+            "no catalogue at '{}' (runs are recorded there by takebreak and census)",
+            path.display()
+        )));
+    } else {
+        Vec::new()
+    };
+    let mut runs: Vec<RunRecord> = all
+        .into_iter()
+        .filter(|r| codes.as_ref().map_or(true, |c| c.contains(&r.code)))
+        .filter(|r| query.engine.as_ref().map_or(true, |e| &r.engine == e))
+        .filter(|r| query.certified.map_or(true, |c| r.certified == c))
+        .filter(|r| query.min_n.map_or(true, |m| r.n >= m))
+        .collect();
+    if query.latest {
+        let mut seen = HashSet::new();
+        // newest first, keep the first of each code, then back to oldest first
+        runs.reverse();
+        runs.retain(|r| seen.insert(r.code.clone()));
+        runs.reverse();
+    }
+    if let Some(k) = query.limit {
+        let k = k.min(runs.len() as u64) as usize;
+        runs.drain(..runs.len() - k);
+    }
+    Ok(Listing {
+        db: path.display().to_string(),
+        count: runs.len(),
+        runs,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,7 +510,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         // a missing directory is never created
         let lost = dir.path().join("sub").join("c.sqlite3");
-        let e = Catalogue::open(&lost).err().expect("refused").message;
+        let e = Catalogue::open(&lost).err().expect("refused").to_string();
         assert!(e.contains("does not exist"), "{e}");
         assert!(!dir.path().join("sub").exists());
         let path = dir.path().join("c.sqlite3");
@@ -422,7 +544,7 @@ mod tests {
         let e = Catalogue::open_read_only(&empty)
             .err()
             .expect("refused")
-            .message;
+            .to_string();
         assert!(e.contains("not a grundy catalogue"), "{e}");
         assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
         let foreign = dir.path().join("foreign.db");
@@ -434,7 +556,7 @@ mod tests {
             Catalogue::open_read_only(&foreign).err(),
             Catalogue::open(&foreign).err(),
         ] {
-            let e = e.expect("refused").message;
+            let e = e.expect("refused").to_string();
             assert!(e.contains("holds the tables notes"), "{e}");
         }
     }
@@ -448,7 +570,7 @@ mod tests {
             b"definitely not sqlite, just some text of a certain length",
         )
         .unwrap();
-        let e = Catalogue::open(&path).err().expect("refused").message;
+        let e = Catalogue::open(&path).err().expect("refused").to_string();
         assert!(e.contains("x.sqlite3"), "{e}");
     }
 }

@@ -1,8 +1,9 @@
-//! `play` for the foundation families: Nim, subtraction games, Wythoff's game.
+//! Play the foundation families: Nim, subtraction games, Wythoff's game.
 
 use super::Playable;
-use crate::common::{parse_big, parse_u64, parse_u64_list, CliError, CliResult};
-use grundy::games::{nim, subtraction, wythoff};
+use crate::games::{nim, subtraction, wythoff};
+use crate::text::{parse_big, parse_u64, parse_u64_list};
+use crate::Error;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
@@ -31,13 +32,13 @@ fn parse_heap_move(input: &str, heaps: &[BigUint]) -> Result<(usize, BigUint), S
         )
     })?;
     let to = if let Some(k) = words[1].strip_prefix('-') {
-        let k = parse_big("count", k).map_err(|e| e.message)?;
+        let k = parse_big("count", k).map_err(|e| e.to_string())?;
         if k > *from {
             return Err(format!("heap {i} has only {from} tokens"));
         }
         from - k
     } else {
-        parse_big("size", words[1]).map_err(|e| e.message)?
+        parse_big("size", words[1]).map_err(|e| e.to_string())?
     };
     if to >= *from {
         return Err(format!(
@@ -104,16 +105,16 @@ impl Playable for NimPlay {
     }
 }
 
-pub fn nim(words: &[String]) -> CliResult<Box<dyn Playable>> {
+pub fn nim(words: &[String]) -> Result<Box<dyn Playable>, Error> {
     if words.is_empty() {
-        return Err(CliError::input(
-            "no heaps given (e.g. 'grundy play nim 3 5 2')",
+        return Err(Error::Invalid(
+            "no heaps given (e.g. 'grundy play nim 3 5 2')".into(),
         ));
     }
     let heaps = words
         .iter()
         .map(|w| parse_big("heap", w))
-        .collect::<CliResult<_>>()?;
+        .collect::<Result<_, Error>>()?;
     Ok(Box::new(NimPlay { heaps }))
 }
 
@@ -201,23 +202,27 @@ impl Playable for SubtractionPlay {
     }
 }
 
-pub fn subtraction(words: &[String], set: Option<&str>) -> CliResult<Box<dyn Playable>> {
+pub fn subtraction(words: &[String], set: Option<&str>) -> Result<Box<dyn Playable>, Error> {
     let set = subtraction::SubtractionSet::finite(parse_u64_list(
         "subtraction",
-        set.ok_or_else(|| CliError::input("play subtraction needs --set (e.g. --set 1,3,4)"))?,
+        set.ok_or_else(|| {
+            Error::Invalid("play subtraction needs --set (e.g. --set 1,3,4)".into())
+        })?,
     )?)?;
     let heaps: Vec<u64> = words
         .iter()
         .map(|w| parse_u64("heap", w))
-        .collect::<CliResult<_>>()?;
+        .collect::<Result<_, Error>>()?;
     if heaps.is_empty() {
-        return Err(CliError::input(
-            "no heaps given (e.g. 'grundy play subtraction --set 1,3,4 10 7')",
+        return Err(Error::Invalid(
+            "no heaps given (e.g. 'grundy play subtraction --set 1,3,4 10 7')".into(),
         ));
     }
     let max = *heaps.iter().max().expect("non-empty");
     if max > 10_000_000 {
-        return Err(CliError::input("heaps up to 10,000,000 can be played"));
+        return Err(Error::Invalid(
+            "heaps up to 10,000,000 can be played".into(),
+        ));
     }
     let values = subtraction::sequence(&set, max)?;
     Ok(Box::new(SubtractionPlay { set, heaps, values }))
@@ -238,11 +243,11 @@ impl Playable for WythoffPlay {
     }
     fn evaluation(&mut self, _mover: usize) -> String {
         match wythoff::outcome(&self.a, &self.b) {
-            grundy::Outcome::P => {
+            crate::Outcome::P => {
                 "P-position (a Wythoff pair (floor(kφ), floor(kφ²))): the player to move loses"
                     .into()
             }
-            grundy::Outcome::N => "N-position: the player to move wins".into(),
+            crate::Outcome::N => "N-position: the player to move wins".into(),
         }
     }
     fn best_move(&mut self, _mover: usize) -> Option<(String, String)> {
@@ -267,8 +272,8 @@ impl Playable for WythoffPlay {
         if w.len() != 2 {
             return Err("type the new pair, e.g. '3 5'".into());
         }
-        let x = parse_big("heap", w[0]).map_err(|e| e.message)?;
-        let y = parse_big("heap", w[1]).map_err(|e| e.message)?;
+        let x = parse_big("heap", w[0]).map_err(|e| e.to_string())?;
+        let y = parse_big("heap", w[1]).map_err(|e| e.to_string())?;
         let legal = (x < self.a && y == self.b)
             || (x == self.a && y < self.b)
             || (x < self.a && y < self.b && &self.a - &x == &self.b - &y);
@@ -287,10 +292,10 @@ impl Playable for WythoffPlay {
     }
 }
 
-pub fn wythoff(words: &[String]) -> CliResult<Box<dyn Playable>> {
+pub fn wythoff(words: &[String]) -> Result<Box<dyn Playable>, Error> {
     if words.len() != 2 {
-        return Err(CliError::input(
-            "Wythoff's game has two heaps (e.g. 'grundy play wythoff 4 8')",
+        return Err(Error::Invalid(
+            "Wythoff's game has two heaps (e.g. 'grundy play wythoff 4 8')".into(),
         ));
     }
     Ok(Box::new(WythoffPlay {

@@ -1,29 +1,27 @@
-//! `grundy verify nim`: the nim-sum and misère Nim (Thm 2.3) against the evaluators.
+//! Nim: the nim-sum and the misère rule (multiplayer paper, Thm 2.3) against the normal-play
+//! and misère evaluators, on every position of `heaps` heaps below `max_heap` (up to order).
 
-use super::{check_budget, exhaustive, finish, multisets, sorted_tuples};
-use crate::common::CliResult;
-use grundy::games::nim;
-use grundy::solve::Solver;
-use grundy::NormalPlay;
+use super::{check_budget, exhaustive, multisets, sorted_tuples, CheckReport, Progress};
+use crate::games::nim;
+use crate::solve::Solver;
+use crate::{Error, NormalPlay};
 use num_bigint::BigUint;
 
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Number of heaps
-    #[arg(long, default_value_t = 3)]
-    pub heaps: usize,
-    /// Heaps range over 0..N-1
-    #[arg(long, default_value_t = 12)]
-    pub max_heap: u64,
-}
+/// Most positions one check covers.
+pub const BUDGET: u128 = 20_000_000;
 
-pub fn run(args: Args, json: bool) -> CliResult {
-    check_budget(multisets(args.max_heap, args.heaps), 20_000_000)?;
-    let items = sorted_tuples(args.heaps, args.max_heap);
-    let scope = format!("{} heaps, each below {}", args.heaps, args.max_heap);
-    let report = exhaustive("Nim: nim-sum and misère Thm 2.3", &scope, &items, |p| {
+/// Check every position of `heaps` heaps, each below `max_heap`.
+pub fn check_all(
+    heaps: usize,
+    max_heap: u64,
+    progress: Progress<'_>,
+) -> Result<CheckReport, Error> {
+    check_budget(multisets(max_heap, heaps), BUDGET)?;
+    let items = sorted_tuples(heaps, max_heap);
+    let scope = format!("{heaps} heaps, each below {max_heap}");
+    let check_one = |p: &Vec<u64>| {
         thread_local! {
-            static SOLVERS: std::cell::RefCell<(NormalPlay<nim::Nim>, Solver<nim::Nim, grundy::solve::Misere>)> =
+            static SOLVERS: std::cell::RefCell<(NormalPlay<nim::Nim>, Solver<nim::Nim, crate::solve::Misere>)> =
                 std::cell::RefCell::new((NormalPlay::new(nim::nim()), Solver::misere(nim::nim())));
         }
         SOLVERS.with(|s| {
@@ -50,6 +48,12 @@ pub fn run(args: Args, json: bool) -> CliResult {
                 )
             })
         })
-    });
-    finish(report, json)
+    };
+    Ok(exhaustive(
+        "Nim: nim-sum and misère Thm 2.3",
+        &scope,
+        &items,
+        check_one,
+        progress,
+    ))
 }

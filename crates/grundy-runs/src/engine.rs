@@ -1,0 +1,139 @@
+//! Which engine computes a sequence: the user's choice ([`EngineChoice`]) and the engine built
+//! for some rules ([`Engine`]), with what the catalogue and the checkpoints record of it.
+
+use crate::{Error, Result};
+use grundy::takebreak::auto::{self, AutoEngine};
+use grundy::takebreak::sparse::{self, RareCommon};
+use grundy::takebreak::{Naive, Rules, SequenceEngine};
+
+/// Which engine computes a sequence.
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EngineChoice {
+    /// For octal codes whichever of the two measures faster (re-checked as n doubles), the
+    /// naive engine otherwise
+    #[default]
+    Auto,
+    /// The rare/common ("sparse space") engine: octal codes only
+    Sparse,
+    /// Every option of every heap: any rules
+    Naive,
+}
+
+impl EngineChoice {
+    /// The choice named `name` (`auto`, `sparse`, `naive`).
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "auto" => Ok(EngineChoice::Auto),
+            "sparse" => Ok(EngineChoice::Sparse),
+            "naive" => Ok(EngineChoice::Naive),
+            other => Err(Error::input(format!(
+                "engine '{other}' is not one of auto, sparse, naive"
+            ))),
+        }
+    }
+}
+
+/// An engine chosen for some rules.
+pub enum Engine {
+    Auto(Box<AutoEngine>),
+    Sparse(Box<RareCommon>),
+    Naive(Box<Naive>),
+}
+
+impl Engine {
+    /// Whether `choice` gives the rare/common engine for `rules`, and an error if it cannot
+    /// run them (without building the engine).
+    pub fn check(choice: EngineChoice, rules: &Rules) -> Result<bool> {
+        let octal = rules.periodicity_theorem_applies();
+        match choice {
+            EngineChoice::Auto => Ok(octal),
+            EngineChoice::Naive => Ok(false),
+            EngineChoice::Sparse if octal => Ok(true),
+            EngineChoice::Sparse => Err(Error::input(format!(
+                "the rare/common engine handles octal codes only (every digit below 8); \
+                 {rules} is not one: use --engine naive"
+            ))),
+        }
+    }
+
+    /// Choose the engine for `rules`.
+    pub fn choose(choice: EngineChoice, rules: &Rules) -> Result<Engine> {
+        let octal = rules.periodicity_theorem_applies();
+        Ok(match choice {
+            EngineChoice::Auto if octal => Engine::Auto(Box::new(AutoEngine::for_rules(rules)?)),
+            EngineChoice::Sparse => Engine::Sparse(Box::new(RareCommon::for_rules(rules)?)),
+            EngineChoice::Auto | EngineChoice::Naive => {
+                Engine::Naive(Box::new(Naive::new(rules.clone())))
+            }
+        })
+    }
+
+    pub fn as_dyn(&mut self) -> &mut dyn SequenceEngine {
+        match self {
+            Engine::Auto(e) => e.as_mut(),
+            Engine::Sparse(e) => e.as_mut(),
+            Engine::Naive(e) => e.as_mut(),
+        }
+    }
+
+    /// The engine that computed the values (for `auto`: the one it chose last).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Engine::Auto(e) => e.current().name(),
+            Engine::Sparse(_) => sparse::ENGINE_NAME,
+            Engine::Naive(_) => "naive",
+        }
+    }
+
+    /// The name in checkpoints: `auto` resumes as `auto`, whichever engine it chose.
+    pub fn checkpoint_name(&self) -> &'static str {
+        match self {
+            Engine::Auto(_) => auto::ENGINE_NAME,
+            _ => self.name(),
+        }
+    }
+
+    /// What `auto` chose, when it switched engine during the run.
+    pub fn choices(&self) -> Option<String> {
+        match self {
+            Engine::Auto(e) if e.switches().len() > 1 => Some(e.describe()),
+            _ => None,
+        }
+    }
+
+    pub fn version(&self) -> u32 {
+        match self {
+            Engine::Auto(_) => auto::ENGINE_VERSION,
+            Engine::Sparse(_) => sparse::ENGINE_VERSION,
+            Engine::Naive(_) => 1,
+        }
+    }
+
+    /// The version of the engine that computed (see [`Engine::name`]).
+    pub fn computed_version(&self) -> u32 {
+        match self {
+            Engine::Auto(e) if e.current() == auto::Which::Naive => 1,
+            Engine::Auto(_) => sparse::ENGINE_VERSION,
+            _ => self.version(),
+        }
+    }
+
+    /// Whether the run has the rare/common engine's limits (it may compute with it).
+    pub fn is_sparse(&self) -> bool {
+        matches!(self, Engine::Sparse(_) | Engine::Auto(_))
+    }
+
+    /// (rare values, rare positions) for the catalogue, when the engine knows them.
+    pub fn rare(&self) -> (Option<u64>, Option<u64>) {
+        match self {
+            Engine::Sparse(e) => (Some(e.rare_values() as u64), Some(e.rare_positions())),
+            Engine::Auto(e) if e.current() == auto::Which::Sparse => (
+                Some(e.sparse().rare_values() as u64),
+                Some(e.sparse().rare_positions()),
+            ),
+            Engine::Auto(_) => (None, None),
+            Engine::Naive(_) => (None, None),
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! Resumable long runs: compute G(0..=n) (or until a certified period) with an [`Engine`],
+//! resuming from a checkpoint when there is one, saving it every so often and when asked to
+//! stop, and recording the result in the catalogue.
+//!
+//! Nothing is lost: the checkpoint rules (lock, never shrink, degrade to a warning) are the
+//! library's [`Store`]'s, a stop request saves before the run ends, and a run whose record
+//! cannot be written still returns its results (with a warning).
+//!
+//! The front end owns the process: it sets [`Hooks::stop`] (the CLI from its Ctrl-C/SIGTERM
+//! handler, Python when a `KeyboardInterrupt` is pending) and draws progress from
+//! [`Hooks::progress`] and [`Hooks::search`].
+
+use crate::catalogue::{open_for_recording, record_of};
+use crate::engine::Engine;
+use crate::{Error, Message, Result, Tell};
+use grundy::takebreak::checkpoint::{self, Control, Identity, Outcome, Store};
+use grundy::takebreak::{Computation, PeriodDetector, Plan, Rules};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Default time between two checkpoints, in seconds.
+pub const DEFAULT_CHECKPOINT_EVERY: f64 = 60.0;
+
+/// Where a run keeps its checkpoint.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CheckpointPlace {
+    /// A file per code and engine under the user data directory, removed when the run
+    /// completes ([`default_checkpoint`]).
+    #[default]
+    Default,
+    /// A file the user chose (its directory must exist); kept when the run completes.
+    At(PathBuf),
+    /// Neither save nor resume.
+    Off,
+}
+
+/// How a long run saves and records.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Where the checkpoint goes.
+    pub checkpoint: CheckpointPlace,
+    /// Time between two checkpoints.
+    pub every: Duration,
+    /// Do not record the run in the catalogue.
+    pub no_record: bool,
+    /// The catalogue file (else `$GRUNDY_DB`, else the default place).
+    pub db: Option<PathBuf>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            checkpoint: CheckpointPlace::Default,
+            every: Duration::from_secs_f64(DEFAULT_CHECKPOINT_EVERY),
+            no_record: false,
+            db: None,
+        }
+    }
+}
+
+/// The time between two checkpoints from its text (`--checkpoint-every SECONDS`): a positive
+/// number of seconds, at most 10^9.
+pub fn checkpoint_every(text: &str) -> Result<Duration> {
+    let s: f64 = text.trim().parse().map_err(|_| {
+        Error::input(format!(
+            "--checkpoint-every '{text}' is not a number of seconds"
+        ))
+    })?;
+    if !(s > 0.0 && s <= 1e9) {
+        return Err(Error::input(format!(
+            "--checkpoint-every {text} is out of range: give a positive number of seconds"
+        )));
+    }
+    Ok(Duration::from_secs_f64(s))
+}
+
+/// How a front end takes part in a run.
+pub struct Hooks<'a> {
+    /// Receives what the run has to say (notes, warnings, "resuming from ...").
+    pub tell: Tell<'a>,
+    /// Set to save the checkpoint and stop: the run then ends with [`Error::Interrupted`].
+    pub stop: &'a AtomicBool,
+    /// Called once the checkpoint is loaded, when the run keeps one: from then on a stop request
+    /// saves the work (the CLI installs its Ctrl-C handler here).
+    pub checkpointing: Option<&'a dyn Fn()>,
+    /// Called now and then with the number of values computed.
+    pub progress: Option<&'a dyn Fn(usize)>,
+    /// Called with the progress: the period search so far.
+    pub search: Option<&'a dyn Fn(&PeriodDetector)>,
+}
+
+/// The default checkpoint of a code and engine: `<user data dir>/grundy/checkpoints/CODE.ENGINE.ckpt`
+/// (characters other than letters, digits and `._-[]` in the code become `_`).
+pub fn default_checkpoint(rules: &Rules, engine: &Engine) -> Option<PathBuf> {
+    let code: String = rules
+        .to_string()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-[]".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dirs::data_dir().map(|d| {
+        d.join("grundy")
+            .join("checkpoints")
+            .join(format!("{code}.{}.ckpt", engine.checkpoint_name()))
+    })
+}
+
+/// A finished run.
+pub struct Finished {
+    pub computation: Computation,
+    pub engine: Engine,
+    /// The catalogue row, when the run was recorded.
+    pub record_id: Option<i64>,
+}
+
+/// Compute G(0..=n) (or until a certified period) as `plan` says: resume from the checkpoint
+/// if there is one, save it every `options.every` and when `hooks.stop` is set, report
+/// progress, and record the result in the catalogue.
+///
+/// A checkpoint of another computation or a corrupt one, and a catalogue that cannot be
+/// opened, are refused before any work is done.
+pub fn run(
+    rules: &Rules,
+    plan: Plan,
+    options: &RunOptions,
+    mut engine: Engine,
+    hooks: Hooks<'_>,
+) -> Result<Finished> {
+    let n = plan.n;
+    let tell = hooks.tell;
+    let tell_all = |notices: Vec<checkpoint::Notice>| {
+        for notice in notices {
+            tell(notice.into());
+        }
+    };
+    let identity = Identity {
+        code: rules.to_string(),
+        engine: engine.checkpoint_name().to_string(),
+        engine_version: engine.version(),
+    };
+    let mut store = match &options.checkpoint {
+        CheckpointPlace::Off => None,
+        CheckpointPlace::At(p) => Some(Store::chosen(p, identity)?),
+        CheckpointPlace::Default => {
+            default_checkpoint(rules, &engine).map(|p| Store::default_place(&p, identity))
+        }
+    };
+    let mut values = Vec::new();
+    if let Some(store) = &mut store {
+        let (saved, notices) = store.resume(n.saturating_add(1))?;
+        tell_all(notices);
+        if !saved.is_empty() {
+            tell(Message::Info(format!(
+                "resuming from checkpoint '{}' (G(0..{}) already computed)",
+                store.path().display(),
+                saved.len() - 1
+            )));
+        }
+        values = saved;
+        if let Some(armed) = hooks.checkpointing {
+            armed();
+        }
+    }
+    // Open the catalogue before the work (a bad --db fails before a long run, not after), and
+    // after the checks of the checkpoint (a refused run creates no catalogue).
+    let catalogue = open_for_recording(options.no_record, options.db.as_deref(), tell)?;
+    let mut save = |v: &[u16]| -> Result<(), grundy::Error> {
+        if let Some(store) = &mut store {
+            tell_all(store.save(v));
+        }
+        Ok(())
+    };
+    let start = Instant::now();
+    let outcome = checkpoint::run(
+        rules,
+        values,
+        plan,
+        engine.as_dyn(),
+        Control {
+            every: options.every,
+            save: &mut save,
+            stop: hooks.stop,
+            progress: hooks.progress,
+            search: hooks.search,
+        },
+    );
+    let seconds = start.elapsed().as_secs_f64();
+    let computation = match outcome? {
+        Outcome::Interrupted(done) => {
+            return Err(Error::Interrupted(match &store {
+                Some(s) if s.on_file() >= done => format!(
+                    "interrupted: G(0..{}) saved to '{}'; run the same command again to resume",
+                    done - 1,
+                    s.path().display()
+                ),
+                _ => "interrupted (nothing saved)".into(),
+            }));
+        }
+        Outcome::OverBudget(done) => {
+            return Err(Error::input(format!(
+                "no period certified among the first {done} values, and G(0..={n}) needs more \
+                 memory than allowed ({} values, about {} MB; see --max-memory){}",
+                n as u128 + 1,
+                grundy::takebreak::budget::bytes_for(n.saturating_add(1)) >> 20,
+                match &store {
+                    Some(s) if done > 0 && s.on_file() >= done =>
+                        format!("; they are saved to '{}'", s.path().display()),
+                    _ => String::new(),
+                }
+            )))
+        }
+        Outcome::Finished(c) => c,
+    };
+    if let Some(store) = &mut store {
+        tell_all(store.finish(&computation.values));
+    }
+    if let Some(choices) = engine.choices() {
+        tell(Message::Note(format!("engine auto: {choices}")));
+    }
+    let record_id = catalogue.as_ref().and_then(|cat| {
+        cat.record_or_warn(
+            &record_of(rules, &computation, &engine, seconds, plan.finish),
+            tell,
+        )
+    });
+    Ok(Finished {
+        computation,
+        engine,
+        record_id,
+    })
+}
+
+/// The period search in a few words: the best candidate and how far its certificate has got.
+pub fn search_words(detector: &PeriodDetector) -> String {
+    match detector.candidate() {
+        None => "period search: no candidate".into(),
+        Some(c) => format!(
+            "period search: candidate period {} from {}, certificate at n = {} ({:.1}% there)",
+            c.period,
+            c.preperiod,
+            c.certificate_at,
+            100.0 * detector.len() as f64 / (c.certificate_at + 1) as f64
+        ),
+    }
+}

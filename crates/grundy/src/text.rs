@@ -1,0 +1,110 @@
+//! Reading the numbers people type, and quoting what they typed in a one-line message.
+//!
+//! Every front end reads the same words the same way (the CLI's arguments and `--input` files,
+//! the `--game` specs of [`crate::games::registry`], the Python package's strings), so a word
+//! refused by one is refused by all in the same words.
+
+use crate::Error;
+use num_bigint::BigUint;
+
+/// The most decimal digits one number may have: decimal conversion takes time quadratic in the
+/// length, and 100,000 digits (far beyond any closed form's need) take a fraction of a second.
+pub const MAX_DIGITS: usize = 100_000;
+
+/// A whole message made safe for one line: control characters escaped (no length limit).
+pub fn shown_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_debug().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
+}
+
+/// A piece of user input fit to be quoted in a one-line message: at most 40 characters, with
+/// control characters (newline, NUL, ...) escaped so the message stays on one line.
+pub fn shown(word: &str) -> String {
+    let mut out = shown_line(&word.chars().take(40).collect::<String>());
+    if word.chars().nth(40).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+fn number_error(what: &str, word: &str) -> Error {
+    let shown = shown(word);
+    if word.starts_with('-') && word.len() > 1 && word[1..].chars().all(|c| c.is_ascii_digit()) {
+        Error::Invalid(format!(
+            "{what} '{shown}' is negative; {what}s are non-negative whole numbers"
+        ))
+    } else {
+        Error::Invalid(format!(
+            "{what} '{shown}' is not a non-negative whole number"
+        ))
+    }
+}
+
+/// Parse a non-negative decimal integer of up to [`MAX_DIGITS`] digits. Underscores are
+/// allowed as separators between digits (`1_000_000`), not before, after or doubled (`_1`).
+pub fn parse_big(what: &str, word: &str) -> Result<BigUint, Error> {
+    let well_formed = !word.is_empty()
+        && word
+            .split('_')
+            .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()));
+    if !well_formed {
+        return Err(number_error(what, word));
+    }
+    if word.len() > MAX_DIGITS {
+        return Err(Error::Invalid(format!(
+            "{what} '{}' has more than {MAX_DIGITS} digits, the most a number may have",
+            shown(word)
+        )));
+    }
+    let clean: String = word.chars().filter(|&c| c != '_').collect();
+    clean.parse().map_err(|_| number_error(what, word))
+}
+
+/// Parse a non-negative integer that must fit in 64 bits.
+pub fn parse_u64(what: &str, word: &str) -> Result<u64, Error> {
+    let big = parse_big(what, word)?;
+    u64::try_from(&big).map_err(|_| {
+        Error::Invalid(format!(
+            "{what} '{}' is too large here (at most {} for this computation)",
+            shown(word),
+            u64::MAX
+        ))
+    })
+}
+
+/// Parse a comma- (or whitespace-) separated list of u64.
+pub fn parse_u64_list(what: &str, text: &str) -> Result<Vec<u64>, Error> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(|w| parse_u64(what, w))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_read_or_refused_in_one_line() {
+        assert_eq!(parse_u64("heap", "1_000").unwrap(), 1000);
+        assert_eq!(parse_u64_list("s", "1, 3,4").unwrap(), vec![1, 3, 4]);
+        let e = parse_u64("heap", "-3").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "heap '-3' is negative; heaps are non-negative whole numbers"
+        );
+        let e = parse_u64("heap", "_1").unwrap_err().to_string();
+        assert_eq!(e, "heap '_1' is not a non-negative whole number");
+        let e = parse_u64("heap", "18446744073709551616").unwrap_err();
+        assert!(e.to_string().contains("too large"), "{e}");
+        assert_eq!(shown("a\nb"), "a\\nb");
+        assert_eq!(shown(&"x".repeat(41)), format!("{}...", "x".repeat(40)));
+    }
+}
