@@ -14,6 +14,8 @@ use crate::Error;
 pub struct Grid {
     width: u32,
     height: u32,
+    /// The cells of column 0 (kept: flood fills need it at every step).
+    first_col: u64,
 }
 
 /// The `n` lowest bits (n <= 64).
@@ -69,7 +71,12 @@ impl Grid {
                 "a {height}x{width} board does not fit: boards have 1 to 64 cells"
             )));
         }
-        Ok(Grid { width, height })
+        let first_col = (0..height).fold(0, |m, r| m | 1 << (r * width));
+        Ok(Grid {
+            width,
+            height,
+            first_col,
+        })
     }
 
     /// Columns.
@@ -104,7 +111,7 @@ impl Grid {
 
     /// The cells of column 0.
     pub fn first_col(&self) -> u64 {
-        (0..self.height).fold(0, |m, r| m | self.bit(r, 0))
+        self.first_col
     }
 
     /// The cells of the last column.
@@ -116,8 +123,9 @@ impl Grid {
     pub fn neighbours(&self, set: u64) -> u64 {
         let w = self.width;
         let right = (set & !self.last_col()) << 1;
-        let left = (set & !self.first_col()) >> 1;
-        (right | left | (set << w) | (set >> w)) & self.full()
+        let left = (set & !self.first_col) >> 1;
+        (right | left | set.checked_shl(w).unwrap_or(0) | set.checked_shr(w).unwrap_or(0))
+            & self.full()
     }
 
     /// The connected region (orthogonal adjacency) of `set` holding its lowest cell (0 for

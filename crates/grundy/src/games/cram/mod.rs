@@ -102,15 +102,23 @@ impl Cram {
         (empty & (empty >> 1) & self.horizontal, empty & (empty >> w))
     }
 
-    /// `empty` with every *extra tuft* removed, a position of the same value.
+    /// `empty` with every *extra tuft* and every *bridge* filled: a position of the same value.
     ///
-    /// A tuft is an empty cell with exactly one empty neighbour, its centre. When a centre
-    /// holds several tufts, all but one can be filled: a domino on a tuft always covers its
-    /// centre, and once the centre is covered every tuft of it is a lone cell. So a domino on
-    /// any tuft of a centre leads to the same position (up to lone cells, which never matter)
-    /// as a domino on the tuft kept, and the two positions have the same options' values, by
-    /// induction the same value. (The reduction is among those used by Beling's Cram solver.)
-    pub fn without_extra_tufts(&self, mut empty: u64) -> u64 {
+    /// A *tuft* is an empty cell with exactly one empty neighbour, its *centre*.
+    ///
+    /// - When a centre holds several tufts, all but one can be filled: a domino on a tuft
+    ///   always covers its centre, and once the centre is covered every tuft of it is a lone
+    ///   cell. So a domino on any tuft of a centre leads to the same position (up to lone
+    ///   cells, which never matter) as a domino on the tuft kept.
+    /// - A *bridge* is an empty cell, neither tuft nor centre, whose empty neighbours are all
+    ///   centres. It can be filled: a domino on the bridge and a centre `X` leaves the same
+    ///   position (up to lone cells) as the domino on `X` and its tuft, which exists without
+    ///   the bridge too; and a cell stays a bridge (or becomes a lone cell) after any move.
+    ///
+    /// In both cases the position with the cell and the one without have options of the same
+    /// values, so by induction the same value. (Both reductions are among those of Beling's
+    /// Cram solver, igs.) Filling can make new tufts, so this repeats until nothing changes.
+    pub fn reduced(&self, mut empty: u64) -> u64 {
         let w = self.grid.width();
         let (first, last) = (self.grid.first_col(), self.grid.last_col());
         loop {
@@ -131,6 +139,11 @@ impl Cram {
             seen |= from_below;
             let from_above = (tufts & up) >> w;
             drop |= (from_above & seen) << w;
+            seen |= from_above;
+            // Bridges: neither tuft nor centre, no neighbour that is neither (a neighbour of a
+            // tuft is its centre, so every neighbour is a centre). Lone cells count too.
+            let plain = empty & !tufts & !seen;
+            drop |= plain & !self.grid.neighbours(plain);
             if drop == 0 {
                 return empty;
             }
@@ -213,22 +226,29 @@ impl Game for Cram {
 
     /// The regions of two or more cells (lone cells admit no domino and are left out).
     fn components(&self, empty: &u64) -> Option<Vec<u64>> {
-        if self.grid.region_of_lowest(*empty) == *empty {
+        let first = self.grid.region_of_lowest(*empty);
+        if first == *empty {
             return (empty.count_ones() == 1).then(Vec::new);
         }
-        let regions = self.grid.regions(*empty);
-        let big: Vec<u64> = regions
-            .iter()
-            .copied()
-            .filter(|r| r.count_ones() >= 2)
-            .collect();
-        (big.len() != 1 || regions.len() != 1).then_some(big)
+        let mut big = Vec::new();
+        let mut rest = *empty;
+        let mut region = first;
+        loop {
+            if region.count_ones() >= 2 {
+                big.push(region);
+            }
+            rest &= !region;
+            if rest == 0 {
+                return Some(big);
+            }
+            region = self.grid.region_of_lowest(rest);
+        }
     }
 
-    /// Extra tufts dropped ([`Cram::without_extra_tufts`]), then the least image of the
+    /// Extra tufts and bridges filled ([`Cram::reduced`]), then the least image of the
     /// shape under translation and the board's symmetries.
     fn canonical(&self, empty: &u64) -> u64 {
-        self.grid.canonical_shape(self.without_extra_tufts(*empty))
+        self.grid.canonical_shape(self.reduced(*empty))
     }
 
     /// The number of moves (dominoes that fit), counted without listing them.
