@@ -251,10 +251,10 @@ impl Game for Cram {
         self.grid.canonical_shape(self.reduced(*empty))
     }
 
-    /// The number of moves (dominoes that fit), counted without listing them.
+    /// The number of empty cells (with moves listed centre first, lightest options first
+    /// searched fewer nodes than fewest moves first on 3x11 to 5x8).
     fn weight(&self, empty: &u64) -> Option<u64> {
-        let (h, v) = self.anchors(*empty);
-        Some(u64::from(h.count_ones() + v.count_ones()))
+        Some(u64::from(empty.count_ones()))
     }
 
     fn known_value(&self, empty: &u64) -> Option<Nimber> {
