@@ -15,24 +15,25 @@
 //! - **Nimbers are inevitable** (Lemoine & Viennot, "Nimbers are inevitable", Theoretical
 //!   Computer Science 462, 2012): to decide a sum of several unknown components it pays to
 //!   compute the full nimbers of all of them but one, and to search only the last — we keep the
-//!   component with the most options for the search.
-//! - **One component, one target.** `G` has value `v` iff no option of `G` has value `v`, and
-//!   every `m < v` is the value of some option. The first check stops at the first option found
-//!   of value `v`; the second, for each `m` in turn, at the first option of value `m`; a missing
-//!   `m` proves the value is exactly `m`. For `v = 0` this is the plain outcome search (`G` is a
-//!   P-position iff no option is), which never needs any option's full value. This is the
-//!   search over `G + *v` in which the moves in the nim-heap `*v` are replaced by what is
-//!   already known about `G` — the pruning studied by Beling & Rogalski ("On pruning search
-//!   trees of impartial games", Artificial Intelligence 283, 2020).
-//! - **What the table keeps.** For each component either its exact value or the set of values
-//!   it is known *not* to have ([`Knowledge`]): a failed query is remembered too, and when all
-//!   values below `m` are present among the options, "the value is not `m`" proves `m` present
-//!   without searching again.
-//! - **The full value** is computed with the same machinery: the least `m` that no option has.
-//! - **Move ordering.** Options whose answer the table (or [`Game::known_value`]) already gives
-//!   are settled first, without search; the others are searched in order of more parts first
-//!   (a split leaves small, often known parts), then fewest replies (mobility), then the game's
-//!   order ([`Game::options`]).
+//!   heaviest component ([`Game::weight`]) for the search.
+//! - **Set queries.** The basic question is *is the value of component `G` in the set `R`?*,
+//!   answered with the exact value or with "no" (Beling & Rogalski, "On pruning search trees
+//!   of impartial games", Artificial Intelligence 283, 2020). `G` with `n` options has a value
+//!   in `P = {0, ..., n}`; each option in turn removes one candidate — its own value if that
+//!   is a candidate other than the largest, else the largest — so each option is asked only
+//!   about the candidates below the largest (cut at `max R`), and the search stops as soon as
+//!   no candidate is in `R`. The last candidate is the value when every option was answered,
+//!   or when it is at most `max R`. Outcome queries are the set `{0}`.
+//! - **What the table keeps.** For each component either its exact value or the values below
+//!   63 it is known *not* to have ([`Knowledge`]): a refused query is remembered too and
+//!   shrinks the next query's set.
+//! - **The full value** of the position asked about: for `m = 0, 1, ...`, every option not yet
+//!   valued is asked whether its value is `m` (keeping the exact answers it gives), and the
+//!   first `m` no option has is the value. Inner full values are set queries for every value.
+//! - **Move ordering.** Options whose value the table (or [`Game::known_value`]) already gives
+//!   are settled first, without search; the others are searched lightest first: more parts
+//!   first, then the least sum of squared part weights ([`Game::weight`], by default the number
+//!   of options), then the game's order ([`Game::options`]).
 //! - **Two ways to the full value** ([`ValueMethod`]): by queries as above (the default; few
 //!   positions when values are small, as in Cram), or as the mex of every option's full value
 //!   (when values are large and nearly every position must be valued anyway, as in Chomp).
