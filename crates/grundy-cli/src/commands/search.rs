@@ -74,6 +74,9 @@ pub struct SearchStats {
     pub table_bytes: usize,
 }
 
+/// The value (unless `--outcome-only`), the outcome and the winning moves (unless `--no-moves`).
+type Found<M> = (Option<Nimber>, Outcome, Option<Vec<M>>);
+
 /// Set by the Ctrl-C handler.
 static STOP: AtomicBool = AtomicBool::new(false);
 
@@ -114,7 +117,7 @@ where
             !STOP.load(Ordering::SeqCst)
         }));
     }
-    let mut run = || -> Result<(Option<Nimber>, Outcome, Option<Vec<M>>), grundy::Error> {
+    let mut run = || -> Result<Found<M>, grundy::Error> {
         let (value, outcome) = if args.outcome_only {
             (None, solver.outcome(position)?)
         } else {
