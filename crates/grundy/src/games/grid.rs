@@ -419,6 +419,14 @@ mod tests {
         );
     }
 
+    /// The next state of a xorshift generator (random boards, reproducible).
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
     /// The image-based reference: every symmetry of the box drawn cell by cell.
     fn slow_canonical_shape(g: &Grid, set: u64) -> u64 {
         if set == 0 {
@@ -446,9 +454,7 @@ mod tests {
         ] {
             let g = Grid::new(h, w).unwrap();
             for _ in 0..2000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = xorshift(&mut x);
                 // Sparse and dense sets, and small boxes away from the corner.
                 let set = (x & x.rotate_left(7) & g.full()) >> (x % 5);
                 assert_eq!(
@@ -482,9 +488,7 @@ mod tests {
         ] {
             let g = Grid::new(h, w).unwrap();
             for _ in 0..3000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = xorshift(&mut x);
                 let set = (x | x.rotate_left(11)) & g.full();
                 // Reference: grow one neighbour step at a time.
                 let mut slow = set & set.wrapping_neg();
