@@ -15,8 +15,10 @@
 //! - [`takebreak`]: sequences (with the CLI's engine choice), periods, positions, transforms.
 //! - [`young`]: Young diagrams and the hook-removal game.
 //! - [`graph`]: explicit game graphs.
+//! - [`game`]: the user's own game, rules as Python callbacks, on the library's evaluators.
 
 mod families;
+mod game;
 mod graph;
 mod multiplayer;
 mod takebreak;
@@ -72,5 +74,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     young::register(m)?;
     graph::register(m)?;
     multiplayer::register(m)?;
+    game::register(m)?;
     Ok(())
 }

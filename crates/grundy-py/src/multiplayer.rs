@@ -25,7 +25,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// The preference profile: per-player `prefs`, else symmetric `order` (GAMES(K1..KM)), else
 /// Li's GAMES(0, 1, ..., M-1); `players` must agree with what is given.
-fn profile(
+pub(crate) fn profile(
     players: Option<usize>,
     order: Option<Vec<usize>>,
     prefs: Option<Vec<Vec<usize>>>,

@@ -110,6 +110,19 @@ pub trait Game {
         None
     }
 
+    /// Whether the evaluation must stop now, and with which error; `None` (the default) to go
+    /// on. The shared traversal ([`crate::solve::Solver`]) asks after every call of
+    /// [`options`](Game::options) and [`components`](Game::components) and, on `Some`, stops
+    /// and returns that error, keeping in its memo table only the values it had finished.
+    ///
+    /// This is for rules that can fail or be interrupted while the engine runs: a game whose
+    /// options come from a callback in another language (the Python package's `grundy.Game`
+    /// stores the callback's exception here and reports it to its caller) or that watches for
+    /// Ctrl-C. A game that cannot fail keeps the default.
+    fn interrupted(&self) -> Option<crate::Error> {
+        None
+    }
+
     /// Convenience: the options as a fresh vector.
     fn options_vec(&self, position: &Self::Position) -> Vec<Self::Position> {
         let mut out = Vec::new();
@@ -148,6 +161,9 @@ macro_rules! forward_game {
             }
             fn weight(&self, position: &Self::Position) -> Option<u64> {
                 (**self).weight(position)
+            }
+            fn interrupted(&self) -> Option<crate::Error> {
+                (**self).interrupted()
             }
         }
     };

@@ -25,12 +25,14 @@ if TYPE_CHECKING:
 
 from . import _check
 from . import _grundy
+from ._game import Game
 from ._graph import from_networkx, graph, to_networkx
 from ._sequence import Sequence
 
 __version__: str = _grundy.__version__
 
 __all__ = [
+    "Game",
     "Sequence",
     "cdnim",
     "from_networkx",
@@ -301,13 +303,7 @@ def multiplayer(
     (0, 0)
     """
     hs = _check.u64s("heap", heaps)
-    m = None if players is None else _check.number("players", players, 2**32 - 1)
-    k = None if order is None else _check.numbers("player offset", order, 2**32 - 1)
-    p = None
-    if prefs is not None:
-        if isinstance(prefs, (str, bytes)):
-            raise TypeError("prefs must be a list of orders (lists of players)")
-        p = [_check.numbers("player", o, 2**32 - 1) for o in prefs]
+    m, k, p = _check.profile(players, order, prefs)
     s = None if subtraction is None else _check.u64s("subtraction", subtraction)
     return _grundy.multiplayer_position(hs, m, k, p, s, bool(propp))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, List, Optional
+    from typing import Iterable, List, Optional, Tuple
 
 U64_MAX = 2**64 - 1
 
@@ -58,3 +58,17 @@ def u64s(what: str, values: Iterable[object]) -> List[int]:
 
 def optional_u64(what: str, value: object) -> Optional[int]:
     return None if value is None else u64(what, value)
+
+
+def profile(
+    players: object, order: object, prefs: object
+) -> Tuple[Optional[int], Optional[List[int]], Optional[List[List[int]]]]:
+    """The multiplayer arguments checked: (players, order, prefs), each None when not given."""
+    m = None if players is None else number("players", players, 2**32 - 1)
+    k = None if order is None else numbers("player offset", order, 2**32 - 1)  # type: ignore[arg-type]
+    p = None
+    if prefs is not None:
+        if isinstance(prefs, (str, bytes)):
+            raise TypeError("prefs must be a list of orders (lists of players)")
+        p = [numbers("player", o, 2**32 - 1) for o in prefs]  # type: ignore[attr-defined]
+    return m, k, p

@@ -69,3 +69,36 @@ def loopy_graph_evaluate(
     spec: Union[str, Dict[str, Any]], root: Optional[str] = None, all: bool = False, dot: bool = False
 ) -> Dict[str, Any]:
     """Evaluate a game graph that may have cycles: generalized Sprague-Grundy values."""
+
+class GameEngine:
+    """The engine behind `grundy.Game` (the user's own game): the callbacks and one memo table
+    per reading (normal, misere, each multiplayer profile), kept between calls. An exception
+    raised in a callback is re-raised unchanged; a loop or a broken components() is ValueError."""
+
+    def __init__(
+        self,
+        options: Any,
+        components: Optional[Any] = None,
+        canonical: Optional[Any] = None,
+        max_positions: Optional[int] = None,
+    ) -> None: ...
+    def grundy_value(self, position: Any) -> int:
+        """The normal-play value."""
+    def options_with_values(self, position: Any) -> List[Tuple[Any, int]]:
+        """Every option (as the callback gave it) with its value."""
+    def misere_outcome(self, position: Any) -> str:
+        """"P" or "N" in misere play."""
+    def misere_winning_moves(self, position: Any) -> List[Any]:
+        """The options that are misere P-positions."""
+    def multiplayer_play(
+        self,
+        position: Any,
+        players: Optional[int] = None,
+        order: Optional[List[int]] = None,
+        prefs: Optional[List[List[int]]] = None,
+    ) -> Dict[str, Any]:
+        """players, last_mover, position_offset and the principal line, player 0 to move."""
+    def sequence(self, n: int, position: Any) -> Dict[str, Any]:
+        """{"n", "values", "period"}: G(position(k)) for k <= n, the period observed (or None)."""
+    def positions_evaluated(self) -> int:
+        """Positions in the normal-play table."""

@@ -107,7 +107,7 @@ class Sequence:
     def __repr__(self) -> str:
         head = ", ".join(str(v) for v in self.values[:12])
         more = ", ..." if len(self) > 12 else ""
-        label = self.report.get("code", self.report.get("set", ""))
+        label = self.report.get("code", self.report.get("set", self.report.get("game", "")))
         period = self._period
         if period is None:
             tail = ""
@@ -133,6 +133,6 @@ class Sequence:
             ax.axvspan(period["preperiod"], len(ys) - 1, alpha=0.1)
         ax.set_xlabel("n")
         ax.set_ylabel("G(n)")
-        label = self.report.get("code", self.report.get("set", ""))
+        label = self.report.get("code", self.report.get("set", self.report.get("game", "")))
         ax.set_title(f"G(n) of {label}")
         return ax

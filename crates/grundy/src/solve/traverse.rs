@@ -58,6 +58,8 @@ pub struct Solver<G: Game, R: Reading<G::Position>> {
     /// and stored once.
     memo: FxHashMap<G::Position, Option<R::Value>>,
     limit: Option<usize>,
+    /// The parts' values of the sum [`known_sum`](Self::known_sum) is adding up.
+    scratch: Vec<R::Value>,
 }
 
 impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
@@ -68,6 +70,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
             reading,
             memo: FxHashMap::default(),
             limit: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -99,23 +102,65 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         self.memo.get(position).and_then(Option::as_ref)
     }
 
-    fn expand(&mut self, position: G::Position) -> Result<Frame<G::Position, R::Value>, Error> {
-        if self.reading.uses_components() {
-            if let Some(parts) = self.game.components(&position) {
-                if parts.contains(&position) {
-                    return Err(components_error(&position));
+    /// The split of `position` by [`Game::components`] when this reading evaluates sums.
+    fn split(&mut self, position: &G::Position) -> Result<Option<Vec<G::Position>>, Error> {
+        if !self.reading.uses_components() {
+            return Ok(None);
+        }
+        let split = self.game.components(position);
+        if let Some(e) = self.game.interrupted() {
+            return Err(e);
+        }
+        Ok(split)
+    }
+
+    /// The value of the sum of `parts` when every part's value is stored already (no frame,
+    /// no table entry: a sum is never stored), else `None`.
+    fn known_sum(&mut self, parts: &[G::Position]) -> Option<R::Value> {
+        let mut values = std::mem::take(&mut self.scratch);
+        values.clear();
+        for part in parts {
+            match self.memo.get(part) {
+                Some(Some(v)) => values.push(v.clone()),
+                _ => {
+                    self.scratch = values;
+                    return None;
                 }
-                return Ok(Frame {
-                    position,
-                    values: Vec::with_capacity(parts.len()),
-                    children: parts,
-                    next: 0,
-                    is_sum: true,
-                });
             }
+        }
+        let v = self.reading.sum(&values);
+        self.scratch = values;
+        Some(v)
+    }
+
+    fn expand(&mut self, position: G::Position) -> Result<Frame<G::Position, R::Value>, Error> {
+        let split = self.split(&position)?;
+        self.expand_split(position, split)
+    }
+
+    /// The frame of `position`, whose split by `components()` is `split`.
+    fn expand_split(
+        &mut self,
+        position: G::Position,
+        split: Option<Vec<G::Position>>,
+    ) -> Result<Frame<G::Position, R::Value>, Error> {
+        if let Some(parts) = split {
+            if parts.contains(&position) {
+                return Err(components_error(&position));
+            }
+            return Ok(Frame {
+                position,
+                values: Vec::with_capacity(parts.len()),
+                children: parts,
+                next: 0,
+                is_sum: true,
+            });
         }
         let mut children = Vec::new();
         self.game.options(&position, &mut children);
+        if let Some(e) = self.game.interrupted() {
+            return Err(e);
+        }
         Ok(Frame {
             position,
             values: Vec::with_capacity(children.len()),
@@ -171,6 +216,19 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                     None => {}
                 }
                 let child = child.clone();
+                // A sum of parts already valued (the common case once a game's small
+                // positions are known) is settled here, without a frame or a table entry.
+                let split = self.split(&child)?;
+                if let Some(parts) = &split {
+                    if let Some(v) = self.known_sum(parts) {
+                        stack
+                            .last_mut()
+                            .expect("the parent frame is on the stack")
+                            .values
+                            .push(v);
+                        continue;
+                    }
+                }
                 if let Some(limit) = self.limit {
                     if self.memo.len() >= limit {
                         return Err(Error::TooLarge(format!(
@@ -179,7 +237,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                     }
                 }
                 self.memo.insert(child.clone(), None);
-                match self.expand(child.clone()) {
+                match self.expand_split(child.clone(), split) {
                     Ok(frame) => stack.push(frame),
                     Err(e) => {
                         self.memo.remove(&child);
@@ -213,6 +271,9 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         position: &G::Position,
     ) -> Result<OptionValues<G::Position, R::Value>, Error> {
         let options = self.game.options_vec(position);
+        if let Some(e) = self.game.interrupted() {
+            return Err(e);
+        }
         options
             .into_iter()
             .map(|o| {
@@ -227,6 +288,92 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
 mod tests {
     use crate::games::subtraction::{subtraction, SubtractionSet};
     use crate::{Error, NormalPlay};
+
+    /// Subtraction of 1 or 2 from one heap, whose options "fail" on the `fail_at`-th call
+    /// (as a Python callback may raise): `interrupted()` reports it once.
+    struct Failing {
+        calls: std::cell::Cell<usize>,
+        fail_at: usize,
+        failed: std::cell::Cell<bool>,
+    }
+
+    impl crate::Game for Failing {
+        type Position = u64;
+        fn options(&self, n: &u64, out: &mut Vec<u64>) {
+            self.calls.set(self.calls.get() + 1);
+            if self.calls.get() == self.fail_at {
+                self.failed.set(true);
+                return; // a wrong (empty) list: the engine must not keep what follows from it
+            }
+            out.extend((1..=2).filter(|&k| k <= *n).map(|k| n - k));
+        }
+        fn interrupted(&self) -> Option<Error> {
+            self.failed
+                .replace(false)
+                .then(|| Error::Invalid("stopped by the game".into()))
+        }
+    }
+
+    #[test]
+    fn an_interrupted_evaluation_stops_and_keeps_only_finished_values() {
+        let game = Failing {
+            calls: 0.into(),
+            fail_at: 40,
+            failed: false.into(),
+        };
+        let mut solver = NormalPlay::new(game);
+        assert_eq!(
+            solver.grundy_value(&100),
+            Err(Error::Invalid("stopped by the game".into()))
+        );
+        // It stopped at the failing call: no option was asked for after it.
+        assert_eq!(solver.game().calls.get(), 40);
+        // Every value kept is right (G(n) = n mod 3), and asking again finishes the job.
+        for n in 0..=100 {
+            assert_eq!(solver.grundy_value(&n).unwrap(), n % 3, "G({n})");
+        }
+    }
+
+    /// Nim on sorted heaps, with (`split`) or without components.
+    struct SplitNim {
+        split: bool,
+    }
+
+    impl crate::Game for SplitNim {
+        type Position = Vec<u64>;
+        fn options(&self, heaps: &Vec<u64>, out: &mut Vec<Vec<u64>>) {
+            for i in 0..heaps.len() {
+                for k in 0..heaps[i] {
+                    let mut next = heaps.clone();
+                    next[i] = k;
+                    next.sort();
+                    out.push(next);
+                }
+            }
+        }
+        fn components(&self, heaps: &Vec<u64>) -> Option<Vec<Vec<u64>>> {
+            (self.split && heaps.len() > 1).then(|| heaps.iter().map(|&h| vec![h]).collect())
+        }
+    }
+
+    #[test]
+    fn sums_of_known_parts_are_valued_without_being_stored() {
+        let mut split = NormalPlay::new(SplitNim { split: true });
+        let mut whole = NormalPlay::new(SplitNim { split: false });
+        for a in 0..6 {
+            for b in a..6 {
+                for c in b..6 {
+                    let p = vec![a, b, c];
+                    let v = split.grundy_value(&p).unwrap();
+                    assert_eq!(v, a ^ b ^ c);
+                    assert_eq!(v, whole.grundy_value(&p).unwrap());
+                    assert_eq!(split.winning_moves(&p), whole.winning_moves(&p));
+                }
+            }
+        }
+        // Only single heaps 0..=5 are stored: every sum, met as an option or asked for, is not.
+        assert_eq!(split.positions_evaluated(), 6);
+    }
 
     #[test]
     fn a_refused_evaluation_leaves_no_phantom_loops() {

@@ -1,0 +1,562 @@
+//! The user's own game: [`grundy::Game`] implemented for rules written in Python, so that the
+//! library's evaluators ([`grundy::NormalPlay`], misère play, the multiplayer reading of the
+//! multiplayer paper, Def. 4.1) run on any hashable Python positions.
+//!
+//! - A position is the Python object with its hash, computed once ([`PyPos`]); equality is
+//!   identity first, then Python `==`.
+//! - The rules ([`Rules`]) call the user's `options`, `components` and `canonical` callbacks.
+//!   The trait's methods cannot fail, so a callback's exception (or a Ctrl-C seen by
+//!   `check_signals`) is stored, the rules answer "no options" from then on, and
+//!   [`Game::interrupted`] makes the shared traversal stop at once, keeping only the values it
+//!   had finished. The wrapper then raises the stored exception itself, unchanged (its type
+//!   and its traceback through the user's frame).
+//! - Everything runs with the GIL held: the callbacks need it, and the engine is iterative
+//!   (explicit stack), so a million-deep chain needs neither Python's recursion limit nor a
+//!   deep C stack.
+//! - The memo tables live in the [`GameEngine`] object: a second query on the same game
+//!   reuses everything the first one found.
+
+use crate::{guarded, multiplayer::profile, value_error};
+use grundy::games::multiplayer::{LastMover, Preferences};
+use grundy::solve::{Misere, Normal, Solver};
+use grundy::takebreak::period::PeriodDetector;
+use grundy::{Error, Game, Nimber, Outcome};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use std::cell::RefCell;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// How many callback calls pass between two checks for Ctrl-C (`PyErr_CheckSignals`).
+const SIGNAL_EVERY: usize = 1024;
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<GameEngine>()
+}
+
+thread_local! {
+    /// An exception raised by a position's `==` inside a table lookup, where it cannot be
+    /// returned; [`Rules::interrupted`] picks it up.
+    static EQ_ERROR: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+}
+
+/// A Python position as the engine's key: the object and its hash, computed once.
+pub struct PyPos {
+    hash: isize,
+    obj: Py<PyAny>,
+}
+
+impl PyPos {
+    fn new(obj: Bound<'_, PyAny>) -> PyResult<Self> {
+        let hash = obj.hash().map_err(|e| {
+            if !e.is_instance_of::<PyTypeError>(obj.py()) {
+                return e; // the position's own __hash__ failed: its exception, unchanged
+            }
+            PyTypeError::new_err(format!(
+                "positions must be hashable, but the game gave {} (a {}): use a tuple or \
+                 frozenset instead of a list or set",
+                shown(&obj),
+                type_name(&obj)
+            ))
+        })?;
+        Ok(PyPos {
+            hash,
+            obj: obj.unbind(),
+        })
+    }
+
+    fn bind<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
+        self.obj.bind(py)
+    }
+}
+
+/// The GIL, which every use of a [`PyPos`] or of the [`Rules`] by the engine holds.
+///
+/// SAFETY (of the callers): positions are cloned and compared, and the rules called, only by
+/// the library's evaluators, and those run only inside the methods of [`GameEngine`], which
+/// Python calls with the GIL held and which never release it themselves (the interpreter may
+/// switch threads while a callback runs Python code, but it holds the GIL again whenever the
+/// callback returns to the engine). (Dropping a position needs no GIL: pyo3 defers the
+/// decref.) `Python::with_gil` would check the same thing through thread-local storage on every
+/// comparison, which the table lookups of a large game feel.
+fn gil_held<'py>() -> Python<'py> {
+    unsafe { Python::assume_gil_acquired() }
+}
+
+impl Clone for PyPos {
+    fn clone(&self) -> Self {
+        PyPos {
+            hash: self.hash,
+            obj: self.obj.clone_ref(gil_held()),
+        }
+    }
+}
+
+impl Hash for PyPos {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_isize(self.hash);
+    }
+}
+
+impl PartialEq for PyPos {
+    fn eq(&self, other: &Self) -> bool {
+        if self.obj.is(&other.obj) {
+            return true;
+        }
+        if self.hash != other.hash {
+            return false;
+        }
+        let py = gil_held();
+        // SAFETY: both pointers are live objects (owned by `self` and `other`); GIL held.
+        match unsafe {
+            pyo3::ffi::PyObject_RichCompareBool(
+                self.obj.as_ptr(),
+                other.obj.as_ptr(),
+                pyo3::ffi::Py_EQ,
+            )
+        } {
+            1 => true,
+            0 => false,
+            _ => {
+                let e = PyErr::fetch(py);
+                EQ_ERROR.with(|slot| {
+                    slot.borrow_mut().get_or_insert(e);
+                });
+                false
+            }
+        }
+    }
+}
+
+impl Eq for PyPos {}
+
+impl std::fmt::Debug for PyPos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        Python::with_gil(|py| f.write_str(&shown(self.bind(py))))
+    }
+}
+
+/// `repr(obj)` for a message, cut to 80 characters.
+fn shown(obj: &Bound<'_, PyAny>) -> String {
+    let text = obj
+        .repr()
+        .map_or_else(|_| "<a position without repr>".into(), |r| r.to_string());
+    if text.chars().count() > 80 {
+        format!("{}...", text.chars().take(77).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// The user's callbacks as [`Game`] rules, with the slot for an exception they raised.
+pub struct Rules {
+    options: Py<PyAny>,
+    components: Option<Py<PyAny>>,
+    canonical: Option<Py<PyAny>>,
+    error: Mutex<Option<PyErr>>,
+    failed: AtomicBool,
+    calls: AtomicUsize,
+}
+
+impl Rules {
+    fn new(py: Python<'_>, engine: &GameEngine) -> Self {
+        Rules {
+            options: engine.options.clone_ref(py),
+            components: engine.components.as_ref().map(|c| c.clone_ref(py)),
+            canonical: engine.canonical.as_ref().map(|c| c.clone_ref(py)),
+            error: Mutex::new(None),
+            failed: AtomicBool::new(false),
+            calls: AtomicUsize::new(0),
+        }
+    }
+
+    /// A position as the tables hold it: its canonical representative, hashed.
+    fn position(&self, obj: Bound<'_, PyAny>) -> PyResult<PyPos> {
+        match &self.canonical {
+            None => PyPos::new(obj),
+            Some(c) => PyPos::new(c.bind(obj.py()).call1((obj,))?),
+        }
+    }
+
+    /// Call `callback(position)`, checking for Ctrl-C every [`SIGNAL_EVERY`] calls.
+    fn call<'py>(
+        &self,
+        callback: &Py<PyAny>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = position.py();
+        if self.calls.fetch_add(1, Ordering::Relaxed) % SIGNAL_EVERY == 0 {
+            py.check_signals()?;
+        }
+        callback.bind(py).call1((position,))
+    }
+
+    /// The user's options of `position`, as the callback returned them (not canonicalised).
+    fn raw_options<'py>(&self, position: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let mut out = Vec::new();
+        self.each_option(position, |o| {
+            out.push(o);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Call the options callback on `position` and `f` on each option it returns.
+    fn each_option<'py>(
+        &self,
+        position: &Bound<'py, PyAny>,
+        f: impl FnMut(Bound<'py, PyAny>) -> PyResult<()>,
+    ) -> PyResult<()> {
+        let result = self.call(&self.options, position)?;
+        for_each_item(&result, f, || {
+            format!(
+                "options({}) must return a list (or any iterable) of positions, not {}",
+                shown(position),
+                type_name(&result)
+            )
+        })
+    }
+
+    fn try_options(&self, py: Python<'_>, position: &PyPos, out: &mut Vec<PyPos>) -> PyResult<()> {
+        self.each_option(position.bind(py), |o| {
+            out.push(self.position(o)?);
+            Ok(())
+        })
+    }
+
+    fn try_components(&self, py: Python<'_>, position: &PyPos) -> PyResult<Option<Vec<PyPos>>> {
+        let Some(callback) = &self.components else {
+            return Ok(None);
+        };
+        let pos = position.bind(py);
+        let result = self.call(callback, pos)?;
+        if result.is_none() {
+            return Ok(None);
+        }
+        let mut parts = Vec::new();
+        let add = |p| {
+            parts.push(self.position(p)?);
+            Ok(())
+        };
+        for_each_item(&result, add, || {
+            format!(
+                "components({}) must return None or a list of parts, not {}",
+                shown(pos),
+                type_name(&result)
+            )
+        })?;
+        Ok(Some(parts))
+    }
+
+    fn fail(&self, e: PyErr) {
+        let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert(e);
+        self.failed.store(true, Ordering::Release);
+    }
+
+    /// The exception that stopped the engine, if any (and forget it: the rules work again).
+    fn take_error(&self) -> Option<PyErr> {
+        if let Some(e) = EQ_ERROR.with(|slot| slot.borrow_mut().take()) {
+            self.fail(e);
+        }
+        self.failed.store(false, Ordering::Release);
+        self.error.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+/// Call `f` on each item of a list, tuple or any iterable (not a string), or raise a
+/// `TypeError` with `message()`.
+fn for_each_item<'py>(
+    value: &Bound<'py, PyAny>,
+    mut f: impl FnMut(Bound<'py, PyAny>) -> PyResult<()>,
+    message: impl FnOnce() -> String,
+) -> PyResult<()> {
+    if let Ok(list) = value.downcast::<PyList>() {
+        return list.iter().try_for_each(f);
+    }
+    if let Ok(tuple) = value.downcast::<PyTuple>() {
+        return tuple.iter().try_for_each(f);
+    }
+    if value.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyTypeError::new_err(message()));
+    }
+    match value.try_iter() {
+        Ok(iter) => iter.into_iter().try_for_each(|item| f(item?)),
+        Err(_) => Err(PyTypeError::new_err(message())),
+    }
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".into(), |n| n.to_string())
+}
+
+impl Game for Rules {
+    type Position = PyPos;
+
+    fn options(&self, position: &PyPos, out: &mut Vec<PyPos>) {
+        if self.failed.load(Ordering::Acquire) {
+            return;
+        }
+        if let Err(e) = self.try_options(gil_held(), position, out) {
+            out.clear();
+            self.fail(e);
+        }
+    }
+
+    fn components(&self, position: &PyPos) -> Option<Vec<PyPos>> {
+        if self.components.is_none() || self.failed.load(Ordering::Acquire) {
+            return None;
+        }
+        self.try_components(gil_held(), position)
+            .unwrap_or_else(|e| {
+                self.fail(e);
+                None
+            })
+    }
+
+    fn interrupted(&self) -> Option<Error> {
+        let eq_failed = EQ_ERROR.with(|slot| slot.borrow().is_some());
+        (eq_failed || self.failed.load(Ordering::Acquire))
+            .then(|| Error::Invalid("stopped by an exception in the game's callback".into()))
+    }
+}
+
+/// The engine behind `grundy.Game`: the user's callbacks and one memo table per reading
+/// (normal play, misère play, each multiplayer preference profile), kept between calls.
+#[pyclass(module = "grundy._grundy")]
+pub struct GameEngine {
+    options: Py<PyAny>,
+    components: Option<Py<PyAny>>,
+    canonical: Option<Py<PyAny>>,
+    normal: Option<Solver<Rules, Normal>>,
+    misere: Option<Solver<Rules, Misere>>,
+    multiplayer: Vec<(Preferences, Solver<Rules, LastMover>)>,
+    /// The most positions one table may hold (`TooLarge` past it), or no limit.
+    max_positions: Option<usize>,
+}
+
+impl GameEngine {
+    fn limited<R: grundy::solve::Reading<PyPos>>(&self, s: Solver<Rules, R>) -> Solver<Rules, R> {
+        match self.max_positions {
+            Some(limit) => s.with_limit(limit),
+            None => s,
+        }
+    }
+
+    fn normal(&mut self, py: Python<'_>) -> &mut Solver<Rules, Normal> {
+        if self.normal.is_none() {
+            self.normal = Some(self.limited(Solver::new(Rules::new(py, self), Normal::default())));
+        }
+        self.normal.as_mut().expect("just made")
+    }
+
+    fn misere(&mut self, py: Python<'_>) -> &mut Solver<Rules, Misere> {
+        if self.misere.is_none() {
+            self.misere = Some(self.limited(Solver::misere(Rules::new(py, self))));
+        }
+        self.misere.as_mut().expect("just made")
+    }
+
+    fn multiplayer(&mut self, py: Python<'_>, prefs: Preferences) -> &mut Solver<Rules, LastMover> {
+        let i = match self.multiplayer.iter().position(|(p, _)| *p == prefs) {
+            Some(i) => i,
+            None => {
+                let solver = self.limited(Solver::multiplayer(Rules::new(py, self), prefs.clone()));
+                self.multiplayer.push((prefs, solver));
+                self.multiplayer.len() - 1
+            }
+        };
+        &mut self.multiplayer[i].1
+    }
+
+    /// The normal-play value of a position given as a Python object.
+    fn value_of(&mut self, position: &Bound<'_, PyAny>) -> PyResult<Nimber> {
+        let solver = self.normal(position.py());
+        let key = solver.game().position(position.clone())?;
+        evaluate(solver, |s| s.value(&key))
+    }
+
+    /// `(option, value)` for every option of `position`, in the callback's order, each
+    /// option as the callback gave it (values through its canonical form).
+    fn option_values<'py, V: Clone, R: grundy::solve::Reading<PyPos, Value = V>>(
+        solver: &mut Solver<Rules, R>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<(Bound<'py, PyAny>, V)>> {
+        let options = solver.game().raw_options(position)?;
+        let mut out = Vec::with_capacity(options.len());
+        for o in options {
+            let key = solver.game().position(o.clone())?;
+            let v = evaluate(solver, |s| s.value(&key))?;
+            out.push((o, v));
+        }
+        Ok(out)
+    }
+}
+
+/// Run `f` on `solver`, then raise a callback's stored exception unchanged (its type, its
+/// traceback), or turn a library error (a loop, a broken `components()`) into `ValueError`
+/// with the library's one-line message.
+fn evaluate<R: grundy::solve::Reading<PyPos>, T>(
+    solver: &mut Solver<Rules, R>,
+    f: impl FnOnce(&mut Solver<Rules, R>) -> Result<T, Error>,
+) -> PyResult<T> {
+    let result = f(solver);
+    match (solver.game().take_error(), result) {
+        (Some(e), _) => Err(e),
+        (None, Ok(v)) => Ok(v),
+        (None, Err(e)) => Err(value_error(e)),
+    }
+}
+
+#[pymethods]
+impl GameEngine {
+    #[new]
+    #[pyo3(signature = (options, components=None, canonical=None, max_positions=None))]
+    fn new(
+        options: Py<PyAny>,
+        components: Option<Py<PyAny>>,
+        canonical: Option<Py<PyAny>>,
+        max_positions: Option<usize>,
+    ) -> Self {
+        GameEngine {
+            options,
+            components,
+            canonical,
+            normal: None,
+            misere: None,
+            multiplayer: Vec::new(),
+            max_positions,
+        }
+    }
+
+    /// The Sprague-Grundy value of `position` (normal play).
+    fn grundy_value(&mut self, position: &Bound<'_, PyAny>) -> PyResult<Nimber> {
+        guarded(|| self.value_of(position))
+    }
+
+    /// Every option with its value: `[(option, value), ...]` in the callback's order.
+    fn options_with_values<'py>(
+        &mut self,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<(Bound<'py, PyAny>, Nimber)>> {
+        guarded(|| Self::option_values(self.normal(position.py()), position))
+    }
+
+    /// The misère outcome ("P" or "N") of `position`.
+    fn misere_outcome(&mut self, position: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+        guarded(|| {
+            let solver = self.misere(position.py());
+            let key = solver.game().position(position.clone())?;
+            Ok(evaluate(solver, |s| s.value(&key))?.as_str())
+        })
+    }
+
+    /// The misère winning moves: options that are misère P-positions.
+    fn misere_winning_moves<'py>(
+        &mut self,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        guarded(|| {
+            let pairs = Self::option_values(self.misere(position.py()), position)?;
+            Ok(pairs
+                .into_iter()
+                .filter(|(_, v)| *v == Outcome::P)
+                .map(|(o, _)| o)
+                .collect())
+        })
+    }
+
+    /// m players with preference orders, player 0 to move: `last_mover`, `position_offset`
+    /// and the principal `line` (each step `player` and `position`).
+    #[pyo3(signature = (position, players=None, order=None, prefs=None))]
+    fn multiplayer_play<'py>(
+        &mut self,
+        position: &Bound<'py, PyAny>,
+        players: Option<usize>,
+        order: Option<Vec<usize>>,
+        prefs: Option<Vec<Vec<usize>>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        guarded(|| {
+            let py = position.py();
+            let prefs = profile(players, order, prefs)?;
+            let solver = self.multiplayer(py, prefs);
+            let key = solver.game().position(position.clone())?;
+            let play = evaluate(solver, |s| s.play(&key, 0))?;
+            let out = PyDict::new(py);
+            out.set_item("players", solver.players())?;
+            out.set_item("preferences", solver.reading().preferences().to_string())?;
+            out.set_item("orders", solver.reading().preferences().orders().to_vec())?;
+            out.set_item("last_mover", play.last_mover)?;
+            out.set_item("position_offset", play.position_offset)?;
+            let line = PyList::empty(py);
+            for step in &play.line {
+                let d = PyDict::new(py);
+                d.set_item("player", step.player)?;
+                d.set_item("position", step.position.bind(py))?;
+                line.append(d)?;
+            }
+            out.set_item("line", line)?;
+            Ok(out)
+        })
+    }
+
+    /// G(position(0)), ..., G(position(n)) and the period they show, if any (observed, not
+    /// certified): `{"n", "values", "period"}`.
+    fn sequence<'py>(
+        &mut self,
+        py: Python<'py>,
+        n: usize,
+        position: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        guarded(|| {
+            let mut values = Vec::with_capacity(n.min(1 << 20) + 1);
+            for k in 0..=n {
+                let p = position.call1((k,))?;
+                values.push(self.value_of(&p)?);
+            }
+            let out = PyDict::new(py);
+            out.set_item("n", n)?;
+            out.set_item("period", observed_period(py, &values)?)?;
+            out.set_item("values", values)?;
+            Ok(out)
+        })
+    }
+
+    /// Number of positions whose normal-play value is stored.
+    fn positions_evaluated(&self) -> usize {
+        self.normal.as_ref().map_or(0, Solver::positions_evaluated)
+    }
+}
+
+/// The least period the values show, by the library's detector
+/// ([`PeriodDetector`], without the periodicity theorem: observed, never certified), as the
+/// dict `{"preperiod", "period", "certified": False}`, or None.
+fn observed_period<'py>(
+    py: Python<'py>,
+    values: &[Nimber],
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let mut small = Vec::with_capacity(values.len());
+    for &v in values {
+        match u16::try_from(v) {
+            Ok(v) => small.push(v),
+            Err(_) => return Ok(None), // beyond the detector's values: no period reported
+        }
+    }
+    let mut detector = PeriodDetector::new(false, 0);
+    for k in 0..small.len() {
+        detector.push_from(&small[..=k]);
+    }
+    let Some(p) = detector.status() else {
+        return Ok(None);
+    };
+    let d = PyDict::new(py);
+    d.set_item("preperiod", p.preperiod)?;
+    d.set_item("period", p.period)?;
+    d.set_item("certified", false)?;
+    Ok(Some(d))
+}
