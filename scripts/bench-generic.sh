@@ -2,7 +2,8 @@
 # Our generic engine (`grundy cram`, `grundy chomp`) against Beling's igsolve, side by side:
 # each workload runs alternately ours / igsolve, RUNS times each (default 3), and the script
 # prints the median user CPU of both, their ratio (ours / igsolve; below 1.0 we are faster) and
-# the larger peak memory (/usr/bin/time %M, KB). Both compute the Grundy value of the start.
+# the larger peak memory (/usr/bin/time %M, KB). Both compute the Grundy value of the start and
+# nothing else: ours runs with --no-moves (igsolve does not list winning moves).
 # Usage: scripts/bench-generic.sh [RUNS] [WORKLOAD...]   workloads like cram:3x11 chomp:12x12
 # igsolve is installed into .bench/ (gitignored) by `cargo install igsolve` when absent.
 set -euo pipefail
@@ -38,12 +39,12 @@ for w in "${workloads[@]}"; do
   size="${w#*:}"
   rows="${size%x*}"
   cols="${size#*x}"
-  ours_value="$("$ours" "$game" "$size" --json | sed -E 's/.*"grundy_value":([0-9]+).*/\1/')"
+  ours_value="$("$ours" "$game" "$size" --json --no-moves | sed -E 's/.*"grundy_value":([0-9]+).*/\1/')"
   igs_value="$("$igsolve" "$game" -r "$rows" -c "$cols" 2>&1 | sed -nE 's/^Nimber of initial position: ([0-9]+).*/\1/p')"
   : > /tmp/bench-generic-ours.$$
   : > /tmp/bench-generic-igs.$$
   for _ in $(seq "$runs"); do
-    timed "$ours" "$game" "$size" --json >> /tmp/bench-generic-ours.$$
+    timed "$ours" "$game" "$size" --json --no-moves >> /tmp/bench-generic-ours.$$
     timed "$igsolve" "$game" -r "$rows" -c "$cols" >> /tmp/bench-generic-igs.$$
   done
   ou="$(cut -d' ' -f1 /tmp/bench-generic-ours.$$ | median)"

@@ -44,6 +44,26 @@ fn cram_rectangles_values_and_theorem() {
 }
 
 #[test]
+fn no_moves_skips_the_winning_moves_and_says_so() {
+    let v = json(&["cram", "3x4", "--no-moves"]);
+    assert_eq!(v["grundy_value"], 1);
+    assert_eq!(v["winning_moves"], serde_json::Value::Null);
+    let v = json(&["chomp", "5x5", "--no-moves"]);
+    assert_eq!(
+        (v["outcome"].clone(), v["winning_moves"].clone()),
+        (j!("N"), serde_json::Value::Null)
+    );
+    let text = grundy()
+        .args(["cram", "3x4", "--no-moves"])
+        .output()
+        .unwrap()
+        .stdout;
+    assert!(String::from_utf8(text)
+        .unwrap()
+        .contains("winning moves: not listed (--no-moves)"));
+}
+
+#[test]
 fn cram_winning_moves_lead_to_p_positions() {
     let dir = tempfile::tempdir().unwrap();
     let board: Vec<Vec<char>> = ["...#", "....", "...."]

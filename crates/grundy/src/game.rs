@@ -101,6 +101,15 @@ pub trait Game {
         None
     }
 
+    /// How hard the single component `position` is to search (e.g. its number of empty
+    /// cells), or `None` (the default: the engine counts its options instead, which costs a
+    /// call to [`options`](Game::options)). The pruned search ([`crate::solve::pruned`]) tries
+    /// the options whose parts are lightest first, and in a sum of several unknown parts it
+    /// computes the full values of all parts but the heaviest, which it only queries.
+    fn weight(&self, _position: &Self::Position) -> Option<u64> {
+        None
+    }
+
     /// Whether the evaluation must stop now, and with which error; `None` (the default) to go
     /// on. The shared traversal ([`crate::solve::Solver`]) asks after every call of
     /// [`options`](Game::options) and [`components`](Game::components) and, on `Some`, stops
@@ -149,6 +158,9 @@ macro_rules! forward_game {
             }
             fn known_value(&self, position: &Self::Position) -> Option<crate::Nimber> {
                 (**self).known_value(position)
+            }
+            fn weight(&self, position: &Self::Position) -> Option<u64> {
+                (**self).weight(position)
             }
             fn interrupted(&self) -> Option<crate::Error> {
                 (**self).interrupted()

@@ -83,7 +83,13 @@ pub fn run(args: ChompArgs, json: bool) -> CliResult {
         );
         s.push_str(&Chomp::draw(position));
         s.push_str(&value_lines(&report.answer));
-        let moves = &report.answer.winning_moves;
+        let moves = match &report.answer.winning_moves {
+            Some(moves) => moves,
+            None => {
+                s.push_str("winning moves: not listed (--no-moves)\n");
+                return s;
+            }
+        };
         if moves.is_empty() {
             s.push_str("winning moves: none\n");
         } else {

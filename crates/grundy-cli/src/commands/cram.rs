@@ -98,7 +98,13 @@ pub fn run(args: CramArgs, json: bool) -> CliResult {
                  domino covers a cell and its image, so the second player copies every move (no search)\n",
             );
         }
-        let moves = &report.answer.winning_moves;
+        let moves = match &report.answer.winning_moves {
+            Some(moves) => moves,
+            None => {
+                s.push_str("winning moves: not listed (--no-moves)\n");
+                return s;
+            }
+        };
         if moves.is_empty() {
             s.push_str("winning moves: none\n");
         } else {

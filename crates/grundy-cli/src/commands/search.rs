@@ -1,4 +1,4 @@
-//! What `cram` and `chomp` share: the `--memory` and `--outcome-only` flags, running the
+//! What `cram` and `chomp` share: the `--memory`, `--outcome-only` and `--no-moves` flags, running the
 //! library's pruned search with a late progress spinner and Ctrl-C, and the report's numbers.
 
 use crate::common::{CliError, CliResult};
@@ -19,6 +19,10 @@ pub struct SearchArgs {
     /// Only decide the outcome (P or N) and the winning moves, not the full Grundy value
     #[arg(long)]
     pub outcome_only: bool,
+    /// Skip the winning moves: on a large board, proving each winning move costs about as
+    /// much again as the value (the list is then empty)
+    #[arg(long)]
+    pub no_moves: bool,
 }
 
 /// Parse `512M`-style sizes (K, M, G; powers of 1024; a plain number is bytes).
@@ -57,7 +61,8 @@ pub struct Answer<M: Serialize> {
     /// null with `--outcome-only`
     pub grundy_value: Option<Nimber>,
     pub outcome: Outcome,
-    pub winning_moves: Vec<M>,
+    /// null with `--no-moves`
+    pub winning_moves: Option<Vec<M>>,
     pub search: SearchStats,
 }
 
@@ -68,6 +73,9 @@ pub struct SearchStats {
     pub positions_replaced: u64,
     pub table_bytes: usize,
 }
+
+/// The value (unless `--outcome-only`), the outcome and the winning moves (unless `--no-moves`).
+type Found<M> = (Option<Nimber>, Outcome, Option<Vec<M>>);
 
 /// Set by the Ctrl-C handler.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -109,7 +117,7 @@ where
             !STOP.load(Ordering::SeqCst)
         }));
     }
-    let mut run = || -> Result<(Option<Nimber>, Outcome, Vec<M>), grundy::Error> {
+    let mut run = || -> Result<Found<M>, grundy::Error> {
         let (value, outcome) = if args.outcome_only {
             (None, solver.outcome(position)?)
         } else {
@@ -117,8 +125,9 @@ where
             (Some(v), Outcome::from_value(v))
         };
         let moves = match outcome {
-            Outcome::P => Vec::new(),
-            Outcome::N => solver.winning_moves(position)?.iter().map(&label).collect(),
+            _ if args.no_moves => None,
+            Outcome::P => Some(Vec::new()),
+            Outcome::N => Some(solver.winning_moves(position)?.iter().map(&label).collect()),
         };
         Ok((value, outcome, moves))
     };

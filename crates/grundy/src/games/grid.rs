@@ -14,6 +14,8 @@ use crate::Error;
 pub struct Grid {
     width: u32,
     height: u32,
+    /// The cells of column 0 (kept: flood fills need it at every step).
+    first_col: u64,
 }
 
 /// The `n` lowest bits (n <= 64).
@@ -69,7 +71,12 @@ impl Grid {
                 "a {height}x{width} board does not fit: boards have 1 to 64 cells"
             )));
         }
-        Ok(Grid { width, height })
+        let first_col = (0..height).fold(0, |m, r| m | 1 << (r * width));
+        Ok(Grid {
+            width,
+            height,
+            first_col,
+        })
     }
 
     /// Columns.
@@ -103,8 +110,8 @@ impl Grid {
     }
 
     /// The cells of column 0.
-    fn first_col(&self) -> u64 {
-        (0..self.height).fold(0, |m, r| m | self.bit(r, 0))
+    pub fn first_col(&self) -> u64 {
+        self.first_col
     }
 
     /// The cells of the last column.
@@ -116,21 +123,44 @@ impl Grid {
     pub fn neighbours(&self, set: u64) -> u64 {
         let w = self.width;
         let right = (set & !self.last_col()) << 1;
-        let left = (set & !self.first_col()) >> 1;
-        (right | left | (set << w) | (set >> w)) & self.full()
+        let left = (set & !self.first_col) >> 1;
+        (right | left | set.checked_shl(w).unwrap_or(0) | set.checked_shr(w).unwrap_or(0))
+            & self.full()
     }
 
     /// The connected region (orthogonal adjacency) of `set` holding its lowest cell (0 for
     /// the empty set).
     pub fn region_of_lowest(&self, set: u64) -> u64 {
         let mut region = set & set.wrapping_neg();
+        let w = self.width;
         loop {
-            let grown = (region | self.neighbours(region)) & set;
+            // Whole runs along the rows at once, then one step up and down.
+            region = self.fill_rows(region, set);
+            let vertical = region.checked_shl(w).unwrap_or(0) | region.checked_shr(w).unwrap_or(0);
+            let grown = region | (vertical & set);
             if grown == region {
                 return region;
             }
             region = grown;
         }
+    }
+
+    /// `seed` (a subset of `set`) grown to the whole horizontal runs of `set` it touches:
+    /// a parallel prefix fill (steps 1, 2, 4, ... cells) each way, never across a row's end.
+    fn fill_rows(&self, seed: u64, set: u64) -> u64 {
+        let mut right = seed;
+        let mut pass = set & !self.first_col; // a cell reachable from its left neighbour
+        let mut left = seed;
+        let mut pass_left = set & !self.last_col();
+        let mut step = 1;
+        while step < self.width {
+            right |= pass & (right << step);
+            pass &= pass << step;
+            left |= pass_left & (left >> step);
+            pass_left &= pass_left >> step;
+            step *= 2;
+        }
+        right | left
     }
 
     /// The connected regions (orthogonal adjacency) of `set`, lowest cell first.
@@ -196,12 +226,58 @@ impl Grid {
         }
         let (top, bottom, left, right) = self.bounding_box(set);
         let (h, w) = (bottom - top + 1, right - left + 1);
-        let img = self.image(set, top, left, h, w);
-        let turns = w <= self.height && h <= self.width;
-        self.dihedral_min(img, turns)
+        // Moved to the top-left corner: cell (r, c) of the box is bit r * width + c.
+        let at = set >> (top * self.width + left);
+        let mut best = self.four_images_min(at, h, w);
+        if w <= self.height && h <= self.width {
+            best = best.min(self.four_images_min(self.transpose_box(at, h), w, h));
+        }
+        best
     }
 
-    /// The least of [`dihedral`](Self::dihedral)'s images, without collecting them.
+    /// The least of a corner box's images under the identity, the two flips and the half
+    /// turn.
+    fn four_images_min(&self, at: u64, h: u32, w: u32) -> u64 {
+        let flipped = self.flip_rows_of_box(at, h);
+        at.min(flipped)
+            .min(self.half_turn_of_corner_box(at, h, w))
+            .min(self.half_turn_of_corner_box(flipped, h, w))
+    }
+
+    /// A box of `h` rows at the top-left corner, its rows in reverse order.
+    fn flip_rows_of_box(&self, at: u64, h: u32) -> u64 {
+        let row = low_bits(self.width);
+        (0..h).fold(0, |acc, r| {
+            acc | ((at >> (r * self.width)) & row) << ((h - 1 - r) * self.width)
+        })
+    }
+
+    /// The half turn of an `h` x `w` box at the top-left corner: cell (r, c) goes to
+    /// (h-1-r, w-1-c), which is bit `last - (r * width + c)` with `last` the box's last cell —
+    /// one bit reversal of the whole word.
+    fn half_turn_of_corner_box(&self, at: u64, h: u32, w: u32) -> u64 {
+        let last = (h - 1) * self.width + w - 1;
+        at.reverse_bits() >> (63 - last)
+    }
+
+    /// The transpose of a box of `h` rows at the top-left corner: cell (r, c) goes to (c, r).
+    fn transpose_box(&self, at: u64, h: u32) -> u64 {
+        let mut out = 0;
+        let row = low_bits(self.width);
+        for r in 0..h {
+            let mut bits = (at >> (r * self.width)) & row;
+            while bits != 0 {
+                let c = bits.trailing_zeros();
+                bits &= bits - 1;
+                out |= 1 << (c * self.width + r);
+            }
+        }
+        out
+    }
+
+    /// The least of [`dihedral`](Self::dihedral)'s images, without collecting them (the
+    /// reference [`canonical_shape`](Self::canonical_shape) is tested against).
+    #[cfg(test)]
     fn dihedral_min(&self, mut img: Image, turns: bool) -> u64 {
         let mut best = u64::MAX;
         let mut four = |img: &mut Image| {
@@ -253,7 +329,8 @@ impl Grid {
         let mut s = set;
         while s != 0 {
             cols |= s & low_bits(self.width);
-            s >>= self.width;
+            // (a 64-wide board has one row: shifting by 64 would not empty it)
+            s = s.checked_shr(self.width).unwrap_or(0);
         }
         (
             top,
@@ -269,10 +346,8 @@ impl Grid {
             return 0;
         }
         let (top, bottom, left, right) = self.bounding_box(set);
-        let mut img = self.image(set, top, left, bottom - top + 1, right - left + 1);
-        img.flip_rows();
-        img.flip_cols();
-        self.encode(&img) << (top * self.width + left)
+        let shift = top * self.width + left;
+        self.half_turn_of_corner_box(set >> shift, bottom - top + 1, right - left + 1) << shift
     }
 }
 
@@ -342,6 +417,91 @@ mod tests {
             g.canonical_shape(long),
             (0..5).fold(0, |a, c| a | g.bit(0, c))
         );
+    }
+
+    /// The next state of a xorshift generator (random boards, reproducible).
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    /// The image-based reference: every symmetry of the box drawn cell by cell.
+    fn slow_canonical_shape(g: &Grid, set: u64) -> u64 {
+        if set == 0 {
+            return 0;
+        }
+        let (top, bottom, left, right) = g.bounding_box(set);
+        let (h, w) = (bottom - top + 1, right - left + 1);
+        let img = g.image(set, top, left, h, w);
+        g.dihedral_min(img, w <= g.height && h <= g.width)
+    }
+
+    #[test]
+    fn bitwise_shapes_equal_the_cell_by_cell_images() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for (h, w) in [
+            (3, 3),
+            (4, 4),
+            (2, 5),
+            (5, 2),
+            (3, 7),
+            (5, 8),
+            (8, 8),
+            (1, 64),
+            (64, 1),
+        ] {
+            let g = Grid::new(h, w).unwrap();
+            for _ in 0..2000 {
+                let x = xorshift(&mut x);
+                // Sparse and dense sets, and small boxes away from the corner.
+                let set = (x & x.rotate_left(7) & g.full()) >> (x % 5);
+                assert_eq!(
+                    g.canonical_shape(set),
+                    slow_canonical_shape(&g, set),
+                    "{h}x{w} {set:#x}"
+                );
+                if set != 0 {
+                    let (top, bottom, left, right) = g.bounding_box(set);
+                    let mut img = g.image(set, top, left, bottom - top + 1, right - left + 1);
+                    img.flip_rows();
+                    img.flip_cols();
+                    assert_eq!(g.half_turn_of_box(set), g.encode(&img) << (top * w + left));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn regions_equal_a_cell_by_cell_flood_fill() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for (h, w) in [
+            (3, 4),
+            (5, 8),
+            (8, 8),
+            (3, 13),
+            (2, 32),
+            (1, 64),
+            (64, 1),
+            (7, 9),
+        ] {
+            let g = Grid::new(h, w).unwrap();
+            for _ in 0..3000 {
+                let x = xorshift(&mut x);
+                let set = (x | x.rotate_left(11)) & g.full();
+                // Reference: grow one neighbour step at a time.
+                let mut slow = set & set.wrapping_neg();
+                loop {
+                    let grown = (slow | g.neighbours(slow)) & set;
+                    if grown == slow {
+                        break;
+                    }
+                    slow = grown;
+                }
+                assert_eq!(g.region_of_lowest(set), slow, "{h}x{w} {set:#x}");
+            }
+        }
     }
 
     #[test]

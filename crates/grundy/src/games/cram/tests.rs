@@ -114,3 +114,49 @@ fn boards_from_text() {
     let (_, e) = Cram::from_text("...\n.\n").unwrap();
     assert_eq!(e.count_ones(), 4);
 }
+
+#[test]
+fn reductions_keep_the_value_of_every_position() {
+    // Filling extra tufts and bridges: only empty cells are filled, the value never changes
+    // (the rules alone value both), and it settles (a second pass changes nothing).
+    for (rows, cols) in [(4, 4), (3, 6), (2, 9), (1, 16)] {
+        let cram = Cram::new(rows, cols).unwrap();
+        let mut plain = NormalPlay::new(Plain(cram));
+        let mut reduced_some = 0;
+        for empty in 0..=cram.start() {
+            let r = cram.reduced(empty);
+            assert_eq!(r & !empty, 0, "{empty:#x}");
+            assert_eq!(cram.reduced(r), r, "{empty:#x}");
+            if r != empty {
+                reduced_some += 1;
+                assert_eq!(
+                    plain.grundy_value(&r).unwrap(),
+                    plain.grundy_value(&empty).unwrap(),
+                    "{rows}x{cols} {empty:#x} -> {r:#x}"
+                );
+            }
+        }
+        assert!(
+            reduced_some > 0,
+            "{rows}x{cols}: the test must exercise the reduction"
+        );
+    }
+    // The shapes of the documentation: three tufts on one centre keep one; a bridge between
+    // two centres goes.
+    let (cram, plus) = Cram::from_text("#.#\n...\n#.#\n").unwrap();
+    assert_eq!(cram.reduced(plus).count_ones(), 2);
+    let (cram, bridge) = Cram::from_text("...\n.#.\n").unwrap();
+    assert_eq!(cram.draw(cram.reduced(bridge)), ".#.\n.#.\n");
+}
+
+#[test]
+fn every_position_of_a_20_cell_board_agrees_with_the_rules_alone() {
+    // 4 x 5: all 2^20 positions, pruned outcome and value against the plain evaluator.
+    let cram = Cram::new(4, 5).unwrap();
+    let mut plain = NormalPlay::new(Plain(cram));
+    let mut pruned = PrunedSolver::new(cram);
+    for empty in 0..=cram.start() {
+        let v = plain.grundy_value(&empty).unwrap();
+        assert_eq!(pruned.grundy_value(&empty).unwrap(), v, "{empty:#x}");
+    }
+}

@@ -15,24 +15,25 @@
 //! - **Nimbers are inevitable** (Lemoine & Viennot, "Nimbers are inevitable", Theoretical
 //!   Computer Science 462, 2012): to decide a sum of several unknown components it pays to
 //!   compute the full nimbers of all of them but one, and to search only the last — we keep the
-//!   component with the most options for the search.
-//! - **One component, one target.** `G` has value `v` iff no option of `G` has value `v`, and
-//!   every `m < v` is the value of some option. The first check stops at the first option found
-//!   of value `v`; the second, for each `m` in turn, at the first option of value `m`; a missing
-//!   `m` proves the value is exactly `m`. For `v = 0` this is the plain outcome search (`G` is a
-//!   P-position iff no option is), which never needs any option's full value. This is the
-//!   search over `G + *v` in which the moves in the nim-heap `*v` are replaced by what is
-//!   already known about `G` — the pruning studied by Beling & Rogalski ("On pruning search
-//!   trees of impartial games", Artificial Intelligence 283, 2020).
-//! - **What the table keeps.** For each component either its exact value or the set of values
-//!   it is known *not* to have ([`Knowledge`]): a failed query is remembered too, and when all
-//!   values below `m` are present among the options, "the value is not `m`" proves `m` present
-//!   without searching again.
-//! - **The full value** is computed with the same machinery: the least `m` that no option has.
-//! - **Move ordering.** Options whose answer the table (or [`Game::known_value`]) already gives
-//!   are settled first, without search; the others are searched in order of more parts first
-//!   (a split leaves small, often known parts), then fewest replies (mobility), then the game's
-//!   order ([`Game::options`]).
+//!   heaviest component ([`Game::weight`]) for the search.
+//! - **Set queries.** The basic question is *is the value of component `G` in the set `R`?*,
+//!   answered with the exact value or with "no" (Beling & Rogalski, "On pruning search trees
+//!   of impartial games", Artificial Intelligence 283, 2020). `G` with `n` options has a value
+//!   in `P = {0, ..., n}`; each option in turn removes one candidate — its own value if that
+//!   is a candidate other than the largest, else the largest — so each option is asked only
+//!   about the candidates below the largest (cut at `max R`), and the search stops as soon as
+//!   no candidate is in `R`. The last candidate is the value when every option was answered,
+//!   or when it is at most `max R`. Outcome queries are the set `{0}`.
+//! - **What the table keeps.** For each component either its exact value or the values below
+//!   63 it is known *not* to have ([`Knowledge`]): a refused query is remembered too and
+//!   shrinks the next query's set.
+//! - **The full value** of the position asked about: for `m = 0, 1, ...`, every option not yet
+//!   valued is asked whether its value is `m` (keeping the exact answers it gives), and the
+//!   first `m` no option has is the value. Inner full values are set queries for every value.
+//! - **Move ordering.** Options whose value the table (or [`Game::known_value`]) already gives
+//!   are settled first, without search; the others are searched lightest first: more parts
+//!   first, then the least sum of squared part weights ([`Game::weight`], by default the number
+//!   of options), then the game's order ([`Game::options`]).
 //! - **Two ways to the full value** ([`ValueMethod`]): by queries as above (the default; few
 //!   positions when values are small, as in Cram), or as the mex of every option's full value
 //!   (when values are large and nearly every position must be valued anyway, as in Chomp).
@@ -81,10 +82,12 @@
 //! assert_eq!(solver.has_value(&vec![4, 8], 0).unwrap(), true); // 1 xor 1
 //! ```
 
+pub mod nimset;
 pub mod table;
 
 use crate::solve::traverse::components_error;
 use crate::{Error, Game, LabelledMoves, Nimber, Outcome};
+pub use nimset::NimSet;
 pub use table::{Knowledge, Table};
 
 /// Nested moves the search may follow before it gives up (it recurses on the call stack).
@@ -129,7 +132,6 @@ pub struct PrunedSolver<G: Game> {
     nodes: u64,
     progress: Option<ProgressFn>,
     method: ValueMethod,
-    mex: crate::MexScratch,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 14;
@@ -148,7 +150,6 @@ impl<G: Game> PrunedSolver<G> {
             nodes: 0,
             progress: None,
             method: ValueMethod::default(),
-            mex: crate::MexScratch::default(),
         }
     }
 
@@ -181,17 +182,20 @@ impl<G: Game> PrunedSolver<G> {
     /// The Grundy value of `position`.
     pub fn grundy_value(&mut self, position: &G::Position) -> Result<Nimber, Error> {
         let parts = self.flatten(position)?;
-        let mut v = 0;
-        for p in &parts {
-            v ^= self.single_value(p, 0)?;
+        let (mut v, rest) = self.fold(&parts);
+        for p in &rest {
+            v ^= self.value_of(p, 0)?;
         }
         Ok(v)
     }
 
     /// Whether the value of `position` is `v`, searching no more than that needs.
     pub fn has_value(&mut self, position: &G::Position, v: Nimber) -> Result<bool, Error> {
+        let Some(want) = NimSet::single(v) else {
+            return Ok(self.grundy_value(position)? == v);
+        };
         let parts = self.flatten(position)?;
-        self.sum_is(&parts, v, 0)
+        Ok(self.sum_in(&parts, want, 0)? == Some(v))
     }
 
     /// P if the player to move loses, N otherwise (a pruned search: no full values needed).
@@ -265,54 +269,260 @@ impl<G: Game> PrunedSolver<G> {
         self.table.put(c, Knowledge::exact(v));
     }
 
-    fn learn_not(&mut self, c: &G::Position, v: Nimber) {
+    /// Remember that the value of `c` is none of `set`'s elements (those below 63).
+    fn learn_not_in(&mut self, c: &G::Position, set: &NimSet) {
         let k = self.table.get(c);
-        self.table.put(c, k.exclude(v));
+        self.table.put(c, k.exclude_all(set.low_bits()));
     }
 
-    /// Is the sum of `parts` (already flattened and canonical) of value `v`?
-    fn sum_is(
-        &mut self,
-        parts: &[G::Position],
-        mut v: Nimber,
-        depth: usize,
-    ) -> Result<bool, Error> {
-        if let [single] = parts {
-            return self.single_is(single, v, depth);
-        }
-        let mut rest: Vec<G::Position> = Vec::with_capacity(parts.len());
+    /// Split flattened `parts` into the nim-sum of those whose value is known and the others,
+    /// equal pairs of unknown parts cancelled (`G + G = 0`).
+    fn fold(&mut self, parts: &[G::Position]) -> (Nimber, Vec<G::Position>) {
+        let mut x = 0;
+        let mut rest: Vec<G::Position> = Vec::new();
         for p in parts {
-            if let Some(x) = self.known(p) {
-                v ^= x;
+            if let Some(v) = self.known(p) {
+                x ^= v;
             } else if let Some(i) = rest.iter().position(|q| q == p) {
-                rest.swap_remove(i); // G + G = 0
+                rest.swap_remove(i);
             } else {
                 rest.push(p.clone());
             }
         }
-        match rest.len() {
-            0 => Ok(v == 0),
-            1 => self.single_is(&rest[0], v, depth),
-            _ => {
-                // Lemoine–Viennot: full nimbers for all parts but the largest, then one query.
-                let mut counts = Vec::with_capacity(rest.len());
-                let mut buf = Vec::new();
-                for p in &rest {
-                    buf.clear();
-                    self.game.options(p, &mut buf);
-                    counts.push(buf.len());
-                }
-                let big = (0..rest.len())
-                    .max_by_key(|&i| counts[i])
-                    .expect("at least two parts");
-                for (i, p) in rest.iter().enumerate() {
-                    if i != big {
-                        v ^= self.single_value(p, depth)?;
-                    }
-                }
-                self.single_is(&rest[big], v, depth)
+        (x, rest)
+    }
+
+    /// The game's [`Game::weight`] of a single component, or its number of options.
+    fn weight(&self, p: &G::Position, buf: &mut Vec<G::Position>) -> u64 {
+        self.game.weight(p).unwrap_or_else(|| {
+            buf.clear();
+            self.game.options(p, buf);
+            buf.len() as u64
+        })
+    }
+
+    /// The value of the sum of `parts` (flattened, canonical) if it lies in `want`; `None`
+    /// only when it provably does not (an exact value outside `want` may also be returned).
+    ///
+    /// Lemoine–Viennot ("Nimbers are inevitable", TCS 462, 2012): the full values of all
+    /// unknown parts but the heaviest, then one set query on the heaviest with `want` shifted
+    /// by their nim-sum.
+    fn sum_in(
+        &mut self,
+        parts: &[G::Position],
+        want: NimSet,
+        depth: usize,
+    ) -> Result<Option<Nimber>, Error> {
+        if let [single] = parts {
+            return self.in_set(single, want, depth);
+        }
+        let (mut x, rest) = self.fold(parts);
+        if rest.is_empty() {
+            return Ok(Some(x));
+        }
+        let mut buf = Vec::new();
+        let big = (0..rest.len())
+            .max_by_key(|&i| self.weight(&rest[i], &mut buf))
+            .expect("at least one part");
+        for (i, p) in rest.iter().enumerate() {
+            if i != big {
+                x ^= self.full_value(p, depth)?;
             }
         }
+        match want.xor_each(x) {
+            Some(shifted) => Ok(self.in_set(&rest[big], shifted, depth)?.map(|v| v ^ x)),
+            None => Ok(Some(x ^ self.full_value(&rest[big], depth)?)),
+        }
+    }
+
+    /// The full value of the single canonical component `c` by set queries.
+    fn full_value(&mut self, c: &G::Position, depth: usize) -> Result<Nimber, Error> {
+        match self.in_set(c, NimSet::all(), depth)? {
+            Some(v) => Ok(v),
+            // Only a value above every element of the set escapes a query for all of them.
+            None => self.value_of(c, depth),
+        }
+    }
+
+    /// The value of the single canonical component `c` if it lies in `want`; `None` only
+    /// when it provably does not. The set-query search of Beling & Rogalski ("On pruning
+    /// search trees of impartial games", Artificial Intelligence 283, 2020, §4), in our words:
+    ///
+    /// `c` with `n` options has a value in `P = {0, ..., n}`. Each option in turn removes one
+    /// element of `P`: its own value when that is in `P` minus its largest element (so the
+    /// option is asked only about that set, cut at `max(want)`), else the largest element.
+    /// The last element left is the mex — exactly when every option was answered, and
+    /// whenever it is at most `max(want)` otherwise. The search stops as soon as `P` and
+    /// `want` are disjoint.
+    fn in_set(
+        &mut self,
+        c: &G::Position,
+        want: NimSet,
+        depth: usize,
+    ) -> Result<Option<Nimber>, Error> {
+        let k = self.table.get(c);
+        if let Some(v) = k.value() {
+            return Ok(Some(v));
+        }
+        if let Some(v) = self.game.known_value(c) {
+            self.learn_exact(c, v);
+            return Ok(Some(v));
+        }
+        let want = want.without_low(k.excluded_bits());
+        let Some(top) = want.max() else {
+            return Ok(None);
+        };
+        self.enter(depth)?;
+        let options = self.expanded_options(c)?;
+        let n = options.len();
+        if n >= NimSet::CAPACITY {
+            return self.value_of(c, depth).map(Some);
+        }
+        let mut cand = NimSet::below(n + 1);
+        let upto = NimSet::below(top as usize + 1);
+        let mut open = Vec::new();
+        for i in 0..n {
+            let (x, rest) = self.fold(options.get(i));
+            if rest.is_empty() {
+                Self::settle(&mut cand, Some(x));
+            } else {
+                open.push(i);
+            }
+        }
+        self.order(&options, &mut open);
+        let mut exact = true;
+        for i in open {
+            if cand.is_disjoint(&want) {
+                self.learn_not_in(c, &want);
+                return Ok(None);
+            }
+            let mut below_max = cand;
+            below_max.remove(cand.max().expect("one element per unanswered option"));
+            let ask = below_max.and(&upto);
+            let answer = if ask.is_empty() {
+                None
+            } else {
+                self.sum_in(options.get(i), ask, depth + 1)?
+            };
+            exact &= answer.is_some();
+            Self::settle(&mut cand, answer);
+        }
+        let v = cand.min().expect("one element is left");
+        if exact || v <= top {
+            self.learn_exact(c, v);
+            Ok(Some(v))
+        } else {
+            self.learn_not_in(c, &want);
+            Ok(None)
+        }
+    }
+
+    /// One option's answer removes one candidate: its value when that is a candidate other
+    /// than the largest, else the largest.
+    fn settle(cand: &mut NimSet, answer: Option<Nimber>) {
+        let max = cand.max().expect("one element per unanswered option");
+        match answer {
+            Some(v) if v != max && cand.contains(v) => cand.remove(v),
+            _ => cand.remove(max),
+        }
+    }
+
+    /// Order unanswered options: lightest (sum of squared part weights) first, then the
+    /// game's order.
+    fn order(&self, options: &Expanded<G::Position>, open: &mut Vec<usize>) {
+        if open.len() < 2 {
+            return;
+        }
+        let mut buf = Vec::new();
+        let mut keyed: Vec<(std::cmp::Reverse<usize>, u64, usize)> = open
+            .iter()
+            .map(|&i| {
+                let w = options
+                    .get(i)
+                    .iter()
+                    .map(|p| {
+                        let w = self.weight(p, &mut buf);
+                        w * w
+                    })
+                    .sum();
+                (std::cmp::Reverse(options.get(i).len()), w, i)
+            })
+            .collect();
+        keyed.sort_unstable();
+        open.clear();
+        open.extend(keyed.into_iter().map(|k| k.2));
+    }
+
+    /// The full value of the single canonical component `c`, by the [`ValueMethod`]: either
+    /// asking "is it m?" for m = 0, 1, ... over the options (each option asked about one
+    /// value at a time, its exact answers kept), or the mex of every option's full value.
+    fn value_of(&mut self, c: &G::Position, depth: usize) -> Result<Nimber, Error> {
+        if let Some(x) = self.known(c) {
+            return Ok(x);
+        }
+        self.enter(depth)?;
+        let options = self.expanded_options(c)?;
+        let n = options.len();
+        let mut present = vec![false; n + 1];
+        if self.method == ValueMethod::Mex || n >= NimSet::CAPACITY {
+            for i in 0..n {
+                let v = self.sum_value(options.get(i), depth + 1)?;
+                if v <= n as u64 {
+                    present[v as usize] = true;
+                }
+            }
+            let m = present
+                .iter()
+                .position(|&p| !p)
+                .expect("n values miss one of 0..=n");
+            self.learn_exact(c, m as u64);
+            return Ok(m as u64);
+        }
+        let mut open = Vec::new();
+        for i in 0..n {
+            let (x, rest) = self.fold(options.get(i));
+            if !rest.is_empty() {
+                open.push(i);
+            } else if x <= n as u64 {
+                present[x as usize] = true;
+            }
+        }
+        self.order(&options, &mut open);
+        'values: for m in 0..=n {
+            let known_absent = self.table.get(c).excludes(m as u64);
+            if present[m] || known_absent {
+                // With every value below m present, "the value is not m" means m is present.
+                continue;
+            }
+            let want = NimSet::single(m as u64).expect("n is below the capacity");
+            let mut j = 0;
+            while j < open.len() {
+                match self.sum_in(options.get(open[j]), want, depth + 1)? {
+                    Some(v) => {
+                        open.remove(j);
+                        if v == m as u64 {
+                            continue 'values;
+                        }
+                        if v <= n as u64 {
+                            present[v as usize] = true;
+                        }
+                    }
+                    None => j += 1,
+                }
+            }
+            self.learn_exact(c, m as u64);
+            return Ok(m as u64);
+        }
+        unreachable!("n options cannot have all of the n + 1 values 0..=n")
+    }
+
+    /// The full value of a sum of flattened parts.
+    fn sum_value(&mut self, parts: &[G::Position], depth: usize) -> Result<Nimber, Error> {
+        let (mut x, rest) = self.fold(parts);
+        for p in &rest {
+            x ^= self.value_of(p, depth)?;
+        }
+        Ok(x)
     }
 
     fn enter(&mut self, depth: usize) -> Result<(), Error> {
@@ -347,127 +557,6 @@ impl<G: Game> PrunedSolver<G> {
             e.ends.push(e.parts.len());
         }
         Ok(e)
-    }
-
-    /// Does some option (each given as its parts) have value `m`?
-    fn some_option_is(
-        &mut self,
-        options: &Expanded<G::Position>,
-        m: Nimber,
-        depth: usize,
-    ) -> Result<bool, Error> {
-        // Ordering: first what the table answers at once, then a search in the game's order.
-        let mut unknown = Vec::new();
-        for i in 0..options.len() {
-            let parts = options.get(i);
-            let mut x = 0;
-            let mut open = 0;
-            let mut last = None;
-            for p in parts {
-                match self.known(p) {
-                    Some(v) => x ^= v,
-                    None => {
-                        open += 1;
-                        last = Some(p);
-                    }
-                }
-            }
-            match (open, last) {
-                (0, _) if x == m => return Ok(true),
-                (0, _) => {}
-                // One unknown part: skip it when the table already rules out the needed value.
-                (1, Some(p)) if self.table.get(p).excludes(m ^ x) => {}
-                _ => unknown.push(i),
-            }
-        }
-        // Options that split into more parts first: their parts are smaller and often known.
-        if unknown.len() > 1 {
-            let mut buf = Vec::new();
-            let mut keyed: Vec<(std::cmp::Reverse<usize>, usize, usize)> = unknown
-                .iter()
-                .map(|&i| {
-                    let parts = options.get(i);
-                    let mut mobility = 0;
-                    for p in parts {
-                        buf.clear();
-                        self.game.options(p, &mut buf);
-                        mobility += buf.len();
-                    }
-                    (std::cmp::Reverse(parts.len()), mobility, i)
-                })
-                .collect();
-            keyed.sort_unstable();
-            unknown = keyed.into_iter().map(|k| k.2).collect();
-        }
-        for i in unknown {
-            if self.sum_is(options.get(i), m, depth + 1)? {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    /// Is the single canonical component `c` of value `v`?
-    fn single_is(&mut self, c: &G::Position, v: Nimber, depth: usize) -> Result<bool, Error> {
-        if let Some(x) = self.known(c) {
-            return Ok(x == v);
-        }
-        if self.table.get(c).excludes(v) {
-            return Ok(false);
-        }
-        self.enter(depth)?;
-        let options = self.expanded_options(c)?;
-        if options.len() == 0 {
-            self.learn_exact(c, 0);
-            return Ok(v == 0);
-        }
-        // An option of value v: then c's value is not v.
-        if self.some_option_is(&options, v, depth)? {
-            self.learn_not(c, v);
-            return Ok(false);
-        }
-        // Every m < v must be present; the first missing one is c's value.
-        for m in 0..v {
-            if self.table.get(c).excludes(m) {
-                continue; // all below m are present and the value is not m: m is present
-            }
-            if !self.some_option_is(&options, m, depth)? {
-                self.learn_exact(c, m);
-                return Ok(false);
-            }
-        }
-        self.learn_exact(c, v);
-        Ok(true)
-    }
-
-    /// The full value of the single canonical component `c`: the least `m` no option has.
-    fn single_value(&mut self, c: &G::Position, depth: usize) -> Result<Nimber, Error> {
-        if let Some(x) = self.known(c) {
-            return Ok(x);
-        }
-        self.enter(depth)?;
-        let options = self.expanded_options(c)?;
-        if self.method == ValueMethod::Mex {
-            let mut values = Vec::with_capacity(options.len());
-            for i in 0..options.len() {
-                let mut x = 0;
-                for p in options.get(i) {
-                    x ^= self.single_value(p, depth + 1)?;
-                }
-                values.push(x);
-            }
-            let m = self.mex.mex(values);
-            self.learn_exact(c, m);
-            return Ok(m);
-        }
-        let mut m = 0;
-        loop {
-            if !self.table.get(c).excludes(m) && !self.some_option_is(&options, m, depth)? {
-                self.learn_exact(c, m);
-                return Ok(m);
-            }
-            m += 1;
-        }
     }
 }
 

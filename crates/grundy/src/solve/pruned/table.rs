@@ -38,6 +38,24 @@ impl Knowledge {
         }
     }
 
+    /// The values below 63 known to be excluded, as bits (0 when the value is known).
+    pub fn excluded_bits(self) -> u64 {
+        if self.value().is_some() {
+            0
+        } else {
+            self.0
+        }
+    }
+
+    /// This knowledge plus "the value is none of the bits of `mask`" (bits below 63).
+    pub fn exclude_all(self, mask: u64) -> Self {
+        if self.value().is_some() {
+            self
+        } else {
+            Knowledge(self.0 | (mask & !EXACT))
+        }
+    }
+
     /// This knowledge plus "the value is not `v`".
     pub fn exclude(self, v: u64) -> Self {
         if self.value().is_some() || v >= 63 {

@@ -102,6 +102,34 @@ proptest! {
             }
         }
     }
+
+    /// The set query itself: an exact answer is the value; "not in the set" is true; a value
+    /// in the set is always found. Fresh engines, shared engines and tiny tables alike.
+    #[test]
+    fn set_queries_answer_exactly_or_rightly_refuse(
+        game in arb_game(),
+        sets in proptest::collection::vec(0u64..1 << 10, 1..6),
+        tiny in any::<bool>(),
+    ) {
+        let mut plain = NormalPlay::new(game.clone());
+        let bytes = if tiny { 256 } else { 1 << 20 };
+        let mut shared = PrunedSolver::with_memory(game.clone(), bytes);
+        for p in 0..game.options.len() {
+            let v = plain.grundy_value(&p).unwrap();
+            for &bits in &sets {
+                let mut want = super::NimSet::EMPTY;
+                (0..10).filter(|i| bits >> i & 1 == 1).for_each(|i| want.insert(i));
+                let mut fresh = PrunedSolver::with_memory(game.clone(), bytes);
+                for solver in [&mut fresh, &mut shared] {
+                    let parts = solver.flatten(&p).unwrap();
+                    match solver.sum_in(&parts, want, 0).unwrap() {
+                        Some(x) => prop_assert_eq!(x, v, "position {} set {:b}", p, bits),
+                        None => prop_assert!(!want.contains(v), "position {} set {:b}", p, bits),
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A game whose `components()` returns the position itself.
