@@ -223,6 +223,36 @@ fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES])
     None
 }
 
+/// The witness search's first round for a game whose values are below `S`: every value of the
+/// first `chunk` splits of each stretch (heap `m` of `heaps` for stretch `c`, from `cursors[c]`
+/// to at most `ends[c]`), packed into bit-set words (the first `S / 64`); the cursors move on.
+#[inline(always)]
+fn first_round<const S: usize>(
+    g: &[u16],
+    heaps: impl Iterator<Item = usize>,
+    cursors: &mut [usize],
+    ends: &[usize],
+    chunk: usize,
+    scanned: &mut u64,
+) -> [u64; WIDE_SET / 64] {
+    let mut seen = [0u8; S];
+    for (c, m) in heaps.enumerate() {
+        let lo = cursors[c];
+        let hi = (lo + chunk).min(ends[c]);
+        if lo < hi {
+            let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
+            for (&a, &b) in low.iter().zip(high.iter().rev()) {
+                seen[(a ^ b) as usize & (S - 1)] = 1;
+            }
+            *scanned += (hi - lo) as u64;
+            cursors[c] = hi;
+        }
+    }
+    let mut found = [0u64; WIDE_SET / 64];
+    pack(&seen, &mut found[..S / 64]);
+    found
+}
+
 /// Whether `t` still needs a witness.
 #[inline]
 fn still_wanted(small: &Option<WantedBits>, wanted: &[u8; VALUES], t: usize) -> bool {
@@ -432,28 +462,17 @@ impl RareCommon {
                 // each stretch marked in a byte map, then all wanted ones taken at once (most
                 // wanted values turn up in this round; looking them up one by one would
                 // mispredict a branch at nearly every one).
-                let size = set.width;
-                let mut seen = [0u8; WIDE_SET];
-                for (c, m) in self
+                let heaps = self
                     .moves
                     .split_heaps(n)
-                    .flat_map(|m| std::iter::repeat(m).take(SEGMENTS))
-                    .enumerate()
-                {
-                    let lo = state.cursors[c];
-                    let hi = (lo + chunk).min(state.ends[c]);
-                    if lo < hi {
-                        let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
-                        for (&a, &b) in low.iter().zip(high.iter().rev()) {
-                            seen[(a ^ b) as usize & (WIDE_SET - 1)] = 1;
-                        }
-                        scanned += (hi - lo) as u64;
-                        state.cursors[c] = hi;
-                    }
-                }
-                let mut found = [0u64; WIDE_SET / 64];
-                pack(&seen[..size], &mut found[..size / 64]);
-                for (w, &f) in found[..size / 64].iter().enumerate() {
+                    .flat_map(|m| std::iter::repeat(m).take(SEGMENTS));
+                let (cursors, ends) = (&mut state.cursors[..], &state.ends[..]);
+                let found = if set.width == SMALL_SET {
+                    first_round::<SMALL_SET>(g, heaps, cursors, ends, chunk, &mut scanned)
+                } else {
+                    first_round::<WIDE_SET>(g, heaps, cursors, ends, chunk, &mut scanned)
+                };
+                for (w, &f) in found[..set.width / 64].iter().enumerate() {
                     for half in 0..2 {
                         let word = &mut set.bits[2 * w + half];
                         let newly = (f >> (32 * half)) as u32 & *word;
