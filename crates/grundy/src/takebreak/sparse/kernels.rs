@@ -13,7 +13,8 @@
 //! has it; elsewhere the portable copy (SSE2 on x86-64, NEON on aarch64) runs. Both copies are
 //! the same source, so they cannot disagree. The witness lookup of games with values up to 511
 //! ([`take_in_bits`], Officers' innermost loop) also has an AVX-512 copy, written with
-//! intrinsics and checked against the others and a plain loop in the tests.
+//! intrinsics and checked against the others and a plain loop in the tests; for values up to
+//! 1023 (0.437, 0.414) it has the AVX-512 copy (the set in two registers) and the scalar one.
 
 /// Bit `j` of the result is set when `targets[j]` equals `G(i) ^ G(m - i)` for some `i` in
 /// `lo..hi`. Needs `1 <= lo`, `hi <= m / 2 + 1` and `m <= g.len()` (a split never reads `G(m)`).
@@ -273,6 +274,10 @@ fn far_maps_any(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride
 /// Values below this have their "wanted" set held in two AVX2 registers by [`find_in_bits`].
 pub const SMALL_SET: usize = 512;
 
+/// Values below this have their "wanted" set held in two AVX-512 registers by [`take_in_bits`]
+/// (games whose values pass 512, such as 0.437).
+pub const WIDE_SET: usize = 1024;
+
 /// The first `i` in `lo..hi` such that `G(i) ^ G(m - i)` is in `bits` (a bit set of values
 /// below [`SMALL_SET`], bit `v % 32` of word `v / 32`). Every value of `g` must be below
 /// [`SMALL_SET`]; range conditions as in [`targets_hit`].
@@ -303,17 +308,20 @@ pub fn find_in_bits(
     find_in_bits_scalar(low, high, 0, bits).map(|j| lo + j)
 }
 
-/// Scan the splits `lo..hi` of a heap of `m` for the values of `bits` (as [`find_in_bits`]),
-/// taking each value out of `bits` at its first split and pushing `(i, value)` to `taken`;
-/// stop early when `bits` is empty. Returns the split where it emptied, if it did.
-pub fn take_in_bits(
+/// Scan the splits `lo..hi` of a heap of `m` for the values of `bits` (as [`find_in_bits`],
+/// for a set of `32 * W` values: `W` is 16 for values below [`SMALL_SET`], 32 for values below
+/// [`WIDE_SET`]), taking each value out of `bits` at its first split and pushing `(i, value)` to
+/// `taken`; stop early when `bits` is empty. Returns the split where it emptied, if it did.
+/// Every value of `g` must be below `32 * W`.
+pub fn take_in_bits<const W: usize>(
     g: &[u16],
     m: usize,
     lo: usize,
     hi: usize,
-    bits: &mut [u32; SMALL_SET / 32],
+    bits: &mut [u32; W],
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
+    const { assert!(W == 16 || W == 32) };
     let mut left: u32 = bits.iter().map(|w| w.count_ones()).sum();
     if lo >= hi || left == 0 {
         return None;
@@ -327,8 +335,11 @@ pub fn take_in_bits(
             return end;
         }
         if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor supports AVX2 (checked just above).
-            return unsafe { take_in_bits_avx2(low, high, lo, bits, &mut left, taken) };
+            // (the AVX2 copy holds 512 values; wider sets take the scalar copy)
+            if let Ok(bits) = <&mut [u32; SMALL_SET / 32]>::try_from(&mut bits[..]) {
+                // SAFETY: the processor supports AVX2 (checked just above).
+                return unsafe { take_in_bits_avx2(low, high, lo, bits, &mut left, taken) };
+            }
         }
     }
     take_in_bits_from(low, high, lo, 0, bits, &mut left, taken)
@@ -339,11 +350,11 @@ pub fn take_in_bits(
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see above)
-fn take_in_bits_512(
+fn take_in_bits_512<const W: usize>(
     low: &[u16],
     high: &[u16],
     lo: usize,
-    bits: &mut [u32; SMALL_SET / 32],
+    bits: &mut [u32; W],
     left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<Option<usize>> {
@@ -358,11 +369,11 @@ fn take_in_bits_512(
 /// Older compilers: no AVX-512 copy.
 #[cfg(target_arch = "x86_64")]
 #[rustversion::before(1.89)]
-fn take_in_bits_512(
+fn take_in_bits_512<const W: usize>(
     _low: &[u16],
     _high: &[u16],
     _lo: usize,
-    _bits: &mut [u32; SMALL_SET / 32],
+    _bits: &mut [u32; W],
     _left: &mut u32,
     _taken: &mut Vec<(usize, u16)>,
 ) -> Option<Option<usize>> {
@@ -379,11 +390,11 @@ fn take_in_bits_512(
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn take_in_bits_avx512(
+unsafe fn take_in_bits_avx512<const W: usize>(
     low: &[u16],
     high: &[u16],
     lo: usize,
-    bits: &mut [u32; SMALL_SET / 32],
+    bits: &mut [u32; W],
     left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
@@ -394,19 +405,38 @@ unsafe fn take_in_bits_avx512(
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
         25, 26, 27, 28, 29, 30, 31,
     );
-    let value_mask = _mm512_set1_epi16((SMALL_SET - 1) as i16);
+    let value_mask = _mm512_set1_epi16((32 * W - 1) as i16);
     let low_bits = _mm512_set1_epi16(15);
     let one = _mm512_set1_epi16(1);
-    let mut table = _mm512_loadu_si512(bits.as_ptr() as *const __m512i);
+    // the set in one register (W = 16) or two (W = 32: words 32..64 in the second)
+    // SAFETY: `bits` is W u32 = 64 or 128 bytes.
+    let load = |bits: &[u32; W]| {
+        let second = if W == 32 {
+            bits.as_ptr().add(16)
+        } else {
+            bits.as_ptr()
+        };
+        (
+            _mm512_loadu_si512(bits.as_ptr() as *const __m512i),
+            _mm512_loadu_si512(second as *const __m512i),
+        )
+    };
+    let mut table = load(bits);
     // the lookup of the 32 splits from `j`: bit `i` set when split `j + i` is wanted
-    let lookup = |j: usize, table: __m512i| {
+    let lookup = |j: usize, (table, upper): (__m512i, __m512i)| {
         // SAFETY: the caller has j + 32 <= len, so low[j..j + 32] and
         // high[len - j - 32..len - j] are in bounds.
         let a = _mm512_loadu_si512(low.as_ptr().add(j) as *const __m512i);
         let b = _mm512_loadu_si512(high.as_ptr().add(len - j - 32) as *const __m512i);
         let b = _mm512_permutexvar_epi16(reverse, b);
         let x = _mm512_and_si512(_mm512_xor_si512(a, b), value_mask);
-        let word = _mm512_permutexvar_epi16(_mm512_srli_epi16::<4>(x), table);
+        let index = _mm512_srli_epi16::<4>(x);
+        let word = if W == 32 {
+            // 64 words in two registers: bit 5 of the index picks the register
+            _mm512_permutex2var_epi16(table, index, upper)
+        } else {
+            _mm512_permutexvar_epi16(index, table)
+        };
         let bit = _mm512_srlv_epi16(word, _mm512_and_si512(x, low_bits));
         _mm512_test_epi16_mask(bit, one)
     };
@@ -419,8 +449,7 @@ unsafe fn take_in_bits_avx512(
             if let Some(end) = take_hits(hits, j, low, high, lo, bits, left, taken) {
                 return Some(end);
             }
-            // SAFETY: `bits` is 16 u32 = 64 bytes.
-            table = _mm512_loadu_si512(bits.as_ptr() as *const __m512i);
+            table = load(bits);
         }
         j += 64;
     }
@@ -428,12 +457,12 @@ unsafe fn take_in_bits_avx512(
 }
 
 /// The scalar [`take_in_bits`] from offset `from`.
-fn take_in_bits_from(
+fn take_in_bits_from<const W: usize>(
     low: &[u16],
     high: &[u16],
     lo: usize,
     from: usize,
-    bits: &mut [u32; SMALL_SET / 32],
+    bits: &mut [u32; W],
     left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
@@ -453,13 +482,13 @@ fn take_in_bits_from(
 /// [`take_bit`]; the split where `bits` emptied, if it did.
 #[allow(clippy::too_many_arguments)] // the state of `take_in_bits`, passed through
 #[inline(always)]
-fn take_hits(
+fn take_hits<const W: usize>(
     mut hits: u64,
     j: usize,
     low: &[u16],
     high: &[u16],
     lo: usize,
-    bits: &mut [u32; SMALL_SET / 32],
+    bits: &mut [u32; W],
     left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
@@ -476,14 +505,14 @@ fn take_hits(
 
 /// Take `x` out of `bits` (if still there) and note it; whether `bits` is now empty.
 #[inline(always)]
-fn take_bit(
-    bits: &mut [u32; SMALL_SET / 32],
+fn take_bit<const W: usize>(
+    bits: &mut [u32; W],
     x: u16,
     i: usize,
     left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> bool {
-    let x = x as usize & (SMALL_SET - 1);
+    let x = x as usize & (32 * W - 1);
     let word = &mut bits[x >> 5];
     if *word >> (x & 31) & 1 == 1 {
         *word &= !(1 << (x & 31));
@@ -541,15 +570,15 @@ unsafe fn take_in_bits_avx2(
 }
 
 /// The first `j >= from` with `low[j] ^ high[len - 1 - j]` in `bits`.
-fn find_in_bits_scalar(
+fn find_in_bits_scalar<const W: usize>(
     low: &[u16],
     high: &[u16],
     from: usize,
-    bits: &[u32; SMALL_SET / 32],
+    bits: &[u32; W],
 ) -> Option<usize> {
     let len = low.len().min(high.len());
     (from..len).find(|&j| {
-        let x = ((low[j] ^ high[len - 1 - j]) as usize) & (SMALL_SET - 1);
+        let x = ((low[j] ^ high[len - 1 - j]) as usize) & (32 * W - 1);
         bits[x >> 5] >> (x & 31) & 1 == 1
     })
 }
@@ -764,27 +793,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_copy_of_take_in_bits_agrees_with_a_plain_loop() {
-        // the copies the processor may pick (AVX-512, AVX2, scalar) on ranges long and short,
-        // with wanted sets from one value to every value below 512 (dense hits, then none)
-        let mut state = 7u64;
-        let g: Vec<u16> = (0..20_000)
+    /// A pseudo-random sequence of `len` values below `below`.
+    fn random_values(seed: u64, len: usize, below: u64) -> Vec<u16> {
+        let mut state = seed;
+        (0..len)
             .map(|_| {
                 state = state.wrapping_mul(6364136223846793005).wrapping_add(3);
-                ((state >> 33) % 300) as u16
+                ((state >> 33) % below) as u16
             })
-            .collect();
-        let sets: [Vec<u16>; 5] = [
-            vec![17],
-            vec![0, 299, 511],
-            (0..120).map(|v| 2 * v + 1).collect(),
-            (0..300).collect(),
-            (300..512).collect(), // never produced: the whole range is scanned
-        ];
-        for wanted in &sets {
+            .collect()
+    }
+
+    /// Every copy of [`take_in_bits`] for sets of `32 * W` values that the processor may pick
+    /// (AVX-512, AVX2 for 512 values, scalar), against a plain loop over the splits.
+    fn every_copy_agrees<const W: usize>(g: &[u16], sets: &[Vec<u16>]) {
+        for wanted in sets {
             for &(m, lo) in &[
-                (19_999usize, 1usize),
+                (g.len() - 1, 1usize),
                 (5000, 63),
                 (130, 1),
                 (100, 35),
@@ -792,7 +817,7 @@ mod tests {
             ] {
                 let hi = m / 2 + 1;
                 let fresh = || {
-                    let mut bits = [0u32; SMALL_SET / 32];
+                    let mut bits = [0u32; W];
                     for &w in wanted {
                         bits[w as usize / 32] |= 1 << (w % 32);
                     }
@@ -818,7 +843,7 @@ mod tests {
                 type Outcome = (&'static str, Option<usize>, Vec<(usize, u16)>);
                 let mut copies: Vec<Outcome> = Vec::new();
                 let (mut bits, mut taken) = (fresh(), Vec::new());
-                let end = take_in_bits(&g, m, lo, hi, &mut bits, &mut taken);
+                let end = take_in_bits(g, m, lo, hi, &mut bits, &mut taken);
                 copies.push(("dispatched", end, taken));
                 let (mut bits, mut taken) = (fresh(), Vec::new());
                 let mut n_left = wanted.len() as u32;
@@ -826,12 +851,15 @@ mod tests {
                 copies.push(("scalar", end, taken));
                 #[cfg(target_arch = "x86_64")]
                 {
-                    if std::arch::is_x86_feature_detected!("avx2") {
-                        let (mut bits, mut taken) = (fresh(), Vec::new());
+                    let mut bits = fresh();
+                    let narrow = <&mut [u32; SMALL_SET / 32]>::try_from(&mut bits[..]);
+                    if let (Ok(bits), true) = (narrow, std::arch::is_x86_feature_detected!("avx2"))
+                    {
+                        let mut taken = Vec::new();
                         let mut n_left = wanted.len() as u32;
                         // SAFETY: the processor supports AVX2 (checked just above).
                         let end = unsafe {
-                            take_in_bits_avx2(low, high, lo, &mut bits, &mut n_left, &mut taken)
+                            take_in_bits_avx2(low, high, lo, bits, &mut n_left, &mut taken)
                         };
                         copies.push(("avx2", end, taken));
                     }
@@ -847,13 +875,48 @@ mod tests {
                     assert_eq!(
                         taken,
                         expect,
-                        "{name}: m {m} lo {lo} {} wanted",
+                        "{name} ({W} words): m {m} lo {lo} {} wanted",
                         wanted.len()
                     );
-                    assert_eq!(end, expect_end, "{name}: m {m} lo {lo}");
+                    assert_eq!(end, expect_end, "{name} ({W} words): m {m} lo {lo}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_copy_of_take_in_bits_agrees_with_a_plain_loop() {
+        // ranges long and short, with wanted sets from one value to every value below 512
+        // (dense hits, then none)
+        let g = random_values(7, 20_000, 300);
+        every_copy_agrees::<16>(
+            &g,
+            &[
+                vec![17],
+                vec![0, 299, 511],
+                (0..120).map(|v| 2 * v + 1).collect(),
+                (0..300).collect(),
+                (300..512).collect(), // never produced: the whole range is scanned
+            ],
+        );
+    }
+
+    #[test]
+    fn every_copy_of_the_wide_take_in_bits_agrees_with_a_plain_loop() {
+        // values up to 799 (as 0.437's, which pass 512): sets of 1024 values, with wanted
+        // values on both sides of 512 (the two AVX-512 registers of the set)
+        let g = random_values(11, 20_000, 800);
+        every_copy_agrees::<32>(
+            &g,
+            &[
+                vec![600],
+                vec![0, 511, 512, 799, 1023],
+                (0..300).map(|v| 2 * v + 1).collect(),
+                (0..800).collect(),
+                (800..1024).collect(), // never produced: the whole range is scanned
+                (490..540).collect(),
+            ],
+        );
     }
 
     #[test]

@@ -127,6 +127,22 @@ fn officers_matches_the_definition_and_grossmans_rare_values() {
 }
 
 #[test]
+fn games_with_values_past_512_match_the_definition() {
+    // 0.437 (values pass 512 at n = 5,399) and 0.414 look for witnesses with the set of 1024
+    // values; 0.764 passes 1024 too, and moves on to the byte map
+    for (text, above) in [("0.437", 512), ("0.414", 512), ("0.764", 1024)] {
+        let c = code(text);
+        let n = 12_000;
+        let g = run(&mut RareCommon::new(&c).unwrap(), n);
+        assert!(
+            g.iter().any(|&v| v >= above),
+            "{text}: no value reaches {above}"
+        );
+        assert_eq!(g, reference(&c, n), "code {text}");
+    }
+}
+
+#[test]
 fn forced_modes_and_fixed_splits_give_the_same_values() {
     for text in [
         "0.16", "0.6", "0.137", "4.07", "0.4", "0.51", "0.007", "0.1",

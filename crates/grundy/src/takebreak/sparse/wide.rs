@@ -8,7 +8,7 @@
 //! find are fixed at the start; the search marks them in a byte map and counts them down,
 //! stopping at the very split that finds the last one.
 
-use super::kernels::{self, MAP_BLOCK, SMALL_SET};
+use super::kernels::{self, MAP_BLOCK, SMALL_SET, WIDE_SET};
 use super::split::VALUES;
 use super::{record_hint, Hints, Mode, RareCommon, HINT_DEPTH, HINT_REACH};
 use crate::takebreak::bitset::mex;
@@ -23,6 +23,37 @@ const TAIL_CHUNK: usize = 256;
 
 /// How many split moves keep hints on this path.
 const HINTED_MOVES: usize = 2;
+
+/// The wanted set as a bit set (bit `v % 32` of word `v / 32`) when every value is below
+/// [`WIDE_SET`]; only the first `width / 32` words are used.
+#[derive(Clone, Copy)]
+struct WantedBits {
+    bits: [u32; WIDE_SET / 32],
+    /// [`SMALL_SET`] or [`WIDE_SET`]: every value of the game is below it.
+    width: usize,
+}
+
+impl WantedBits {
+    /// The vectorised lookup of [`kernels::take_in_bits`] for this width.
+    #[inline(always)]
+    fn take(
+        &mut self,
+        g: &[u16],
+        m: usize,
+        lo: usize,
+        hi: usize,
+        taken: &mut Vec<(usize, u16)>,
+    ) -> Option<usize> {
+        if self.width == SMALL_SET {
+            let small: &mut [u32; SMALL_SET / 32] = (&mut self.bits[..SMALL_SET / 32])
+                .try_into()
+                .expect("SMALL_SET bits");
+            kernels::take_in_bits(g, m, lo, hi, small, taken)
+        } else {
+            kernels::take_in_bits(g, m, lo, hi, &mut self.bits, taken)
+        }
+    }
+}
 
 /// State of the bit-set path.
 #[derive(Clone)]
@@ -143,15 +174,15 @@ fn scan_wanted(
     m: usize,
     range: std::ops::Range<usize>,
     wanted: &mut [u8; VALUES],
-    small: &mut Option<[u32; SMALL_SET / 32]>,
+    small: &mut Option<WantedBits>,
     taken: &mut Vec<(usize, u16)>,
     mut visit: impl FnMut(usize, u16) -> bool,
 ) -> Option<usize> {
     let (lo, hi) = (range.start, range.end);
     if let Some(bits) = small {
-        // values below 512: the vectorised lookup takes every wanted value it meets
+        // values below 512 or 1024: the vectorised lookup takes every wanted value it meets
         taken.clear();
-        kernels::take_in_bits(g, m, lo, hi, bits, taken);
+        bits.take(g, m, lo, hi, taken);
         for &(i, x) in taken.iter() {
             if visit(i, x) {
                 return Some(i);
@@ -192,11 +223,41 @@ fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES])
     None
 }
 
+/// The witness search's first round for a game whose values are below `S`: every value of the
+/// first `chunk` splits of each stretch (heap `m` of `heaps` for stretch `c`, from `cursors[c]`
+/// to at most `ends[c]`), packed into bit-set words (the first `S / 64`); the cursors move on.
+#[inline(always)]
+fn first_round<const S: usize>(
+    g: &[u16],
+    heaps: impl Iterator<Item = usize>,
+    cursors: &mut [usize],
+    ends: &[usize],
+    chunk: usize,
+    scanned: &mut u64,
+) -> [u64; WIDE_SET / 64] {
+    let mut seen = [0u8; S];
+    for (c, m) in heaps.enumerate() {
+        let lo = cursors[c];
+        let hi = (lo + chunk).min(ends[c]);
+        if lo < hi {
+            let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
+            for (&a, &b) in low.iter().zip(high.iter().rev()) {
+                seen[(a ^ b) as usize & (S - 1)] = 1;
+            }
+            *scanned += (hi - lo) as u64;
+            cursors[c] = hi;
+        }
+    }
+    let mut found = [0u64; WIDE_SET / 64];
+    pack(&seen, &mut found[..S / 64]);
+    found
+}
+
 /// Whether `t` still needs a witness.
 #[inline]
-fn still_wanted(small: &Option<[u32; SMALL_SET / 32]>, wanted: &[u8; VALUES], t: usize) -> bool {
+fn still_wanted(small: &Option<WantedBits>, wanted: &[u8; VALUES], t: usize) -> bool {
     match small {
-        Some(bits) => bits[t >> 5] >> (t & 31) & 1 == 1,
+        Some(set) => set.bits[t >> 5] >> (t & 31) & 1 == 1,
         None => wanted[t] != 0,
     }
 }
@@ -315,18 +376,25 @@ impl RareCommon {
         if state.hints.len() < free {
             state.hints.resize(free, [[0; HINT_DEPTH]; HINTED_MOVES]);
         }
-        // The wanted set: a bit set of values below 512 (looked up 8 splits at a time in
-        // registers) when every target fits, else a byte map.
-        let fits =
-            self.span <= SMALL_SET && state.targets.iter().all(|&t| (t as usize) < SMALL_SET);
-        let mut small = fits.then(|| {
-            let mut bits = [0u32; SMALL_SET / 32];
+        // The wanted set: a bit set of values below 512 or 1024 (looked up 32 splits at a time
+        // in registers) when every value fits, else a byte map.
+        let top = state
+            .targets
+            .iter()
+            .map(|&t| t as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let width = [SMALL_SET, WIDE_SET]
+            .into_iter()
+            .find(|&w| self.span <= w && top <= w);
+        let mut small = width.map(|width| {
+            let mut bits = [0u32; WIDE_SET / 32];
             for &t in &state.targets {
                 bits[t as usize >> 5] |= 1 << (t & 31);
             }
-            bits
+            WantedBits { bits, width }
         });
-        if !fits {
+        if width.is_none() {
             for &t in &state.targets {
                 state.wanted[t as usize] = 1;
             }
@@ -389,34 +457,24 @@ impl RareCommon {
                 }
             }
             let mut chunk = SEGMENT_CHUNK;
-            if let (Some(bits), false) = (small.as_mut(), record) {
+            if let (Some(set), false) = (small.as_mut(), record) {
                 // First round without a branch per witness: every value of the first chunk of
                 // each stretch marked in a byte map, then all wanted ones taken at once (most
                 // wanted values turn up in this round; looking them up one by one would
                 // mispredict a branch at nearly every one).
-                let mut seen = [0u8; SMALL_SET];
-                for (c, m) in self
+                let heaps = self
                     .moves
                     .split_heaps(n)
-                    .flat_map(|m| std::iter::repeat(m).take(SEGMENTS))
-                    .enumerate()
-                {
-                    let lo = state.cursors[c];
-                    let hi = (lo + chunk).min(state.ends[c]);
-                    if lo < hi {
-                        let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
-                        for (&a, &b) in low.iter().zip(high.iter().rev()) {
-                            seen[(a ^ b) as usize & (SMALL_SET - 1)] = 1;
-                        }
-                        scanned += (hi - lo) as u64;
-                        state.cursors[c] = hi;
-                    }
-                }
-                let mut found = [0u64; SMALL_SET / 64];
-                pack(&seen, &mut found);
-                for (w, &f) in found.iter().enumerate() {
+                    .flat_map(|m| std::iter::repeat(m).take(SEGMENTS));
+                let (cursors, ends) = (&mut state.cursors[..], &state.ends[..]);
+                let found = if set.width == SMALL_SET {
+                    first_round::<SMALL_SET>(g, heaps, cursors, ends, chunk, &mut scanned)
+                } else {
+                    first_round::<WIDE_SET>(g, heaps, cursors, ends, chunk, &mut scanned)
+                };
+                for (w, &f) in found[..set.width / 64].iter().enumerate() {
                     for half in 0..2 {
-                        let word = &mut bits[2 * w + half];
+                        let word = &mut set.bits[2 * w + half];
                         let newly = (f >> (32 * half)) as u32 & *word;
                         *word &= !newly;
                         remaining -= newly.count_ones() as usize;
