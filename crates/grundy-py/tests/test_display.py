@@ -44,7 +44,10 @@ def test_young_draws_one_box_per_cell_with_its_hook_length(parts):
     for (i, j), b in cells.items():
         assert (b.get("fill") == _display._EVEN_FILL) == (hooks[i][j] % 2 == 0)
     winning = doc.findall(f"{SVG}rect[@class='winning']")
-    assert len(winning) == len(y["winning_moves"])
+    corners = {(float(b.get("y")), float(b.get("x"))): key for key, b in cells.items()}
+    outlined = {corners[float(w.get("y")) - 2, float(w.get("x")) - 2] for w in winning}
+    assert outlined == {(m["row"], m["column"]) for m in y["winning_moves"]}
+    assert len(winning) == len(outlined)
 
 
 def test_young_result_stays_the_dict_it_was():

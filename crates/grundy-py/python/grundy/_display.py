@@ -105,6 +105,7 @@ _GAP_X = 24
 _GAP_Y = 56
 _LABEL_W = 56
 _MAX_ID = 14
+_TOP = _MARGIN + 40  # room above the first row for arcs between its nodes
 
 
 def _value_text(value: Any) -> str:
@@ -184,11 +185,11 @@ def _draw_graph(spec: Dict[str, Any], nodes: List[Dict[str, Any]], root: str) ->
     for n in nodes:
         r = row_of[_layer_of(n["grundy_value"])]
         x = _MARGIN + _LABEL_W + per_row[r] * (_NODE_W + _GAP_X) + _NODE_W / 2
-        y = _MARGIN + r * (_NODE_H + _GAP_Y) + _NODE_H / 2
+        y = _TOP + r * (_NODE_H + _GAP_Y) + _NODE_H / 2
         per_row[r] += 1
         place[n["id"]] = (x, y)
     width = 2 * _MARGIN + _LABEL_W + max(per_row, default=0) * (_NODE_W + _GAP_X)
-    height = 2 * _MARGIN + len(layers) * (_NODE_H + _GAP_Y) - _GAP_Y
+    height = _TOP + _MARGIN + len(layers) * (_NODE_H + _GAP_Y) - _GAP_Y
     body = [
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
         'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
@@ -196,7 +197,7 @@ def _draw_graph(spec: Dict[str, Any], nodes: List[Dict[str, Any]], root: str) ->
     ]
     for layer, r in row_of.items():
         label = "∞" if layer[0] else f"sg {layer[1]}"
-        body.append(_text(_MARGIN, _MARGIN + r * (_NODE_H + _GAP_Y) + _NODE_H / 2, label, 12,
+        body.append(_text(_MARGIN, _TOP + r * (_NODE_H + _GAP_Y) + _NODE_H / 2, label, 12,
                           "start", ' fill="#555"'))
     for node in spec["nodes"]:
         for option in node.get("options", []):
@@ -209,9 +210,17 @@ def _draw_graph(spec: Dict[str, Any], nodes: List[Dict[str, Any]], root: str) ->
 def _edge(a: Tuple[float, float], b: Tuple[float, float]) -> str:
     style = 'fill="none" stroke="#555" marker-end="url(#arrow)"'
     (x0, y0), (x1, y1) = a, b
-    if a == b:  # a move to itself: a loop over the node's top right corner
-        x, y = x0 + _NODE_W / 4, y0 - _NODE_H / 2
-        return f'<path class="move" d="M{x:g},{y:g} c 10,-24 34,-10 22,12" {style}/>'
+    if a == b:  # a move to itself: a loop out of the node's right side and back
+        x, y = x0 + _NODE_W / 2, y0 - 6
+        return f'<path class="move" d="M{x:g},{y:g} c 22,-16 22,28 0,12" {style}/>'
+    if y0 == y1 and abs(x1 - x0) > _NODE_W + _GAP_X + 1:
+        # Between nodes of one row that are not neighbours: an arc above the nodes between.
+        top = y0 - _NODE_H / 2
+        lift = min(_GAP_Y - 8, 12 + abs(x1 - x0) / 12)
+        return (
+            f'<path class="move" d="M{x0:g},{top:g} Q{(x0 + x1) / 2:g},{top - 2 * lift:g} '
+            f'{x1:g},{top:g}" {style}/>'
+        )
     # Leave and enter each node at its border (its bounding box), so arrow heads stay visible.
     dx, dy = x1 - x0, y1 - y0
     scale = max(abs(dx) / (_NODE_W / 2), abs(dy) / (_NODE_H / 2), 1e-9)
