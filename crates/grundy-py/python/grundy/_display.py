@@ -13,13 +13,15 @@ from __future__ import annotations
 import html
 import json
 
+from . import _grundy
+
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Tuple
 
-#: Largest Young diagram drawn, in rows and in columns (as the CLI's ``young --svg``).
-MAX_DRAW_SIDE = 150
+#: Largest Young diagram drawn, in rows and in columns (the library's, as the CLI's ``young --svg``).
+MAX_DRAW_SIDE: int = _grundy.MAX_PICTURE_SIDE
 #: Largest game graph drawn, in nodes.
 MAX_DRAW_NODES = 200
 
@@ -54,46 +56,41 @@ def _as_svg(obj: Any) -> Optional[str]:
 
 class YoungDiagram(dict):
     """The result of :func:`grundy.young` (a dict, with the keys of ``grundy young --json``),
-    drawn in notebooks as the CLI's ``young --svg`` draws it: the diagram in English notation
-    (first row on top), each box with its hook length, boxes of even hook length shaded (the
-    moves of the even-hook game, hook paper Theorem 4), and the boxes whose hook is a winning
-    move to remove outlined in red.
+    drawn in notebooks with what the CLI's ``young --svg`` shows (the library's
+    ``young::picture``, shared by both): the diagram in English notation (first row on top),
+    each box with its hook length, boxes of even hook length shaded (the moves of the even-hook
+    game, hook paper Theorem 4); here also the boxes whose hook is a winning move to remove,
+    outlined in red.
     """
 
     def svg(self) -> str:
         """The diagram as SVG text; ``ValueError`` beyond :data:`MAX_DRAW_SIDE` rows or columns."""
         parts: List[int] = self["partition"]
-        rows, cols = len(parts), (parts[0] if parts else 0)
-        if rows > MAX_DRAW_SIDE or cols > MAX_DRAW_SIDE:
-            raise ValueError(
-                f"the diagram is {rows} x {cols}; pictures are drawn up to "
-                f"{MAX_DRAW_SIDE} x {MAX_DRAW_SIDE} boxes"
-            )
-        hooks: List[List[int]] = self["hooks"]
+        boxes = _grundy.young_picture(parts)
+        cols = parts[0] if parts else 0
         title = f"{self['boxes']} boxes, grundy value {self['grundy_value']} ({self['outcome']})"
-        widest = max((len(str(h)) for row in hooks for h in row), default=1)
+        widest = max((len(str(b["hook_length"])) for b in boxes), default=1)
         size = {1: 16, 2: 16, 3: 13, 4: 10}.get(widest, 8)
-        winning = {(m["row"], m["column"]) for m in self["winning_moves"]}
         top = _MARGIN + _TITLE
         body = [_text(_MARGIN, _MARGIN + _TITLE / 2 - 4, title, 16, "start")]
-        for i, row in enumerate(hooks):
-            for j, h in enumerate(row):
-                x, y = _MARGIN + j * _CELL, top + i * _CELL
-                fill = _EVEN_FILL if h % 2 == 0 else "white"
-                body.append(
-                    f'<rect class="box" data-row="{i}" data-column="{j}" x="{x}" y="{y}" '
-                    f'width="{_CELL}" height="{_CELL}" fill="{fill}" stroke="black"/>'
-                )
-                body.append(_text(x + _CELL / 2, y + _CELL / 2, str(h), size))
-        for i, j in sorted(winning):
-            x, y = _MARGIN + j * _CELL + 2, top + i * _CELL + 2
+        outlines = []
+        for b in boxes:
+            i, j = b["row"], b["column"]
+            x, y = _MARGIN + j * _CELL, top + i * _CELL
+            fill = _EVEN_FILL if b["even_hook"] else "white"
             body.append(
-                f'<rect class="winning" x="{x}" y="{y}" width="{_CELL - 4}" '
-                f'height="{_CELL - 4}" fill="none" stroke="#c0392b" stroke-width="2.5"/>'
+                f'<rect class="box" data-row="{i}" data-column="{j}" x="{x}" y="{y}" '
+                f'width="{_CELL}" height="{_CELL}" fill="{fill}" stroke="black"/>'
             )
+            body.append(_text(x + _CELL / 2, y + _CELL / 2, str(b["hook_length"]), size))
+            if b["winning"]:
+                outlines.append(
+                    f'<rect class="winning" x="{x + 2}" y="{y + 2}" width="{_CELL - 4}" '
+                    f'height="{_CELL - 4}" fill="none" stroke="#c0392b" stroke-width="2.5"/>'
+                )
         width = max(2 * _MARGIN + cols * _CELL, 2 * _MARGIN + 8 * len(title))
-        height = 2 * _MARGIN + _TITLE + max(rows, 1) * _CELL
-        return _svg(width, height, body)
+        height = 2 * _MARGIN + _TITLE + max(len(parts), 1) * _CELL
+        return _svg(width, height, body + outlines)
 
     def _repr_svg_(self) -> Optional[str]:
         return _as_svg(self)
