@@ -20,6 +20,8 @@ const MAX_GRAPH_NODES: usize = 200_000;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(young_partition, m)?)?;
     m.add_function(wrap_pyfunction!(young_graph, m)?)?;
+    m.add_function(wrap_pyfunction!(young_picture, m)?)?;
+    m.add("MAX_PICTURE_SIDE", young::MAX_PICTURE_SIDE)?;
     Ok(())
 }
 
@@ -117,6 +119,18 @@ fn young_partition(
             d.set_item("removed_hook", h)?;
         }
         Ok(d.into_any().unbind())
+    })
+}
+
+/// The boxes of the picture of the diagram with these parts, as the library's
+/// `young::picture` gives them to every front end (`row`, `column`, `hook_length`, `even_hook`,
+/// `winning`); refused beyond `MAX_PICTURE_SIDE` rows or columns.
+#[pyfunction]
+fn young_picture(py: Python<'_>, parts: Vec<u64>) -> PyResult<PyObject> {
+    guarded(|| {
+        let p = partition_of(parts, false)?;
+        let boxes = young::picture_boxes(&p).map_err(value_error)?;
+        to_py(py, &boxes)
     })
 }
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 from . import _check
 from . import _grundy
 from . import _runs
+from ._display import GameGraph, GraphSpec, YoungDiagram
 from ._game import Game
 from ._graph import from_networkx, graph, to_networkx
 from ._sequence import Sequence
@@ -35,7 +36,10 @@ __version__: str = _grundy.__version__
 
 __all__ = [
     "Game",
+    "GameGraph",
+    "GraphSpec",
     "Sequence",
+    "YoungDiagram",
     "cdnim",
     "from_networkx",
     "graph",
@@ -276,12 +280,16 @@ def young(
     core: Optional[int] = None,
     quotient: Optional[int] = None,
     remove_hook: Optional[Tuple[int, int]] = None,
-) -> Dict[str, Any]:
+) -> YoungDiagram:
     """A Young diagram as a position of the hook-removal game (hook paper): ``beta``-numbers,
     ``hooks`` (hook lengths row by row), ``grundy_value`` (Welter's formula) and
     ``grundy_value_by_hooks``, winning moves as hooks to remove, the r-``core``, r-``quotient``
     and the ``quotient_theorem`` (Theorem 4). ``from_beta=True`` reads beta-numbers instead of
     parts; ``remove_hook=(row, column)`` (0-based) reports the diagram left.
+
+    The result is a dict (a :class:`YoungDiagram`) that a notebook shows as a picture: the
+    boxes with their hook lengths, even hooks shaded, winning hooks outlined; ``.svg()`` gives
+    the SVG text (diagrams up to 150 rows and columns).
 
     >>> young([10, 10, 8, 6, 5, 5, 3, 1])["grundy_value"]
     28
@@ -295,23 +303,24 @@ def young(
         if len(coords) != 2:
             raise ValueError(f"remove_hook takes (row, column), two numbers; got {len(coords)}")
         hook = (coords[0], coords[1])
-    return _grundy.young_partition(
+    return YoungDiagram(_grundy.young_partition(
         nums,
         bool(from_beta),
         None if beads is None else _check.u64("beads", beads),
         _check.optional_u64("core", core),
         _check.optional_u64("quotient", quotient),
         hook,
-    )
+    ))
 
 
-def young_graph(parts: Iterable[int], *, from_beta: bool = False) -> Dict[str, Any]:
+def young_graph(parts: Iterable[int], *, from_beta: bool = False) -> GraphSpec:
     """The game graph of every diagram reachable by removing hooks, in the format of
-    :func:`graph` (node ids like ``"[2, 1]"``); see :func:`to_networkx`."""
+    :func:`graph` (node ids like ``"[2, 1]"``); see :func:`to_networkx`. The result is a dict
+    (a :class:`GraphSpec`) that a notebook shows as the picture of :func:`graph` of it."""
     nums = _check.u64s("beta-number" if from_beta else "part", parts)
     if not nums:
         raise ValueError("no parts given (e.g. grundy.young_graph([3, 2, 1]))")
-    return _grundy.young_graph(nums, bool(from_beta))
+    return GraphSpec(_grundy.young_graph(nums, bool(from_beta)))
 
 
 def multiplayer(

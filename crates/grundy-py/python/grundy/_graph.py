@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     GraphSpec = Dict[str, Any]
 
 from . import _grundy
-
+from ._display import GameGraph
 
 
 def graph(
@@ -21,7 +21,7 @@ def graph(
     misere: bool = False,
     dot: bool = False,
     loopy: bool = False,
-) -> Dict[str, Any]:
+) -> GameGraph:
     """Evaluate an explicit game graph: the JSON text of ``grundy graph`` files or the same
     structure as dicts, ``{"root": "a", "nodes": [{"id": "a", "options": ["b"]}, ...]}``
     (root defaults to the first node). Unknown options and duplicate ids are refused; so are
@@ -37,6 +37,10 @@ def graph(
     value 0); ``nodes`` (every node's value) with ``all=True``; ``misere_outcome`` with
     ``misere=True``; ``dot`` (Graphviz text, P-positions boxed) with ``dot=True``.
 
+    The result is a dict (a :class:`grundy.GameGraph`) that a notebook shows as a picture:
+    one row of nodes per Grundy value, P-positions boxed as in ``dot``; ``.svg()`` gives the
+    SVG text. Graphs of more than 200 nodes show as text only.
+
     >>> graph({"nodes": [{"id": "a", "options": ["b"]}, {"id": "b"}]})["grundy_value"]
     1
     """
@@ -50,8 +54,10 @@ def graph(
     if loopy:
         if misere:
             raise ValueError("misère play is not defined here for loopy graphs: drop misere=True")
-        return _grundy.loopy_graph_evaluate(spec, root, bool(all), bool(dot))
-    return _grundy.graph_evaluate(spec, root, bool(all), bool(misere), bool(dot))
+        result = _grundy.loopy_graph_evaluate(spec, root, bool(all), bool(dot))
+    else:
+        result = _grundy.graph_evaluate(spec, root, bool(all), bool(misere), bool(dot))
+    return GameGraph(result, spec, root, bool(loopy))
 
 
 def from_networkx(g: Any, root: Optional[Hashable] = None) -> GraphSpec:

@@ -69,6 +69,14 @@ def young_partition(
 ) -> Dict[str, Any]:
     """A Young diagram as a hook-removal position (hook paper)."""
 
+MAX_PICTURE_SIDE: int
+"""Largest Young diagram a picture shows, in rows and in columns (the CLI's young --svg limit)."""
+
+def young_picture(parts: List[int]) -> List[Dict[str, Any]]:
+    """The boxes of the picture of a Young diagram, row by row: row, column, hook_length,
+    even_hook (shaded: a move of the even-hook game, hook paper Thm 4) and winning (its hook
+    is a winning move); ValueError beyond MAX_PICTURE_SIDE rows or columns."""
+
 def young_graph(numbers: List[int], from_beta: bool = False) -> Dict[str, Any]:
     """The game graph of the diagrams reachable by removing hooks."""
 

@@ -11,6 +11,7 @@
 //! | [`abacus`] | r-core and r-quotient (SageMath's component order) |
 //! | [`hook_game`] | the hook-removal game (any hook, or hooks divisible by r); value by Welter's formula and by the hook formula |
 //! | [`quotient_theorem`](mod@quotient_theorem) | Theorem 4: `v(p) = 2 v_{φ₂}(p) + v(p²)` |
+//! | [`picture`] | what a picture of a diagram shows (hook lengths, even hooks, winning hooks), for every front end |
 //!
 //! The Sato–Welter game on coins is in [`crate::games::welter`]; the plain-game axioms that
 //! this game satisfies are in [`crate::graph::plain`].
@@ -18,6 +19,7 @@
 pub mod abacus;
 pub mod hook_game;
 pub mod partition;
+pub mod picture;
 pub mod quotient_theorem;
 
 pub use abacus::{core, quotient};
@@ -25,4 +27,5 @@ pub use hook_game::{
     grundy_value, grundy_value_by_hooks, winning_hook_moves, HookMove, HookRemoval,
 };
 pub use partition::Partition;
+pub use picture::{picture_boxes, PictureBox, MAX_PICTURE_SIDE};
 pub use quotient_theorem::{quotient_theorem, QuotientTheorem};
