@@ -229,12 +229,12 @@ pub fn run(args: YoungArgs, json: bool) -> CliResult {
     );
     for (path, format) in [(&args.svg, Format::Svg), (&args.png, Format::Png)] {
         if let Some(path) = path {
-            let hooks = hooks.as_ref().ok_or_else(|| {
-                CliError::input(format!(
+            if hooks.is_none() {
+                return Err(CliError::input(format!(
                     "the diagram has more than {MAX_HOOK_BOXES} boxes; it is too large to draw"
-                ))
-            })?;
-            young_draw::draw(&p, hooks, &title, path, format)?;
+                )));
+            }
+            young_draw::draw(&p, &title, path, format)?;
             files.push(path.display().to_string());
         }
     }

@@ -21,11 +21,10 @@ pub enum Format {
     Png,
 }
 
-/// Draw `p` (English notation: first row on top) with each box's hook length written in it.
-/// `_hooks` (the caller's hook lengths) is not needed: the library's picture carries them.
+/// Draw `p` (English notation: first row on top) with each box's hook length written in it
+/// (the library's [`picture_boxes`] says what each box shows).
 pub fn draw(
     p: &Partition,
-    _hooks: &[Vec<u64>],
     title: &str,
     path: &Path,
     format: Format,
