@@ -23,12 +23,7 @@ pub enum Format {
 
 /// Draw `p` (English notation: first row on top) with each box's hook length written in it
 /// (the library's [`picture_boxes`] says what each box shows).
-pub fn draw(
-    p: &Partition,
-    title: &str,
-    path: &Path,
-    format: Format,
-) -> CliResult {
+pub fn draw(p: &Partition, title: &str, path: &Path, format: Format) -> CliResult {
     let boxes = picture_boxes(p).map_err(|e| CliError::input(e.to_string()))?;
     let rows = p.len() as u64;
     let cols = p.parts().first().copied().unwrap_or(0);
