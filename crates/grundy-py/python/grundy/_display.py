@@ -10,10 +10,14 @@ shows the plain text instead. Plain SVG text, no dependency.
 
 from __future__ import annotations
 
-import html
-import json
-
 from . import _grundy
+
+
+def _escape(text: str) -> str:
+    # html (and the re/enum it pulls in) is imported on first drawing, not by `import grundy`.
+    import html
+
+    return html.escape(text)
 
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
@@ -35,7 +39,7 @@ def _text(x: float, y: float, s: str, size: int, anchor: str = "middle", extra: 
     return (
         f'<text x="{x:g}" y="{y:g}" font-family="DejaVu Sans, Helvetica, sans-serif" '
         f'font-size="{size}" text-anchor="{anchor}" dominant-baseline="central"{extra}>'
-        f"{html.escape(s)}</text>"
+        f"{_escape(s)}</text>"
     )
 
 
@@ -144,6 +148,8 @@ class GameGraph(dict):
         """The graph as SVG text; ``ValueError`` beyond :data:`MAX_DRAW_NODES` nodes."""
         from . import _graph
 
+        import json
+
         spec = json.loads(self._spec) if isinstance(self._spec, str) else self._spec
         count = len(spec["nodes"])
         if count > MAX_DRAW_NODES:
@@ -247,8 +253,8 @@ def _node(n: Dict[str, Any], at: Tuple[float, float], is_root: bool) -> str:
     value = "sg = " + _value_text(n["grundy_value"])
     root = " root" if is_root else ""
     return (
-        f'<g class="node{root}" data-id="{html.escape(n["id"])}" '
-        f'data-outcome="{outcome}"><title>{html.escape(n["id"])}</title>{shape}'
+        f'<g class="node{root}" data-id="{_escape(n["id"])}" '
+        f'data-outcome="{outcome}"><title>{_escape(n["id"])}</title>{shape}'
         + _text(x, y - 7, name, 11)
         + _text(x, y + 8, value, 11)
         + "</g>"
