@@ -36,12 +36,16 @@ pub(crate) fn components_error<P: std::fmt::Debug>(part: &P) -> Error {
 /// Options of a position paired with their values.
 pub type OptionValues<P, V> = Vec<(P, V)>;
 
+/// A position being evaluated: its options (or parts) not yet valued, and the values found.
+///
+/// Children are taken from the end of `children` and dropped as soon as they are valued, so
+/// `values` holds them last option first (reversed before [`Reading::combine`]). Taking the
+/// last option first also keeps the stack shallow for the common option order "smallest change
+/// first": Grundy's game lists the split `1 + (n-1)` first, and following it first would put
+/// every heap below `n` on the stack at once, each holding all of its options.
 struct Frame<P, V> {
     position: P,
     children: Vec<P>,
-    /// Index of the next child to look at.
-    next: usize,
-    /// Values of `children[..next]`, collected as each one is known.
     values: Vec<V>,
     is_sum: bool,
 }
@@ -152,7 +156,6 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 position,
                 values: Vec::with_capacity(parts.len()),
                 children: parts,
-                next: 0,
                 is_sum: true,
             });
         }
@@ -165,7 +168,6 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
             position,
             values: Vec::with_capacity(children.len()),
             children,
-            next: 0,
             is_sum: false,
         })
     }
@@ -196,37 +198,43 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
     }
 
     /// The traversal proper: post-order over `stack`, returning the bottom frame's value.
+    ///
+    /// Per option the work is kept to what the reading needs: when the reading evaluates sums,
+    /// the option is split first (a sum is never in the table, so looking it up would only
+    /// miss), and a sum whose parts are all valued is settled by its parts' table entries
+    /// alone. Options are taken last first (see [`Frame`]).
     fn run(&mut self, stack: &mut Vec<Frame<G::Position, R::Value>>) -> Result<R::Value, Error> {
         loop {
             let top = stack
                 .last_mut()
                 .expect("the stack holds the position being evaluated");
-            if top.next < top.children.len() {
-                let child = &top.children[top.next];
-                top.next += 1;
-                match self.memo.get(child) {
-                    Some(Some(v)) => {
-                        top.values.push(v.clone());
-                        continue;
-                    }
-                    // Meeting a position in progress is a loop of moves, unless the step that
-                    // led here was a split: then `components()` broke its contract.
-                    Some(None) if top.is_sum => return Err(components_error(child)),
-                    Some(None) => return Err(Error::Loop(format!("{child:?}"))),
-                    None => {}
-                }
-                let child = child.clone();
-                // A sum of parts already valued (the common case once a game's small
-                // positions are known) is settled here, without a frame or a table entry.
+            if let Some(child) = top.children.pop() {
+                let parent_is_sum = top.is_sum;
                 let split = self.split(&child)?;
-                if let Some(parts) = &split {
-                    if let Some(v) = self.known_sum(parts) {
-                        stack
-                            .last_mut()
-                            .expect("the parent frame is on the stack")
-                            .values
-                            .push(v);
-                        continue;
+                let known = match &split {
+                    // A sum of parts already valued (the common case once a game's small
+                    // positions are known) is settled here, without a frame or a table entry.
+                    Some(parts) => self.known_sum(parts),
+                    None => match self.memo.get(&child) {
+                        Some(Some(v)) => Some(v.clone()),
+                        // Meeting a position in progress is a loop of moves, unless the step
+                        // that led here was a split: then `components()` broke its contract.
+                        Some(None) if parent_is_sum => return Err(components_error(&child)),
+                        Some(None) => return Err(Error::Loop(format!("{child:?}"))),
+                        None => None,
+                    },
+                };
+                if let Some(v) = known {
+                    stack.last_mut().expect("the parent frame").values.push(v);
+                    continue;
+                }
+                // A sum gets a table entry only while its frame is on the stack (to catch a
+                // `components()` whose parts split back into it); it never keeps a value.
+                if split.is_some() {
+                    match self.memo.get(&child) {
+                        Some(_) if parent_is_sum => return Err(components_error(&child)),
+                        Some(_) => return Err(Error::Loop(format!("{child:?}"))),
+                        None => {}
                     }
                 }
                 if let Some(limit) = self.limit {
@@ -245,7 +253,8 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                     }
                 }
             } else {
-                let frame = stack.pop().expect("stack is non-empty");
+                let mut frame = stack.pop().expect("stack is non-empty");
+                frame.values.reverse(); // back into the order of the options
                 let v = if frame.is_sum {
                     self.reading.sum(&frame.values)
                 } else {
