@@ -25,9 +25,15 @@ impl Game for GrundysGame {
                 continue; // an equal heap gives the same options
             }
             // split h into a and h - a with 0 < a < h - a
+            let mut rest = Heaps::from_slice(&heaps[..i]);
+            rest.extend_from_slice(&heaps[i + 1..]);
             for a in 1..h.div_ceil(2) {
-                let mut next: Heaps = heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
-                next.extend([a, h - a].into_iter().filter(|&k| k > 2));
+                let mut next = rest.clone();
+                for k in [a, h - a] {
+                    if k > 2 {
+                        next.push(k);
+                    }
+                }
                 next.sort_unstable();
                 out.push(next);
             }
