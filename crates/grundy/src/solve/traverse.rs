@@ -36,6 +36,9 @@ pub(crate) fn components_error<P: std::fmt::Debug>(part: &P) -> Error {
 /// Options of a position paired with their values.
 pub type OptionValues<P, V> = Vec<(P, V)>;
 
+/// A frame's lists: options (or parts) still to value, values found.
+type Lists<P, V> = (Vec<P>, Vec<V>);
+
 /// A position being evaluated: its options (or parts) not yet valued, and the values found.
 ///
 /// Children are taken from the end of `children` and dropped as soon as they are valued, so
@@ -64,6 +67,9 @@ pub struct Solver<G: Game, R: Reading<G::Position>> {
     limit: Option<usize>,
     /// The parts' values of the sum [`known_sum`](Self::known_sum) is adding up.
     scratch: Vec<R::Value>,
+    /// Emptied option and value lists of finished frames, reused by new frames: a frame then
+    /// costs no allocation, and a game with many options per position no regrowth of its list.
+    spare: Vec<Lists<G::Position, R::Value>>,
 }
 
 impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
@@ -75,6 +81,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
             memo: FxHashMap::default(),
             limit: None,
             scratch: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -148,25 +155,26 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         position: G::Position,
         split: Option<Vec<G::Position>>,
     ) -> Result<Frame<G::Position, R::Value>, Error> {
+        let (mut children, values) = self.spare.pop().unwrap_or_default();
         if let Some(parts) = split {
             if parts.contains(&position) {
                 return Err(components_error(&position));
             }
+            children.extend(parts);
             return Ok(Frame {
                 position,
-                values: Vec::with_capacity(parts.len()),
-                children: parts,
+                values,
+                children,
                 is_sum: true,
             });
         }
-        let mut children = Vec::new();
         self.game.options(&position, &mut children);
         if let Some(e) = self.game.interrupted() {
             return Err(e);
         }
         Ok(Frame {
             position,
-            values: Vec::with_capacity(children.len()),
+            values,
             children,
             is_sum: false,
         })
@@ -260,12 +268,20 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 } else {
                     self.reading.combine(&frame.position, &frame.values)
                 };
-                if frame.is_sum {
+                let Frame {
+                    position,
+                    children,
+                    mut values,
+                    is_sum,
+                } = frame;
+                if is_sum {
                     // Sums are never stored: their parts are, and the nim-sum is cheap.
-                    self.memo.remove(&frame.position);
+                    self.memo.remove(&position);
                 } else {
-                    self.memo.insert(frame.position, Some(v.clone()));
+                    self.memo.insert(position, Some(v.clone()));
                 }
+                values.clear();
+                self.spare.push((children, values));
                 match stack.last_mut() {
                     Some(parent) => parent.values.push(v),
                     None => return Ok(v),
@@ -340,6 +356,39 @@ mod tests {
         // Every value kept is right (G(n) = n mod 3), and asking again finishes the job.
         for n in 0..=100 {
             assert_eq!(solver.grundy_value(&n).unwrap(), n % 3, "G({n})");
+        }
+    }
+
+    /// A reading that writes out the tree of option values, so their order shows.
+    struct Tree;
+
+    impl super::Reading<u64> for Tree {
+        type Value = String;
+        fn combine(&mut self, _position: &u64, option_values: &[String]) -> String {
+            format!("({})", option_values.join(","))
+        }
+    }
+
+    /// Take 1 or 2, options listed as `n - 1` then `n - 2`.
+    struct TakeOneOrTwo;
+
+    impl crate::Game for TakeOneOrTwo {
+        type Position = u64;
+        fn options(&self, n: &u64, out: &mut Vec<u64>) {
+            out.extend((1..=2).filter(|&k| k <= *n).map(|k| n - k));
+        }
+    }
+
+    #[test]
+    fn option_values_reach_the_reading_in_the_order_of_the_options() {
+        // the same tree built by plain recursion, options in the game's order
+        fn tree(n: u64) -> String {
+            let options: Vec<String> = (1..=2).filter(|&k| k <= n).map(|k| tree(n - k)).collect();
+            format!("({})", options.join(","))
+        }
+        let mut solver = super::Solver::new(TakeOneOrTwo, Tree);
+        for n in [0, 1, 2, 5, 12] {
+            assert_eq!(solver.value(&n).unwrap(), tree(n), "n = {n}");
         }
     }
 
