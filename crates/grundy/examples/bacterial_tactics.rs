@@ -81,10 +81,20 @@ impl Board {
 /// A list of rectangles: `Vec<Rect>` as the guide's first example does, or a `SmallVec` that
 /// keeps up to two rectangles inline (no allocation per option, no pointer to follow when the
 /// engine compares table keys). The game below is written once for both.
-trait Rects: Clone + Eq + Hash + Debug + Default + Extend<Rect> + DerefMut<Target = [Rect]> {}
-impl<T> Rects for T where
-    T: Clone + Eq + Hash + Debug + Default + Extend<Rect> + DerefMut<Target = [Rect]>
-{
+trait Rects: Clone + Eq + Hash + Debug + DerefMut<Target = [Rect]> {
+    fn from_rects(rects: &[Rect]) -> Self;
+}
+
+impl Rects for Vec<Rect> {
+    fn from_rects(rects: &[Rect]) -> Self {
+        rects.to_vec()
+    }
+}
+
+impl Rects for Inline {
+    fn from_rects(rects: &[Rect]) -> Self {
+        Inline::from_slice(rects)
+    }
 }
 
 /// The rectangles kept inline.
@@ -114,15 +124,16 @@ impl<'a, P: Rects> BacterialTactics<'a, P> {
             left,
             right,
         } = rects[i];
-        // the other rectangles and the (up to two) that the move leaves, sorted
-        let with_parts = |parts: [Option<Rect>; 2]| -> P {
-            let mut next = P::default();
-            next.extend(rects[..i].iter().chain(&rects[i + 1..]).copied());
-            for part in parts.into_iter().flatten() {
-                next.extend([part]);
-            }
-            next.sort_unstable();
-            next
+        // the other rectangles and the (up to two) that the move leaves, sorted, built in a
+        // scratch list
+        let mut scratch = Vec::with_capacity(rects.len() + 1);
+        let mut with_parts = |parts: [Option<Rect>; 2]| -> P {
+            scratch.clear();
+            scratch.extend_from_slice(&rects[..i]);
+            scratch.extend_from_slice(&rects[i + 1..]);
+            scratch.extend(parts.into_iter().flatten());
+            scratch.sort_unstable();
+            P::from_rects(&scratch)
         };
         for r in top..bottom {
             if self.board.row_clear(r, left, right) {
@@ -157,24 +168,15 @@ impl<P: Rects> Game for BacterialTactics<'_, P> {
 
     /// Each rectangle is an independent game.
     fn components(&self, rects: &P) -> Option<Vec<P>> {
-        (rects.len() > 1).then(|| {
-            rects
-                .iter()
-                .map(|&r| {
-                    let mut part = P::default();
-                    part.extend([r]);
-                    part
-                })
-                .collect()
-        })
+        (rects.len() > 1).then(|| rects.iter().map(|&r| P::from_rects(&[r])).collect())
     }
 }
 
 /// The answer with the library: count the opening moves (cells) whose result has value 0.
 fn winning_openings_game<P: Rects>(board: &Board) -> usize {
     let game = BacterialTactics::<P>::new(board);
-    let mut start = P::default();
-    start.extend(Rect::new(0, board.rows as u8, 0, board.cols as u8));
+    let whole = Rect::new(0, board.rows as u8, 0, board.cols as u8).expect("R, C >= 1");
+    let start = P::from_rects(&[whole]);
     let mut moves = Vec::new();
     game.line_moves(&start, 0, |horizontal, next| moves.push((horizontal, next)));
     let mut solver = NormalPlay::new(&game);
