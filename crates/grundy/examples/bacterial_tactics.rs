@@ -374,9 +374,9 @@ mod tests {
         winning_openings_dp,
     ];
 
-    /// The official sample of the problem and its published answers.
-    const SAMPLE: &str =
-        "5\n2 2\n..\n.#\n4 4\n.#..\n..#.\n#...\n...#\n3 4\n#.##\n....\n#.##\n1 1\n.\n1 2\n##\n";
+    /// The official sample of the problem (also in the guide); its published answers are
+    /// 0, 0, 7, 2, 0.
+    const SAMPLE: &str = include_str!("../../../docs/examples/bacterial-tactics-sample.txt");
 
     #[test]
     fn the_official_sample() {
