@@ -39,6 +39,11 @@ pub type OptionValues<P, V> = Vec<(P, V)>;
 /// A frame's lists: options (or parts) still to value, values found.
 type Lists<P, V> = (Vec<P>, Vec<V>);
 
+/// How many emptied lists the solver keeps for reuse. Frames come and go at the top of the
+/// stack, so a few dozen serve them all; a cap keeps a once-deep stack (a million-move chain)
+/// from leaving a million empty lists behind.
+const SPARE_LISTS: usize = 64;
+
 /// A position being evaluated: its options (or parts) not yet valued, and the values found.
 ///
 /// Children are taken from the end of `children` and dropped as soon as they are valued, so
@@ -280,8 +285,10 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 } else {
                     self.memo.insert(position, Some(v.clone()));
                 }
-                values.clear();
-                self.spare.push((children, values));
+                if self.spare.len() < SPARE_LISTS {
+                    values.clear();
+                    self.spare.push((children, values));
+                }
                 match stack.last_mut() {
                     Some(parent) => parent.values.push(v),
                     None => return Ok(v),
@@ -390,6 +397,14 @@ mod tests {
         for n in [0, 1, 2, 5, 12] {
             assert_eq!(solver.value(&n).unwrap(), tree(n), "n = {n}");
         }
+    }
+
+    #[test]
+    fn a_deep_chain_leaves_few_spare_lists_behind() {
+        // take 1 or 2 from 200000: the stack is 100000 frames deep at its deepest
+        let mut solver = super::Solver::new(TakeOneOrTwo, crate::solve::Normal::default());
+        assert_eq!(solver.value(&200_000).unwrap(), 200_000 % 3);
+        assert!(!solver.spare.is_empty() && solver.spare.len() <= super::SPARE_LISTS);
     }
 
     /// Nim on sorted heaps, with (`split`) or without components.
