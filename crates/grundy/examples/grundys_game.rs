@@ -69,14 +69,16 @@ fn main() {
         [n] => (false, n),
         [flag, n] if flag == "--sequence" => (true, n),
         _ => {
-            eprintln!("error: usage: grundys_game [--sequence] N   (N from 0 to 100000)");
+            eprintln!("error: usage: grundys_game [--sequence] N   (N from 0 to 20000)");
             std::process::exit(2);
         }
     };
     let n: u32 = match arg.parse() {
-        Ok(n) if n <= 100_000 => n,
+        Ok(n) if n <= 20_000 => n,
         _ => {
-            eprintln!("error: N must be a heap size from 0 to 100000, got {arg:?}");
+            eprintln!(
+                "error: N must be a heap size from 0 to 20000 (work grows as N^2), got {arg:?}"
+            );
             std::process::exit(2);
         }
     };
