@@ -23,7 +23,7 @@ use grundy::takebreak::period::PeriodDetector;
 use grundy::{Error, Game, Nimber, Outcome};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -42,14 +42,70 @@ thread_local! {
     static EQ_ERROR: RefCell<Option<PyErr>> = const { RefCell::new(None) };
 }
 
-/// A Python position as the engine's key: the object and its hash, computed once.
-pub struct PyPos {
-    hash: isize,
-    obj: Py<PyAny>,
+/// How many threads hold an exception in [`EQ_ERROR`]: while none does (always, but for a
+/// broken `__eq__`), [`Rules::interrupted`], asked after every callback, reads this counter
+/// instead of the thread-local slot.
+static EQ_ERRORS: AtomicUsize = AtomicUsize::new(0);
+
+/// Keep the exception `e` raised by `==` for [`Rules::interrupted`] (the first one only).
+fn keep_eq_error(e: PyErr) {
+    EQ_ERROR.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(e);
+            EQ_ERRORS.fetch_add(1, Ordering::Relaxed);
+        }
+    });
+}
+
+/// Whether this thread holds an exception raised by `==`.
+fn eq_failed() -> bool {
+    EQ_ERRORS.load(Ordering::Relaxed) > 0 && EQ_ERROR.with(|slot| slot.borrow().is_some())
+}
+
+/// The exception raised by `==` on this thread, if any (and forget it).
+fn take_eq_error() -> Option<PyErr> {
+    if EQ_ERRORS.load(Ordering::Relaxed) == 0 {
+        return None;
+    }
+    let e = EQ_ERROR.with(|slot| slot.borrow_mut().take());
+    if e.is_some() {
+        EQ_ERRORS.fetch_sub(1, Ordering::Relaxed);
+    }
+    e
+}
+
+/// A Python position as the engine's key, hashed once.
+///
+/// An exact `int` that fits in 64 bits (a heap, the commonest position) is kept as the number
+/// itself: hashed and compared in Rust, with no Python call and no object kept. Every other
+/// position is the object with its Python hash, compared by identity, then Python `==`. The two
+/// kinds still compare as Python does (`1 == 1.0 == True`): an [`PyPos::Int`] hashes to the
+/// value of Python's `hash()` of that int (the rule of CPython's `long_hash`, checked against
+/// `hash()` by the tests), and meeting an object of the same hash it asks Python's `==`.
+pub enum PyPos {
+    Int(i64),
+    Obj { hash: isize, obj: Py<PyAny> },
+}
+
+/// CPython's modulus for hashing numbers: `sys.hash_info.modulus` on 64-bit builds.
+const HASH_MODULUS: u64 = (1 << 61) - 1;
+
+/// Python's `hash(v)` of an int `v` (64-bit CPython: `v mod 2^61-1` keeping the sign, and
+/// -2 for -1, which CPython reserves for errors).
+fn int_hash(v: i64) -> isize {
+    let h = (v.unsigned_abs() % HASH_MODULUS) as isize;
+    match if v < 0 { -h } else { h } {
+        -1 => -2,
+        h => h,
+    }
 }
 
 impl PyPos {
     fn new(obj: Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Some(v) = small_int(&obj) {
+            return Ok(PyPos::Int(v));
+        }
         let hash = obj.hash().map_err(|e| {
             if !e.is_instance_of::<PyTypeError>(obj.py()) {
                 return e; // the position's own __hash__ failed: its exception, unchanged
@@ -61,15 +117,39 @@ impl PyPos {
                 type_name(&obj)
             ))
         })?;
-        Ok(PyPos {
+        Ok(PyPos::Obj {
             hash,
             obj: obj.unbind(),
         })
     }
 
-    fn bind<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
-        self.obj.bind(py)
+    fn hash_value(&self) -> isize {
+        match self {
+            PyPos::Int(v) => int_hash(*v),
+            PyPos::Obj { hash, .. } => *hash,
+        }
     }
+
+    /// The position as a Python object (a new int for [`PyPos::Int`]).
+    fn bind<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match self {
+            PyPos::Int(v) => v.into_pyobject(py).expect("an int converts").into_any(),
+            PyPos::Obj { obj, .. } => obj.bind(py).clone(),
+        }
+    }
+}
+
+/// The value of an exact `int` (not a subclass such as `bool`) that fits in 64 bits.
+fn small_int(obj: &Bound<'_, PyAny>) -> Option<i64> {
+    if !obj.is_exact_instance_of::<PyInt>() {
+        return None;
+    }
+    let mut overflow = 0;
+    // SAFETY: `obj` is a live int (checked above); the GIL is held (we hold a `Bound`).
+    let v = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(obj.as_ptr(), &mut overflow) };
+    // overflow != 0: too large for 64 bits (no exception is set then); -1 with an exception
+    // cannot happen for an exact int, but is read as "not small" all the same
+    (overflow == 0 && !(v == -1 && PyErr::occurred(obj.py()))).then_some(v)
 }
 
 /// The GIL, which every use of a [`PyPos`] or of the [`Rules`] by the engine holds.
@@ -87,45 +167,46 @@ fn gil_held<'py>() -> Python<'py> {
 
 impl Clone for PyPos {
     fn clone(&self) -> Self {
-        PyPos {
-            hash: self.hash,
-            obj: self.obj.clone_ref(gil_held()),
+        match self {
+            PyPos::Int(v) => PyPos::Int(*v),
+            PyPos::Obj { hash, obj } => PyPos::Obj {
+                hash: *hash,
+                obj: obj.clone_ref(gil_held()),
+            },
         }
     }
 }
 
 impl Hash for PyPos {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_isize(self.hash);
+        state.write_isize(self.hash_value());
     }
 }
 
 impl PartialEq for PyPos {
     fn eq(&self, other: &Self) -> bool {
-        if self.obj.is(&other.obj) {
-            return true;
-        }
-        if self.hash != other.hash {
-            return false;
-        }
-        let py = gil_held();
-        // SAFETY: both pointers are live objects (owned by `self` and `other`); GIL held.
-        match unsafe {
-            pyo3::ffi::PyObject_RichCompareBool(
-                self.obj.as_ptr(),
-                other.obj.as_ptr(),
-                pyo3::ffi::Py_EQ,
-            )
-        } {
-            1 => true,
-            0 => false,
+        match (self, other) {
+            (PyPos::Int(a), PyPos::Int(b)) => a == b,
+            (PyPos::Obj { obj: a, .. }, PyPos::Obj { obj: b, .. }) if a.is(b) => true,
+            _ if self.hash_value() != other.hash_value() => false,
             _ => {
-                let e = PyErr::fetch(py);
-                EQ_ERROR.with(|slot| {
-                    slot.borrow_mut().get_or_insert(e);
-                });
-                false
+                let py = gil_held();
+                python_eq(&self.bind(py), &other.bind(py))
             }
+        }
+    }
+}
+
+/// Python's `a == b`; an exception raised by `==` is kept for [`Rules::interrupted`] and the
+/// answer is "not equal".
+fn python_eq(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> bool {
+    // SAFETY: both pointers are live objects (held by `a` and `b`); the GIL is held.
+    match unsafe { pyo3::ffi::PyObject_RichCompareBool(a.as_ptr(), b.as_ptr(), pyo3::ffi::Py_EQ) } {
+        1 => true,
+        0 => false,
+        _ => {
+            keep_eq_error(PyErr::fetch(a.py()));
+            false
         }
     }
 }
@@ -134,7 +215,7 @@ impl Eq for PyPos {}
 
 impl std::fmt::Debug for PyPos {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        Python::with_gil(|py| f.write_str(&shown(self.bind(py))))
+        Python::with_gil(|py| f.write_str(&shown(&self.bind(py))))
     }
 }
 
@@ -150,13 +231,32 @@ fn shown(obj: &Bound<'_, PyAny>) -> String {
     }
 }
 
+/// `f(arg)`, through `PyObject_CallFunctionObjArgs`: CPython passes the argument on the C
+/// stack (vectorcall) instead of building an argument tuple as `call1` does, which a game's
+/// millions of callback calls feel.
+fn call_one<'py>(f: &Bound<'py, PyAny>, arg: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: `f` and `arg` are live objects and the GIL is held (both are `Bound`); the null
+    // pointer ends the argument list; the result is a new reference, or null with an
+    // exception set, which `from_owned_ptr_or_err` turns into the `PyErr`.
+    unsafe {
+        let result = pyo3::ffi::PyObject_CallFunctionObjArgs(
+            f.as_ptr(),
+            arg.as_ptr(),
+            std::ptr::null_mut::<pyo3::ffi::PyObject>(),
+        );
+        Bound::from_owned_ptr_or_err(f.py(), result)
+    }
+}
+
 /// The user's callbacks as [`Game`] rules, with the slot for an exception they raised.
 pub struct Rules {
     options: Py<PyAny>,
-    components: Option<Py<PyAny>>,
+    components: Split,
     canonical: Option<Py<PyAny>>,
     error: Mutex<Option<PyErr>>,
     failed: AtomicBool,
+    /// Callback calls so far. Read and written with plain loads and stores (no atomic
+    /// read-modify-write on every call): the GIL serialises every use of the rules.
     calls: AtomicUsize,
 }
 
@@ -164,7 +264,7 @@ impl Rules {
     fn new(py: Python<'_>, engine: &GameEngine) -> Self {
         Rules {
             options: engine.options.clone_ref(py),
-            components: engine.components.as_ref().map(|c| c.clone_ref(py)),
+            components: engine.components.clone_ref(py),
             canonical: engine.canonical.as_ref().map(|c| c.clone_ref(py)),
             error: Mutex::new(None),
             failed: AtomicBool::new(false),
@@ -176,7 +276,7 @@ impl Rules {
     fn position(&self, obj: Bound<'_, PyAny>) -> PyResult<PyPos> {
         match &self.canonical {
             None => PyPos::new(obj),
-            Some(c) => PyPos::new(c.bind(obj.py()).call1((obj,))?),
+            Some(c) => PyPos::new(call_one(c.bind(obj.py()), &obj)?),
         }
     }
 
@@ -187,10 +287,12 @@ impl Rules {
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = position.py();
-        if self.calls.fetch_add(1, Ordering::Relaxed) % SIGNAL_EVERY == 0 {
+        let calls = self.calls.load(Ordering::Relaxed);
+        self.calls.store(calls.wrapping_add(1), Ordering::Relaxed);
+        if calls % SIGNAL_EVERY == 0 {
             py.check_signals()?;
         }
-        callback.bind(py).call1((position,))
+        call_one(callback.bind(py), position)
     }
 
     /// The user's options of `position`, as the callback returned them (not canonicalised).
@@ -220,17 +322,19 @@ impl Rules {
     }
 
     fn try_options(&self, py: Python<'_>, position: &PyPos, out: &mut Vec<PyPos>) -> PyResult<()> {
-        self.each_option(position.bind(py), |o| {
+        self.each_option(&position.bind(py), |o| {
             out.push(self.position(o)?);
             Ok(())
         })
     }
 
     fn try_components(&self, py: Python<'_>, position: &PyPos) -> PyResult<Option<Vec<PyPos>>> {
-        let Some(callback) = &self.components else {
-            return Ok(None);
+        let callback = match &self.components {
+            Split::Never => return Ok(None),
+            Split::Tuples => return self.tuple_parts(py, position),
+            Split::Callback(callback) => callback,
         };
-        let pos = position.bind(py);
+        let pos = &position.bind(py);
         let result = self.call(callback, pos)?;
         if result.is_none() {
             return Ok(None);
@@ -250,19 +354,61 @@ impl Rules {
         Ok(Some(parts))
     }
 
+    /// The split of `grundy.tuple_components`, without calling Python: an exact tuple is the
+    /// sum of its items, anything else does not split.
+    fn tuple_parts(&self, py: Python<'_>, position: &PyPos) -> PyResult<Option<Vec<PyPos>>> {
+        let PyPos::Obj { obj, .. } = position else {
+            return Ok(None);
+        };
+        let Ok(tuple) = obj.bind(py).downcast_exact::<PyTuple>() else {
+            return Ok(None);
+        };
+        let mut parts = Vec::with_capacity(tuple.len());
+        for i in 0..tuple.len() {
+            // borrowed: no reference count taken for a part that is an int
+            let part = tuple.get_borrowed_item(i)?;
+            parts.push(match small_int(&part) {
+                Some(v) if self.canonical.is_none() => PyPos::Int(v),
+                _ => self.position(part.to_owned())?,
+            });
+        }
+        Ok(Some(parts))
+    }
+
     fn fail(&self, e: PyErr) {
         let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
         slot.get_or_insert(e);
-        self.failed.store(true, Ordering::Release);
+        self.failed.store(true, Ordering::Relaxed);
     }
 
     /// The exception that stopped the engine, if any (and forget it: the rules work again).
     fn take_error(&self) -> Option<PyErr> {
-        if let Some(e) = EQ_ERROR.with(|slot| slot.borrow_mut().take()) {
+        if let Some(e) = take_eq_error() {
             self.fail(e);
         }
-        self.failed.store(false, Ordering::Release);
+        self.failed.store(false, Ordering::Relaxed);
         self.error.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+/// How positions split into sums ([`Game::components`]).
+pub enum Split {
+    /// No `components`: no position splits.
+    Never,
+    /// `components=grundy.tuple_components`: an exact tuple is the sum of its items, read in
+    /// Rust (the function's own Python body says the same).
+    Tuples,
+    /// The user's `components` callback.
+    Callback(Py<PyAny>),
+}
+
+impl Split {
+    fn clone_ref(&self, py: Python<'_>) -> Self {
+        match self {
+            Split::Never => Split::Never,
+            Split::Tuples => Split::Tuples,
+            Split::Callback(c) => Split::Callback(c.clone_ref(py)),
+        }
     }
 }
 
@@ -299,7 +445,7 @@ impl Game for Rules {
     type Position = PyPos;
 
     fn options(&self, position: &PyPos, out: &mut Vec<PyPos>) {
-        if self.failed.load(Ordering::Acquire) {
+        if self.failed.load(Ordering::Relaxed) {
             return;
         }
         if let Err(e) = self.try_options(gil_held(), position, out) {
@@ -309,7 +455,7 @@ impl Game for Rules {
     }
 
     fn components(&self, position: &PyPos) -> Option<Vec<PyPos>> {
-        if self.components.is_none() || self.failed.load(Ordering::Acquire) {
+        if matches!(self.components, Split::Never) || self.failed.load(Ordering::Relaxed) {
             return None;
         }
         self.try_components(gil_held(), position)
@@ -320,8 +466,7 @@ impl Game for Rules {
     }
 
     fn interrupted(&self) -> Option<Error> {
-        let eq_failed = EQ_ERROR.with(|slot| slot.borrow().is_some());
-        (eq_failed || self.failed.load(Ordering::Acquire))
+        (self.failed.load(Ordering::Relaxed) || eq_failed())
             .then(|| Error::Invalid("stopped by an exception in the game's callback".into()))
     }
 }
@@ -331,7 +476,7 @@ impl Game for Rules {
 #[pyclass(module = "grundy._grundy")]
 pub struct GameEngine {
     options: Py<PyAny>,
-    components: Option<Py<PyAny>>,
+    components: Split,
     canonical: Option<Py<PyAny>>,
     normal: Option<Solver<Rules, Normal>>,
     misere: Option<Solver<Rules, Misere>>,
@@ -415,17 +560,25 @@ fn evaluate<R: grundy::solve::Reading<PyPos>, T>(
 
 #[pymethods]
 impl GameEngine {
+    /// `tuple_sums`: split exact tuples into their items in Rust (the wrapper's
+    /// `components=grundy.tuple_components`); `components` is then ignored.
     #[new]
-    #[pyo3(signature = (options, components=None, canonical=None, max_positions=None))]
+    #[pyo3(signature = (options, components=None, canonical=None, max_positions=None,
+                        tuple_sums=false))]
     fn new(
         options: Py<PyAny>,
         components: Option<Py<PyAny>>,
         canonical: Option<Py<PyAny>>,
         max_positions: Option<usize>,
+        tuple_sums: bool,
     ) -> Self {
         GameEngine {
             options,
-            components,
+            components: match components {
+                _ if tuple_sums => Split::Tuples,
+                Some(c) => Split::Callback(c),
+                None => Split::Never,
+            },
             canonical,
             normal: None,
             misere: None,
@@ -505,18 +658,23 @@ impl GameEngine {
         })
     }
 
-    /// G(position(0)), ..., G(position(n)) and the period they show, if any (observed, not
-    /// certified): `{"n", "values", "period"}`.
+    /// G(position(0)), ..., G(position(n)) (a heap of k when `position` is None) and the
+    /// period they show, if any (observed, not certified): `{"n", "values", "period"}`.
+    /// Evaluated bottom-up, k = 0, 1, ..., so that each value finds its options' values known.
+    #[pyo3(signature = (n, position=None))]
     fn sequence<'py>(
         &mut self,
         py: Python<'py>,
         n: usize,
-        position: Bound<'py, PyAny>,
+        position: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         guarded(|| {
             let mut values = Vec::with_capacity(n.min(1 << 20) + 1);
             for k in 0..=n {
-                let p = position.call1((k,))?;
+                let p = match &position {
+                    Some(f) => f.call1((k,))?,
+                    None => k.into_pyobject(py)?.into_any(),
+                };
                 values.push(self.value_of(&p)?);
             }
             let out = PyDict::new(py);
