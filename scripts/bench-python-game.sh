@@ -10,8 +10,9 @@
 #                shallow); the ratio is taken against it, and against the recursion when it
 #                finishes.
 #   grundys-game Grundy's game, G(0..N_GG) (default 2000): grundy.Game with a heap as an int and
-#                a move leaving a pair of heaps that `components` splits, against the lru_cache
-#                recursion mex{g(a) xor g(n-a)}.
+#                a move leaving a pair of heaps that `components=grundy.tuple_components` splits
+#                (read in Rust), against the lru_cache recursion mex{g(a) xor g(n-a)}. A second
+#                row gives the same game with `components` a Python lambda (a call per option).
 #
 # Run scripts/test-python.sh first (it builds the package into .venv-ci).
 # ROUNDS=5 N_SUB=100000 N_GG=2000 scripts/bench-python-game.sh
@@ -62,10 +63,11 @@ EOF
 
 cat >"$tmp/gg_game.py" <<'EOF'
 import sys, grundy
-n = int(sys.argv[1])
+n, how = int(sys.argv[1]), sys.argv[2]
 game = grundy.Game(
     options=lambda h: [(a, h - a) for a in range(1, (h + 1) // 2)],
-    components=lambda p: list(p) if isinstance(p, tuple) else None,
+    components=grundy.tuple_components if how == "tuple_components"
+    else lambda p: list(p) if isinstance(p, tuple) else None,
 )
 print(game.sequence(n).values[-1])
 EOF
@@ -110,7 +112,9 @@ for r in $(seq 1 "$rounds"); do
   row "subtraction n=$n_sub, recursion" "$ours" "$theirs"
   theirs=$(measure "$py" "$tmp/sub_lru.py" "$n_sub" bottom-up)
   row "subtraction n=$n_sub, bottom-up" "$ours" "$theirs"
-  ours=$(measure "$py" "$tmp/gg_game.py" "$n_gg")
+  ours=$(measure "$py" "$tmp/gg_game.py" "$n_gg" tuple_components)
   theirs=$(measure "$py" "$tmp/gg_lru.py" "$n_gg")
   row "grundys-game G(0..$n_gg)" "$ours" "$theirs"
+  ours=$(measure "$py" "$tmp/gg_game.py" "$n_gg" lambda)
+  row "  (components a lambda)" "$ours" "$theirs"
 done

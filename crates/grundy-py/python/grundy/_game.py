@@ -53,6 +53,8 @@ class Game:
     (primer paper, section 1): the value of a sum is the nim-sum of its parts' values, and only
     the parts are stored. Misere and multiplayer play ignore it (sums do not behave there), so
     they, and the moves from a position that splits, need ``options`` of every position.
+    ``components=grundy.tuple_components`` (a tuple is the sum of its items) is read by the
+    engine itself, with no Python call per position.
 
     ``canonical(p)``, optional, maps a position to a representative with the same value (a
     sorted tuple of heaps, the least image under a symmetry), so that equivalent positions share
@@ -71,7 +73,7 @@ class Game:
     >>> import grundy
     >>> game = grundy.Game(
     ...     options=lambda p: [(a, p - a) for a in range(1, (p + 1) // 2)],
-    ...     components=lambda p: list(p) if isinstance(p, tuple) else None,
+    ...     components=grundy.tuple_components,
     ... )
     >>> game.grundy_value(13), game.outcome(13), game.winning_moves(13)
     (3, 'N', [(5, 8)])

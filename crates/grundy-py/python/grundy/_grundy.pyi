@@ -101,7 +101,9 @@ class GameEngine:
         components: Optional[Any] = None,
         canonical: Optional[Any] = None,
         max_positions: Optional[int] = None,
-    ) -> None: ...
+        tuple_sums: bool = False,
+    ) -> None:
+        """tuple_sums: exact tuples split into their items, read in Rust (components ignored)."""
     def grundy_value(self, position: Any) -> int:
         """The normal-play value."""
     def options_with_values(self, position: Any) -> List[Tuple[Any, int]]:
@@ -118,8 +120,9 @@ class GameEngine:
         prefs: Optional[List[List[int]]] = None,
     ) -> Dict[str, Any]:
         """players, last_mover, position_offset and the principal line, player 0 to move."""
-    def sequence(self, n: int, position: Any) -> Dict[str, Any]:
-        """{"n", "values", "period"}: G(position(k)) for k <= n, the period observed (or None)."""
+    def sequence(self, n: int, position: Optional[Any] = None) -> Dict[str, Any]:
+        """{"n", "values", "period"}: G(position(k)) (G(k) when position is None) for k <= n,
+        bottom-up, and the period observed (or None)."""
     def positions_evaluated(self) -> int:
         """Positions in the normal-play table."""
 def census_run(
