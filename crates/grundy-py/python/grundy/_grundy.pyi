@@ -48,7 +48,20 @@ def takebreak_sequence(
     progress: Optional[Callable[[int, int], Any]] = None,
 ) -> Dict[str, Any]:
     """G(0..=n) through the CLI's run code (checkpoint, catalogue record) with the CLI's
-    sequence report keys; "values" as native-endian u16 bytes."""
+    sequence report keys; "values" a `Values` (the run), or native-endian u16 bytes for the
+    general engine."""
+
+class Values:
+    """G(0..=n) as a run left them: the computed values and the certified period extending
+    them, written out in full only by `to_bytes`."""
+
+    def __len__(self) -> int: ...
+    def get(self, i: int) -> int:
+        """G(i); IndexError past n."""
+    def take(self, start: int, step: int, count: int) -> List[int]:
+        """G(start), G(start + step), ...: `count` values (the indices of a slice)."""
+    def to_bytes(self) -> bytes:
+        """G(0..=n) as native-endian u16 bytes."""
 
 def takebreak_position(code: str, heaps: List[int], max_moves: int = 1000) -> Dict[str, Any]:
     """Value, outcome and winning moves of several heaps."""
