@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from . import _check
 from . import _grundy
+from . import _runs
 from ._sequence import Sequence
 
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Tuple
+    from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Tuple, Union
 
 #: The longest sequence :meth:`Game.sequence` computes (the values are kept in memory).
 MAX_SEQUENCE = 100_000_000
@@ -30,6 +31,24 @@ def tuple_components(position: Any) -> Optional[List[Any]]:
     ([3, 5], None)
     """
     return list(position) if type(position) is tuple else None
+
+
+def _progress(progress: object) -> Tuple[Any, float]:
+    """The reporter handed to the engine and how long a query runs before its first report."""
+    if progress is None:
+        if not _runs._interactive():
+            return None, 0.0
+        return _runs._LateBar("grundy.Game", True, " values"), _runs.BAR_AFTER_SECONDS
+    if progress is True:
+        return _runs._LateBar("grundy.Game", True, " values"), 0.0
+    if progress is False:
+        return None, 0.0
+    if not callable(progress):
+        raise TypeError(
+            f"progress must be None, True, False or a callable(done, total), not "
+            f"{type(progress).__name__}"
+        )
+    return progress, 0.0
 
 
 def _callable(name: str, f: object, required: bool = False) -> None:
@@ -67,6 +86,14 @@ class Game:
     that would store more raises ``ValueError`` ("too large to brute-force"); by default there
     is no bound, so a game too large for memory is stopped with Ctrl-C.
 
+    Long queries: Ctrl-C (or a notebook's interrupt) raises ``KeyboardInterrupt`` within a few
+    hundred callback calls; the values finished so far stay in the tables, so asking again
+    continues from there. ``progress``: by default a tqdm bar on stderr once a query has
+    lasted a second, on a terminal or in a notebook, when tqdm is installed (``True``: at once,
+    ``False``: never), or your own ``callable(done, total)``, called about every 0.1 s and once
+    more at the end: ``done`` is the number of positions explored so far by the query
+    (``total`` None), or during :meth:`sequence` the values finished (``total`` = n + 1).
+
     Example, Grundy's game (split a heap into two unequal non-empty heaps), a heap being an int
     and a move leaving a pair of heaps, which ``components`` splits:
 
@@ -90,14 +117,16 @@ class Game:
         canonical: Optional[Callable[[Any], Any]] = None,
         *,
         max_positions: Optional[int] = None,
+        progress: Union[None, bool, Callable[[int, Optional[int]], Any]] = None,
     ) -> None:
         _callable("options", options, required=True)
         _callable("components", components)
         _callable("canonical", canonical)
         limit = None if max_positions is None else _check.u64("max_positions", max_positions)
         tuples = components is tuple_components
+        report, delay = _progress(progress)
         self._engine = _grundy.GameEngine(
-            options, None if tuples else components, canonical, limit, tuples
+            options, None if tuples else components, canonical, limit, tuples, report, delay
         )
 
     def grundy_value(self, position: Hashable) -> int:

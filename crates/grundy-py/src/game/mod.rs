@@ -17,6 +17,7 @@
 //!   reuses everything the first one found.
 
 mod position;
+mod progress;
 
 use crate::{guarded, multiplayer::profile, value_error};
 use grundy::games::multiplayer::{LastMover, Preferences};
@@ -24,14 +25,17 @@ use grundy::solve::{Misere, Normal, Solver};
 use grundy::takebreak::period::PeriodDetector;
 use grundy::{Error, Game, Nimber, Outcome};
 use position::{eq_failed, gil_held, shown, small_int, take_eq_error, PyPos};
+use progress::Reporter;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-/// How many callback calls pass between two checks for Ctrl-C (`PyErr_CheckSignals`).
-const SIGNAL_EVERY: usize = 1024;
+/// How many callback calls pass between two checks for Ctrl-C (`PyErr_CheckSignals`) and for a
+/// progress report that is due.
+const SIGNAL_EVERY: usize = 256;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GameEngine>()
@@ -64,6 +68,7 @@ pub struct Rules {
     /// Callback calls so far. Read and written with plain loads and stores (no atomic
     /// read-modify-write on every call): the GIL serialises every use of the rules.
     calls: AtomicUsize,
+    reporter: Arc<Reporter>,
 }
 
 impl Rules {
@@ -75,6 +80,7 @@ impl Rules {
             error: Mutex::new(None),
             failed: AtomicBool::new(false),
             calls: AtomicUsize::new(0),
+            reporter: engine.reporter.clone(),
         }
     }
 
@@ -97,6 +103,7 @@ impl Rules {
         self.calls.store(calls.wrapping_add(1), Ordering::Relaxed);
         if calls % SIGNAL_EVERY == 0 {
             py.check_signals()?;
+            self.reporter.tick(py)?;
         }
         call_one(callback.bind(py), position)
     }
@@ -128,6 +135,7 @@ impl Rules {
     }
 
     fn try_options(&self, py: Python<'_>, position: &PyPos, out: &mut Vec<PyPos>) -> PyResult<()> {
+        self.reporter.explored_one();
         self.each_option(&position.bind(py), |o| {
             out.push(self.position(o)?);
             Ok(())
@@ -289,9 +297,23 @@ pub struct GameEngine {
     multiplayer: Vec<(Preferences, Solver<Rules, LastMover>)>,
     /// The most positions one table may hold (`TooLarge` past it), or no limit.
     max_positions: Option<usize>,
+    reporter: Arc<Reporter>,
 }
 
 impl GameEngine {
+    /// Run one query `f` (with the panic guard), timed and reported by the progress reporter.
+    fn query<T>(
+        &mut self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Self) -> PyResult<T>,
+    ) -> PyResult<T> {
+        let reporter = Arc::clone(&self.reporter);
+        reporter.begin();
+        let result = guarded(|| f(self));
+        let ended = reporter.end(py, result.is_ok());
+        result.and_then(|v| ended.map(|()| v))
+    }
+
     fn limited<R: grundy::solve::Reading<PyPos>>(&self, s: Solver<Rules, R>) -> Solver<Rules, R> {
         match self.max_positions {
             Some(limit) => s.with_limit(limit),
@@ -367,16 +389,21 @@ fn evaluate<R: grundy::solve::Reading<PyPos>, T>(
 #[pymethods]
 impl GameEngine {
     /// `tuple_sums`: split exact tuples into their items in Rust (the wrapper's
-    /// `components=grundy.tuple_components`); `components` is then ignored.
+    /// `components=grundy.tuple_components`); `components` is then ignored. `progress(done,
+    /// total)`: called during a query that has lasted `progress_delay` seconds (see
+    /// [`progress`]).
     #[new]
     #[pyo3(signature = (options, components=None, canonical=None, max_positions=None,
-                        tuple_sums=false))]
+                        tuple_sums=false, progress=None, progress_delay=0.0))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         options: Py<PyAny>,
         components: Option<Py<PyAny>>,
         canonical: Option<Py<PyAny>>,
         max_positions: Option<usize>,
         tuple_sums: bool,
+        progress: Option<Py<PyAny>>,
+        progress_delay: f64,
     ) -> Self {
         GameEngine {
             options,
@@ -390,12 +417,16 @@ impl GameEngine {
             misere: None,
             multiplayer: Vec::new(),
             max_positions,
+            reporter: Arc::new(Reporter::new(
+                progress,
+                Duration::try_from_secs_f64(progress_delay).unwrap_or_default(),
+            )),
         }
     }
 
     /// The Sprague-Grundy value of `position` (normal play).
     fn grundy_value(&mut self, position: &Bound<'_, PyAny>) -> PyResult<Nimber> {
-        guarded(|| self.value_of(position))
+        self.query(position.py(), |e| e.value_of(position))
     }
 
     /// Every option with its value: `[(option, value), ...]` in the callback's order.
@@ -403,13 +434,15 @@ impl GameEngine {
         &mut self,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Vec<(Bound<'py, PyAny>, Nimber)>> {
-        guarded(|| Self::option_values(self.normal(position.py()), position))
+        self.query(position.py(), |e| {
+            Self::option_values(e.normal(position.py()), position)
+        })
     }
 
     /// The misère outcome ("P" or "N") of `position`.
     fn misere_outcome(&mut self, position: &Bound<'_, PyAny>) -> PyResult<&'static str> {
-        guarded(|| {
-            let solver = self.misere(position.py());
+        self.query(position.py(), |e| {
+            let solver = e.misere(position.py());
             let key = solver.game().position(position.clone())?;
             Ok(evaluate(solver, |s| s.value(&key))?.as_str())
         })
@@ -420,8 +453,8 @@ impl GameEngine {
         &mut self,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        guarded(|| {
-            let pairs = Self::option_values(self.misere(position.py()), position)?;
+        self.query(position.py(), |e| {
+            let pairs = Self::option_values(e.misere(position.py()), position)?;
             Ok(pairs
                 .into_iter()
                 .filter(|(_, v)| *v == Outcome::P)
@@ -440,10 +473,10 @@ impl GameEngine {
         order: Option<Vec<usize>>,
         prefs: Option<Vec<Vec<usize>>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        guarded(|| {
+        self.query(position.py(), |e| {
             let py = position.py();
             let prefs = profile(players, order, prefs)?;
-            let solver = self.multiplayer(py, prefs);
+            let solver = e.multiplayer(py, prefs);
             let key = solver.game().position(position.clone())?;
             let play = evaluate(solver, |s| s.play(&key, 0))?;
             let out = PyDict::new(py);
@@ -474,15 +507,17 @@ impl GameEngine {
         n: usize,
         position: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        guarded(|| {
+        self.query(py, |e| {
             let mut values = Vec::with_capacity(n.min(1 << 20) + 1);
             for k in 0..=n {
+                e.reporter.step(k, n + 1);
                 let p = match &position {
                     Some(f) => f.call1((k,))?,
                     None => k.into_pyobject(py)?.into_any(),
                 };
-                values.push(self.value_of(&p)?);
+                values.push(e.value_of(&p)?);
             }
+            e.reporter.step(n + 1, n + 1);
             let out = PyDict::new(py);
             out.set_item("n", n)?;
             out.set_item("period", observed_period(py, &values)?)?;
