@@ -115,8 +115,12 @@ class GameEngine:
         canonical: Optional[Any] = None,
         max_positions: Optional[int] = None,
         tuple_sums: bool = False,
+        progress: Optional[Any] = None,
+        progress_delay: float = 0.0,
     ) -> None:
-        """tuple_sums: exact tuples split into their items, read in Rust (components ignored)."""
+        """tuple_sums: exact tuples split into their items, read in Rust (components ignored).
+        progress(done, total): called every 0.1 s once a query has lasted progress_delay
+        seconds, and at its end (then progress.close(), if it has one)."""
     def grundy_value(self, position: Any) -> int:
         """The normal-play value."""
     def options_with_values(self, position: Any) -> List[Tuple[Any, int]]:
