@@ -6,6 +6,7 @@ from Python and against a brute force, and the sequence helper without a positio
 from __future__ import annotations
 
 import collections
+import fractions
 import random
 
 import grundy
@@ -20,8 +21,9 @@ EDGES = [0, 1, 2, -1, -2, 255, 256, 257, MODULUS, 2 * MODULUS, -MODULUS, MODULUS
 
 
 def spellings(x):
-    """Python values equal to the int x: the int, and a float and a bool when they are equal."""
-    out = [x]
+    """Python values equal to the int x: the int, a Fraction (equal, with the same hash, at
+    every size), and a float and a bool when they are equal."""
+    out = [x, fractions.Fraction(x)]
     if abs(x) < 2**53:
         out.append(float(x))
     if x in (0, 1):
