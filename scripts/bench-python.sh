@@ -38,6 +38,14 @@ for r in $(seq 1 "$rounds"); do
     printf "%-6s %10.2f %10.1f %10.2f %10.1f %8.3f %8.3f %10.3f\n", r, cu, cm / 1024, pu,
       pm / 1024, pu / cu, pc, pc / cu }'
 done
+
+# What the Python process pays before the call: the interpreter, then the import (user CPU
+# of 10 runs, divided by 10: one run is below the 10 ms resolution of time(1)).
+echo "python start-up, user CPU seconds per run (mean of 10):"
+for what in "pass" "import grundy"; do
+  read -r su _ < <(measure bash -c "for i in 1 2 3 4 5 6 7 8 9 10; do '$py' -c '$what'; done")
+  awk -v w="$what" -v u="$su" 'BEGIN { printf "  python -c %-16s %6.3f s\n", "\x27" w "\x27", u / 10 }'
+done
 rm -f /tmp/grundy-bench-time.$$ /tmp/grundy-bench-out.$$
 
 echo "import time (python -X importtime, cumulative microseconds of the grundy package):"
