@@ -152,10 +152,18 @@ def test_a_sequence_is_read_from_its_buffer_until_a_list_is_asked_for():
     for cut in (slice(10, 40), slice(None, None, 7000), slice(-5, None), slice(None, -199_990),
                 slice(None, None, -9999), slice(300, 100, -3), slice(5, 2), slice(-10**9, 10**9)):
         assert s[cut] == first[cut], cut
-    assert s._lazy is not None
+    assert s._lazy is not None and s[numpy.int64(7)] == first[7]
+    with pytest.raises(TypeError):
+        s["7"]
     assert sum(1 for _ in s) == len(first) and max(iter(s)) == max(first)
     assert list(numpy.asarray(s)) == first and numpy.asarray(s).dtype == numpy.uint16
     assert s._list is None  # none of the above built the list of 200,001 ints
+    import copy
+    import pickle
+
+    again = pickle.loads(pickle.dumps(grundy.takebreak("0.16", n=200_000)))
+    assert again == s and again.period == s.period and copy.deepcopy(again) == s
+    assert numpy.array(s, copy=True).flags.writeable and not numpy.asarray(s).flags.writeable
     assert s.tolist() == first and s.values is s.tolist() and s == first
     for bad in (200_001, -200_002):
         with pytest.raises(IndexError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import array
+import operator
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,7 +76,18 @@ class Sequence:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         a = self.to_numpy()
-        return a if dtype is None else a.astype(dtype)
+        if dtype is not None:
+            return a.astype(dtype)
+        return a.copy() if copy else a
+
+    def __getstate__(self) -> Any:
+        # a pickle (or a copy) holds the values themselves, not the engine's run
+        self._bytes()
+        return (self.report, self._raw, self._typecode, self._list)
+
+    def __setstate__(self, state: Any) -> None:
+        self.report, self._raw, self._typecode, self._list = state
+        self._lazy = None
 
     def __len__(self) -> int:
         if self._list is not None:
@@ -85,7 +97,8 @@ class Sequence:
         return len(self._raw) // array.array(self._typecode).itemsize
 
     def __getitem__(self, index: Any) -> Any:
-        if self._lazy is not None and isinstance(index, int):
+        if self._lazy is not None and not isinstance(index, slice):
+            index = operator.index(index)  # an int, a numpy integer, ...
             size = len(self._lazy)
             if not -size <= index < size:
                 raise IndexError("sequence index out of range")
