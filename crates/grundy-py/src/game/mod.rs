@@ -92,7 +92,8 @@ impl Rules {
         }
     }
 
-    /// Call `callback(position)`, checking for Ctrl-C every [`SIGNAL_EVERY`] calls.
+    /// Call `callback(position)`; every [`SIGNAL_EVERY`] calls, first check for Ctrl-C and let
+    /// the progress reporter report if a report is due.
     fn call<'py>(
         &self,
         callback: &Py<PyAny>,

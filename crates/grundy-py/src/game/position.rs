@@ -13,16 +13,16 @@ use super::type_name;
 
 thread_local! {
     /// An exception raised by a position's `==` inside a table lookup, where it cannot be
-    /// returned; [`Rules::interrupted`] picks it up.
+    /// returned; [`super::Rules`]'s `interrupted` picks it up.
     static EQ_ERROR: RefCell<Option<PyErr>> = const { RefCell::new(None) };
 }
 
 /// How many threads hold an exception in [`EQ_ERROR`]: while none does (always, but for a
-/// broken `__eq__`), [`Rules::interrupted`], asked after every callback, reads this counter
-/// instead of the thread-local slot.
+/// broken `__eq__`), [`super::Rules`]'s `interrupted`, asked after every callback, reads this
+/// counter instead of the thread-local slot.
 static EQ_ERRORS: AtomicUsize = AtomicUsize::new(0);
 
-/// Keep the exception `e` raised by `==` for [`Rules::interrupted`] (the first one only).
+/// Keep the exception `e` raised by `==` for [`super::Rules`]'s `interrupted` (the first one only).
 fn keep_eq_error(e: PyErr) {
     EQ_ERROR.with(|slot| {
         let mut slot = slot.borrow_mut();
@@ -172,8 +172,8 @@ impl PartialEq for PyPos {
     }
 }
 
-/// Python's `a == b`; an exception raised by `==` is kept for [`Rules::interrupted`] and the
-/// answer is "not equal".
+/// Python's `a == b`; an exception raised by `==` is kept for [`super::Rules`]'s `interrupted`
+/// and the answer is "not equal".
 fn python_eq(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> bool {
     // SAFETY: both pointers are live objects (held by `a` and `b`); the GIL is held.
     match unsafe { pyo3::ffi::PyObject_RichCompareBool(a.as_ptr(), b.as_ptr(), pyo3::ffi::Py_EQ) } {
