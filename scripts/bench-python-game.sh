@@ -10,8 +10,12 @@
 #                shallow); the ratio is taken against it, and against the recursion when it
 #                finishes.
 #   grundys-game Grundy's game, G(0..N_GG) (default 2000): grundy.Game with a heap as an int and
-#                a move leaving a pair of heaps that `components` splits, against the lru_cache
-#                recursion mex{g(a) xor g(n-a)}.
+#                a move leaving a pair of heaps that `components=grundy.tuple_components` splits
+#                (read in Rust), against the lru_cache recursion mex{g(a) xor g(n-a)}. A second
+#                row gives the same game with `components` a Python lambda (a call per option).
+#
+# A last table runs both sides of both games in one interpreter (best of 5, user CPU from
+# getrusage), free of the start-up and import costs and of time(1)'s 10 ms resolution.
 #
 # Run scripts/test-python.sh first (it builds the package into .venv-ci).
 # ROUNDS=5 N_SUB=100000 N_GG=2000 scripts/bench-python-game.sh
@@ -62,10 +66,11 @@ EOF
 
 cat >"$tmp/gg_game.py" <<'EOF'
 import sys, grundy
-n = int(sys.argv[1])
+n, how = int(sys.argv[1]), sys.argv[2]
 game = grundy.Game(
     options=lambda h: [(a, h - a) for a in range(1, (h + 1) // 2)],
-    components=lambda p: list(p) if isinstance(p, tuple) else None,
+    components=grundy.tuple_components if how == "tuple_components"
+    else lambda p: list(p) if isinstance(p, tuple) else None,
 )
 print(game.sequence(n).values[-1])
 EOF
@@ -100,6 +105,51 @@ row() { # name, then "user kib status answer" of ours and of theirs
       name, x[1], x[2] / 1024, x[3], x[4], y[1], y[2] / 1024, y[3], y[4], ratio }'
 }
 
+cat >"$tmp/in_process.py" <<'EOF'
+# Both sides in one interpreter, without start-up and import: user CPU of the best of 5 runs.
+import resource, sys
+from functools import lru_cache
+import grundy
+from mex import mex
+n_sub, n_gg = int(sys.argv[1]), int(sys.argv[2])
+
+def best(f):
+    times = []
+    for _ in range(5):
+        t = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+        f()
+        times.append(resource.getrusage(resource.RUSAGE_SELF).ru_utime - t)
+    return min(times)
+
+def sub_game():
+    return grundy.Game(options=lambda h: [h - s for s in (1, 3, 4) if s <= h]).grundy_value(n_sub)
+
+def sub_lru():
+    @lru_cache(maxsize=None)
+    def g(h):
+        return mex(g(h - s) for s in (1, 3, 4) if s <= h)
+    for k in range(n_sub):
+        g(k)
+    return g(n_sub)
+
+def gg_game():
+    game = grundy.Game(options=lambda h: [(a, h - a) for a in range(1, (h + 1) // 2)],
+                       components=grundy.tuple_components)
+    return game.sequence(n_gg).values[-1]
+
+def gg_lru():
+    @lru_cache(maxsize=None)
+    def g(h):
+        return mex(g(a) ^ g(h - a) for a in range(1, (h + 1) // 2))
+    return [g(k) for k in range(n_gg + 1)][-1]
+
+assert sub_game() == sub_lru() and gg_game() == gg_lru()
+for name, ours, theirs in (("subtraction (lru bottom-up)", sub_game, sub_lru),
+                           ("grundys-game", gg_game, gg_lru)):
+    a, b = best(ours), best(theirs)
+    print(f"  {name:26} {a:8.3f} s | {b:8.3f} s | {a / b:.2f}")
+EOF
+
 export PYTHONPATH="$tmp"
 echo "user CPU seconds and peak RSS, $rounds alternating rounds; ratio = grundy.Game / lru_cache"
 echo "(each cell: grundy.Game | lru_cache | ratio)"
@@ -110,7 +160,11 @@ for r in $(seq 1 "$rounds"); do
   row "subtraction n=$n_sub, recursion" "$ours" "$theirs"
   theirs=$(measure "$py" "$tmp/sub_lru.py" "$n_sub" bottom-up)
   row "subtraction n=$n_sub, bottom-up" "$ours" "$theirs"
-  ours=$(measure "$py" "$tmp/gg_game.py" "$n_gg")
+  ours=$(measure "$py" "$tmp/gg_game.py" "$n_gg" tuple_components)
   theirs=$(measure "$py" "$tmp/gg_lru.py" "$n_gg")
   row "grundys-game G(0..$n_gg)" "$ours" "$theirs"
+  ours=$(measure "$py" "$tmp/gg_game.py" "$n_gg" lambda)
+  row "  (components a lambda)" "$ours" "$theirs"
 done
+echo "in one process (no start-up or import), user CPU, best of 5: grundy.Game | lru_cache | ratio"
+"$py" "$tmp/in_process.py" "$n_sub" "$n_gg"

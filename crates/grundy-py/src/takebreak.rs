@@ -39,6 +39,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(takebreak_fold, m)?)?;
     m.add_function(wrap_pyfunction!(takebreak_cousin, m)?)?;
     m.add_function(wrap_pyfunction!(takebreak_code, m)?)?;
+    m.add_class::<Values>()?;
     Ok(())
 }
 
@@ -204,10 +205,8 @@ fn takebreak_sequence(
             // as the CLI: the values past this index follow from the certified period
             d.set_item("computed_up_to", computation.computed() - 1)?;
         }
-        // Straight into the bytes object: no second copy of a long sequence.
-        let values = computation.to_vec();
-        drop(computation);
-        d.set_item("values", u16_bytes(py, values)?)?;
+        // Not materialised: a long sequence extended by its period stays as computed.
+        d.set_item("values", Values { computation })?;
         Ok(d.into_any().unbind())
     })
 }
@@ -218,6 +217,72 @@ fn u16_bytes(py: Python<'_>, values: Vec<u16>) -> PyResult<Bound<'_, PyBytes>> {
     PyBytes::new_with(py, values.len() * 2, |buf| {
         for (cell, v) in buf.chunks_exact_mut(2).zip(&values) {
             cell.copy_from_slice(&v.to_ne_bytes());
+        }
+        Ok(())
+    })
+}
+
+/// G(0..=n) of a sequence run, as the engine left it: the computed values and the certified
+/// period that extends them. `grundy.Sequence` reads single values from it and asks for the
+/// whole buffer ([`Values::to_bytes`]) only when a list, an array or a slice is wanted, so
+/// that `takebreak("0.16", n=10**7)` costs what the CLI's run costs.
+#[pyclass(module = "grundy._grundy", frozen)]
+pub struct Values {
+    computation: grundy::takebreak::Computation,
+}
+
+#[pymethods]
+impl Values {
+    fn __len__(&self) -> usize {
+        self.computation.n() + 1
+    }
+
+    /// G(i), for 0 <= i <= n (the wrapper checks the range).
+    fn get(&self, i: usize) -> PyResult<u16> {
+        if i > self.computation.n() {
+            return Err(pyo3::exceptions::PyIndexError::new_err(
+                "sequence index out of range",
+            ));
+        }
+        Ok(self.computation.value(i))
+    }
+
+    /// G(start), G(start + step), ... (`count` values; the wrapper gives the indices of a
+    /// slice, all within 0..=n).
+    fn take(&self, start: isize, step: isize, count: usize) -> PyResult<Vec<u16>> {
+        (0..count as isize)
+            .map(|k| self.get(usize::try_from(start + k * step).unwrap_or(usize::MAX)))
+            .collect()
+    }
+
+    /// G(0..=n) as native-endian u16 bytes.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        computation_bytes(py, &self.computation)
+    }
+}
+
+/// G(0..=n) of a computation as native-endian u16 bytes, written straight into the bytes
+/// object: the computed values, then (for a sequence extended by its certified period) copies
+/// of the period, doubling the block copied each time. No `n + 1` vector in between.
+fn computation_bytes<'py>(
+    py: Python<'py>,
+    computation: &grundy::takebreak::Computation,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let computed = computation.computed();
+    PyBytes::new_with(py, (computation.n() + 1) * 2, |buf| {
+        for (cell, v) in buf.chunks_exact_mut(2).zip(&computation.values) {
+            cell.copy_from_slice(&v.to_ne_bytes());
+        }
+        if let Some(p) = computation.period.filter(|_| computation.is_extended()) {
+            // G(i) = G(i - k * period) for every i - k * period >= preperiod (certified)
+            let (start, step) = (p.preperiod * 2, p.period * 2);
+            let mut at = computed * 2;
+            while at < buf.len() {
+                let shift = (at - start) / step * step;
+                let take = shift.min(buf.len() - at);
+                buf.copy_within(at - shift..at - shift + take, at);
+                at += take;
+            }
         }
         Ok(())
     })

@@ -379,3 +379,90 @@ def test_help_shows_an_example_that_runs():
     assert ">>> game = grundy.Game(" in grundy.Game.__doc__
     failures, tried = doctest.testmod(_game)
     assert tried >= 4 and failures == 0
+
+
+def slow_subtraction(calls=None):
+    """S = {1, 3, 4} with options that take a fifth of a millisecond (a "long" game)."""
+
+    def options(n):
+        if calls is not None:
+            calls.append(n)
+        time.sleep(0.0002)
+        return [n - s for s in (1, 3, 4) if s <= n]
+
+    return options
+
+
+def test_progress_of_a_sequence_counts_values_and_ends_with_the_total():
+    reports = []
+    game = grundy.Game(options=slow_subtraction(), progress=lambda d, t: reports.append((d, t)))
+    assert game.sequence(2000).values == grundy.subtraction_sequence(2000, set=[1, 3, 4]).values
+    assert len(reports) >= 3  # the run lasts about half a second: a report every 0.1 s
+    assert all(t == 2001 for _, t in reports)
+    assert [d for d, _ in reports] == sorted(d for d, _ in reports)
+    assert reports[-1] == (2001, 2001) and reports[-2][0] < 2001
+
+
+def test_progress_of_one_value_counts_the_positions_explored():
+    reports = []
+    game = grundy.Game(options=slow_subtraction(), progress=lambda d, t: reports.append((d, t)))
+    assert game.grundy_value(3000) == grundy.subtraction_sequence(3000, set=[1, 3, 4]).values[-1]
+    assert len(reports) >= 3 and all(t is None for _, t in reports)
+    assert reports[-1] == (3001, None) == (game.positions_evaluated, None)
+    reports.clear()
+    game.grundy_value(2999)  # known already: nothing explored, nothing reported
+    assert reports == []
+
+
+def test_progress_bars_and_silence(capsys):
+    pytest.importorskip("tqdm")
+    grundy.Game(options=slow_subtraction(), progress=True).grundy_value(600)
+    assert "grundy.Game: 601 positions" in capsys.readouterr().err
+    # by default a bar appears only when someone watches (a terminal, a notebook): not here
+    grundy.Game(options=slow_subtraction()).sequence(1200)
+    grundy.Game(options=slow_subtraction(), progress=False).grundy_value(600)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(TypeError, match="progress must be None, True, False or a callable"):
+        grundy.Game(options=slow_subtraction(), progress="yes")
+
+
+def test_an_exception_in_progress_reaches_the_caller_and_the_game_still_works():
+    class Stop(Exception):
+        pass
+
+    def progress(done, total):
+        if done > 500:
+            raise Stop(done)
+
+    game = grundy.Game(options=slow_subtraction(), progress=progress)
+    with pytest.raises(Stop):
+        game.sequence(3000)
+    assert 500 < game.positions_evaluated < 3001
+    with pytest.raises(Stop):  # the next report raises again; without reports all is well
+        game.sequence(3000)
+    quiet = grundy.Game(options=slow_subtraction())
+    assert game.grundy_value(700) == quiet.grundy_value(700)
+
+
+def test_ctrl_c_stops_a_sequence_and_a_second_call_continues():
+    import _thread
+    import threading
+
+    calls = []
+    game = grundy.Game(options=slow_subtraction(calls), progress=True)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            game.sequence(10**6)
+    finally:
+        timer.cancel()
+    # every finished value is stored (the position being evaluated when the signal came is
+    # not: its options may have been asked for)
+    stored = game.positions_evaluated
+    assert 0 < stored <= len(calls) <= stored + 1 and stored < 10**6
+    # the second call asks only for the positions not yet known
+    calls.clear()
+    expected = grundy.subtraction_sequence(stored + 10, set=[1, 3, 4]).values
+    assert game.sequence(stored + 10).values == expected
+    assert sorted(calls) == list(range(stored, stored + 11))

@@ -113,7 +113,8 @@ def test_ctrl_c_interrupts_a_long_sequence():
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            grundy.takebreak("0.16", 10**8)
+            # the naive engine: quadratic, so the run is still going when the signal comes
+            grundy.takebreak("0.16", 2 * 10**6, engine="naive")
     finally:
         timer.cancel()
 
@@ -135,3 +136,56 @@ def test_gil_is_released_during_a_sequence():
         stop.set()
         t.join()
     assert len(ticks) > 5
+
+
+def test_a_sequence_is_read_from_its_buffer_until_a_list_is_asked_for():
+    import numpy
+
+    s = grundy.takebreak("0.16", n=200_000)
+    first = octal_values("0.16", 2000)
+    assert len(s) == 200_001 and s[0] == first[0] and s[1999] == first[1999]
+    assert s[-1] == s[200_000] and s[-200_001] == s[0]
+    head = ", ".join(map(str, first[:12]))
+    assert repr(s).startswith(f"Sequence('0.16', G(0..200000) = [{head}, ...]")
+    assert s._lazy is not None  # single values came from the run, no buffer was built
+    first = grundy.takebreak("0.16", n=200_000).values  # the list, from another run
+    for cut in (slice(10, 40), slice(None, None, 7000), slice(-5, None), slice(None, -199_990),
+                slice(None, None, -9999), slice(300, 100, -3), slice(5, 2), slice(-10**9, 10**9)):
+        assert s[cut] == first[cut], cut
+    assert s._lazy is not None and s[numpy.int64(7)] == first[7]
+    with pytest.raises(TypeError):
+        s["7"]
+    assert sum(1 for _ in s) == len(first) and max(iter(s)) == max(first)
+    assert list(numpy.asarray(s)) == first and numpy.asarray(s).dtype == numpy.uint16
+    assert s._list is None  # none of the above built the list of 200,001 ints
+    import copy
+    import pickle
+
+    again = pickle.loads(pickle.dumps(grundy.takebreak("0.16", n=200_000)))
+    assert again == s and again.period == s.period and copy.deepcopy(again) == s
+    assert numpy.array(s, copy=True).flags.writeable and not numpy.asarray(s).flags.writeable
+    assert s.tolist() == first and s.values is s.tolist() and s == first
+    for bad in (200_001, -200_002):
+        with pytest.raises(IndexError):
+            s[bad]
+        with pytest.raises(IndexError):
+            grundy.takebreak("0.16", n=200_000)[bad]  # on the run, before any buffer
+    # A sequence computed in Python (grundy.Game) behaves the same.
+    game = grundy.Game(options=lambda n: [n - k for k in (1, 2) if k <= n]).sequence(30)
+    assert game[3:6] == [0, 1, 2] and len(game) == 31 and list(game) == game.values
+    assert list(numpy.asarray(game)) == game.values
+
+
+@pytest.mark.parametrize("code,n", [("0.07", 20_000), ("0.137", 5_001), ("0.07", 176), ("0.07", 210)])
+def test_a_sequence_extended_by_its_certified_period_matches_the_cli_and_brute_force(code, n):
+    seq = grundy.takebreak(code, n)
+    assert seq.report["computed_up_to"] < n  # the values past it are copies of the period
+    head = octal_values(code, 400)
+    pre, per = seq.preperiod, seq.period
+    # one by one from the run, then the whole buffer, against the periodic extension
+    assert all(seq[i] == head[pre + (i - pre) % per] for i in range(pre, n + 1))
+    assert [seq[i] for i in range(min(n, 400) + 1)] == head[: n + 1] == seq[:401]
+    assert seq[n:pre:-7] == [head[pre + (i - pre) % per] for i in range(n, pre, -7)]
+    assert seq.to_dict() == run_cli("takebreak", code, "-n", str(n), "--print", *NO_STATE)
+    assert seq.values[:401] == head[: n + 1]
+    assert all(seq.values[i] == head[pre + (i - pre) % per] for i in range(pre, n + 1))

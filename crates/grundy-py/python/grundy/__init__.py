@@ -28,7 +28,7 @@ from . import _check
 from . import _grundy
 from . import _runs
 from ._display import GameGraph, GraphSpec, YoungDiagram
-from ._game import Game
+from ._game import Game, tuple_components
 from ._graph import from_networkx, graph, to_networkx
 from ._sequence import Sequence
 
@@ -53,6 +53,7 @@ __all__ = [
     "takebreak_cousin",
     "takebreak_fold",
     "takebreak_position",
+    "tuple_components",
     "to_networkx",
     "welter",
     "wythoff",

@@ -4,15 +4,51 @@ from __future__ import annotations
 
 from . import _check
 from . import _grundy
+from . import _runs
 from ._sequence import Sequence
 
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Tuple
+    from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Tuple, Union
 
 #: The longest sequence :meth:`Game.sequence` computes (the values are kept in memory).
 MAX_SEQUENCE = 100_000_000
+
+
+def tuple_components(position: Any) -> Optional[List[Any]]:
+    """Components for a game whose sums are tuples: a ``tuple`` is the disjunctive sum of its
+    items, any other position (an int, a string, a subclass of tuple such as a namedtuple)
+    does not split.
+
+    Give it as ``Game(options, components=grundy.tuple_components)``: the engine then reads
+    tuples itself, without calling Python for every option, which is what makes a game such
+    as Grundy's game (a move leaves a pair of heaps) fast. Calling it yourself gives the same
+    answer:
+
+    >>> import grundy
+    >>> grundy.tuple_components((3, 5)), grundy.tuple_components(8)
+    ([3, 5], None)
+    """
+    return list(position) if type(position) is tuple else None
+
+
+def _progress(progress: object) -> Tuple[Any, float]:
+    """The reporter handed to the engine and how long a query runs before its first report."""
+    if progress is None:
+        if not _runs._interactive():
+            return None, 0.0
+        return _runs._LateBar("grundy.Game", True, " values"), _runs.BAR_AFTER_SECONDS
+    if progress is True:
+        return _runs._LateBar("grundy.Game", True, " values"), 0.0
+    if progress is False:
+        return None, 0.0
+    if not callable(progress):
+        raise TypeError(
+            f"progress must be None, True, False or a callable(done, total), not "
+            f"{type(progress).__name__}"
+        )
+    return progress, 0.0
 
 
 def _callable(name: str, f: object, required: bool = False) -> None:
@@ -36,6 +72,8 @@ class Game:
     (primer paper, section 1): the value of a sum is the nim-sum of its parts' values, and only
     the parts are stored. Misere and multiplayer play ignore it (sums do not behave there), so
     they, and the moves from a position that splits, need ``options`` of every position.
+    ``components=grundy.tuple_components`` (a tuple is the sum of its items) is read by the
+    engine itself, with no Python call per position.
 
     ``canonical(p)``, optional, maps a position to a representative with the same value (a
     sorted tuple of heaps, the least image under a symmetry), so that equivalent positions share
@@ -48,13 +86,21 @@ class Game:
     that would store more raises ``ValueError`` ("too large to brute-force"); by default there
     is no bound, so a game too large for memory is stopped with Ctrl-C.
 
+    Long queries: Ctrl-C (or a notebook's interrupt) raises ``KeyboardInterrupt`` within a few
+    hundred callback calls; the values finished so far stay in the tables, so asking again
+    continues from there. ``progress``: by default a tqdm bar on stderr once a query has
+    lasted a second, on a terminal or in a notebook, when tqdm is installed (``True``: at once,
+    ``False``: never), or your own ``callable(done, total)``, called about every 0.1 s and once
+    more at the end: ``done`` is the number of positions explored so far by the query
+    (``total`` None), or during :meth:`sequence` the values finished (``total`` = n + 1).
+
     Example, Grundy's game (split a heap into two unequal non-empty heaps), a heap being an int
     and a move leaving a pair of heaps, which ``components`` splits:
 
     >>> import grundy
     >>> game = grundy.Game(
     ...     options=lambda p: [(a, p - a) for a in range(1, (p + 1) // 2)],
-    ...     components=lambda p: list(p) if isinstance(p, tuple) else None,
+    ...     components=grundy.tuple_components,
     ... )
     >>> game.grundy_value(13), game.outcome(13), game.winning_moves(13)
     (3, 'N', [(5, 8)])
@@ -71,12 +117,17 @@ class Game:
         canonical: Optional[Callable[[Any], Any]] = None,
         *,
         max_positions: Optional[int] = None,
+        progress: Union[None, bool, Callable[[int, Optional[int]], Any]] = None,
     ) -> None:
         _callable("options", options, required=True)
         _callable("components", components)
         _callable("canonical", canonical)
         limit = None if max_positions is None else _check.u64("max_positions", max_positions)
-        self._engine = _grundy.GameEngine(options, components, canonical, limit)
+        tuples = components is tuple_components
+        report, delay = _progress(progress)
+        self._engine = _grundy.GameEngine(
+            options, None if tuples else components, canonical, limit, tuples, report, delay
+        )
 
     def grundy_value(self, position: Hashable) -> int:
         """The Sprague-Grundy value of ``position`` (normal play: the last player to move
@@ -143,7 +194,7 @@ class Game:
         """
         size = _check.number("sequence length", n, MAX_SEQUENCE)
         _callable("position", position)
-        report = self._engine.sequence(size, position if position is not None else _identity)
+        report = self._engine.sequence(size, position)
         values = report.pop("values")
         report["game"] = "game"
         return Sequence._from_list(report, values)
@@ -156,6 +207,3 @@ class Game:
     def __repr__(self) -> str:
         return f"<grundy.Game, {self.positions_evaluated} positions evaluated>"
 
-
-def _identity(k: int) -> int:
-    return k

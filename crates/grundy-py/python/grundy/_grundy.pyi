@@ -48,7 +48,20 @@ def takebreak_sequence(
     progress: Optional[Callable[[int, int], Any]] = None,
 ) -> Dict[str, Any]:
     """G(0..=n) through the CLI's run code (checkpoint, catalogue record) with the CLI's
-    sequence report keys; "values" as native-endian u16 bytes."""
+    sequence report keys; "values" a `Values` (the run), or native-endian u16 bytes for the
+    general engine."""
+
+class Values:
+    """G(0..=n) as a run left them: the computed values and the certified period extending
+    them, written out in full only by `to_bytes`."""
+
+    def __len__(self) -> int: ...
+    def get(self, i: int) -> int:
+        """G(i); IndexError past n."""
+    def take(self, start: int, step: int, count: int) -> List[int]:
+        """G(start), G(start + step), ...: `count` values (the indices of a slice)."""
+    def to_bytes(self) -> bytes:
+        """G(0..=n) as native-endian u16 bytes."""
 
 def takebreak_position(code: str, heaps: List[int], max_moves: int = 1000) -> Dict[str, Any]:
     """Value, outcome and winning moves of several heaps."""
@@ -101,7 +114,13 @@ class GameEngine:
         components: Optional[Any] = None,
         canonical: Optional[Any] = None,
         max_positions: Optional[int] = None,
-    ) -> None: ...
+        tuple_sums: bool = False,
+        progress: Optional[Any] = None,
+        progress_delay: float = 0.0,
+    ) -> None:
+        """tuple_sums: exact tuples split into their items, read in Rust (components ignored).
+        progress(done, total): called every 0.1 s once a query has lasted progress_delay
+        seconds, and at its end (then progress.close(), if it has one)."""
     def grundy_value(self, position: Any) -> int:
         """The normal-play value."""
     def options_with_values(self, position: Any) -> List[Tuple[Any, int]]:
@@ -118,8 +137,9 @@ class GameEngine:
         prefs: Optional[List[List[int]]] = None,
     ) -> Dict[str, Any]:
         """players, last_mover, position_offset and the principal line, player 0 to move."""
-    def sequence(self, n: int, position: Any) -> Dict[str, Any]:
-        """{"n", "values", "period"}: G(position(k)) for k <= n, the period observed (or None)."""
+    def sequence(self, n: int, position: Optional[Any] = None) -> Dict[str, Any]:
+        """{"n", "values", "period"}: G(position(k)) (G(k) when position is None) for k <= n,
+        bottom-up, and the period observed (or None)."""
     def positions_evaluated(self) -> int:
         """Positions in the normal-play table."""
 def census_run(

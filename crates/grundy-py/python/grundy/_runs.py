@@ -38,8 +38,9 @@ class _LateBar:
     """A tqdm bar on stderr that appears once the run has lasted a second, when someone
     watches (a terminal or a notebook); without tqdm installed, nothing is shown."""
 
-    def __init__(self, what: str, always: bool) -> None:
+    def __init__(self, what: str, always: bool, unit: Optional[str] = None) -> None:
         self.what = what
+        self.unit = unit or (" values" if what.startswith("G(n)") else " codes")
         self.start = time.monotonic()
         self.always = always
         self.bar: Any = None
@@ -56,13 +57,15 @@ class _LateBar:
                 self.always = False
                 self.start = float("inf")  # never look again
                 return
-            self.bar = tqdm(total=total, desc=self.what, file=sys.stderr, unit=" values"
-                            if self.what.startswith("G(n)") else " codes")
+            # no total: a grundy.Game query counts the positions it explores
+            unit = self.unit if total is not None else " positions"
+            self.bar = tqdm(total=total, desc=self.what, file=sys.stderr, unit=unit)
         self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+            self.bar = None  # the next query (of a grundy.Game) gets a bar of its own
 
 
 def progress_callback(progress: Progress, what: str) -> Any:

@@ -2,8 +2,8 @@
 //! library's evaluators ([`grundy::NormalPlay`], misère play, the multiplayer reading of the
 //! multiplayer paper, Def. 4.1) run on any hashable Python positions.
 //!
-//! - A position is the Python object with its hash, computed once ([`PyPos`]); equality is
-//!   identity first, then Python `==`.
+//! - A position is a table key ([`PyPos`], module [`position`]): an int in Rust, any other
+//!   object with its hash, computed once; equality is Python's.
 //! - The rules ([`Rules`]) call the user's `options`, `components` and `canonical` callbacks.
 //!   The trait's methods cannot fail, so a callback's exception (or a Ctrl-C seen by
 //!   `check_signals`) is stored, the rules answer "no options" from then on, and
@@ -16,159 +16,71 @@
 //! - The memo tables live in the [`GameEngine`] object: a second query on the same game
 //!   reuses everything the first one found.
 
+mod position;
+mod progress;
+
 use crate::{guarded, multiplayer::profile, value_error};
 use grundy::games::multiplayer::{LastMover, Preferences};
 use grundy::solve::{Misere, Normal, Solver};
 use grundy::takebreak::period::PeriodDetector;
 use grundy::{Error, Game, Nimber, Outcome};
+use position::{eq_failed, gil_held, shown, small_int, take_eq_error, PyPos};
+use progress::Reporter;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use std::cell::RefCell;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-/// How many callback calls pass between two checks for Ctrl-C (`PyErr_CheckSignals`).
-const SIGNAL_EVERY: usize = 1024;
+/// How many callback calls pass between two checks for Ctrl-C (`PyErr_CheckSignals`) and for a
+/// progress report that is due.
+const SIGNAL_EVERY: usize = 256;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GameEngine>()
 }
 
-thread_local! {
-    /// An exception raised by a position's `==` inside a table lookup, where it cannot be
-    /// returned; [`Rules::interrupted`] picks it up.
-    static EQ_ERROR: RefCell<Option<PyErr>> = const { RefCell::new(None) };
-}
-
-/// A Python position as the engine's key: the object and its hash, computed once.
-pub struct PyPos {
-    hash: isize,
-    obj: Py<PyAny>,
-}
-
-impl PyPos {
-    fn new(obj: Bound<'_, PyAny>) -> PyResult<Self> {
-        let hash = obj.hash().map_err(|e| {
-            if !e.is_instance_of::<PyTypeError>(obj.py()) {
-                return e; // the position's own __hash__ failed: its exception, unchanged
-            }
-            PyTypeError::new_err(format!(
-                "positions must be hashable, but the game gave {} (a {}): use a tuple or \
-                 frozenset instead of a list or set",
-                shown(&obj),
-                type_name(&obj)
-            ))
-        })?;
-        Ok(PyPos {
-            hash,
-            obj: obj.unbind(),
-        })
-    }
-
-    fn bind<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
-        self.obj.bind(py)
-    }
-}
-
-/// The GIL, which every use of a [`PyPos`] or of the [`Rules`] by the engine holds.
-///
-/// SAFETY (of the callers): positions are cloned and compared, and the rules called, only by
-/// the library's evaluators, and those run only inside the methods of [`GameEngine`], which
-/// Python calls with the GIL held and which never release it themselves (the interpreter may
-/// switch threads while a callback runs Python code, but it holds the GIL again whenever the
-/// callback returns to the engine). (Dropping a position needs no GIL: pyo3 defers the
-/// decref.) `Python::with_gil` would check the same thing through thread-local storage on every
-/// comparison, which the table lookups of a large game feel.
-fn gil_held<'py>() -> Python<'py> {
-    unsafe { Python::assume_gil_acquired() }
-}
-
-impl Clone for PyPos {
-    fn clone(&self) -> Self {
-        PyPos {
-            hash: self.hash,
-            obj: self.obj.clone_ref(gil_held()),
-        }
-    }
-}
-
-impl Hash for PyPos {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_isize(self.hash);
-    }
-}
-
-impl PartialEq for PyPos {
-    fn eq(&self, other: &Self) -> bool {
-        if self.obj.is(&other.obj) {
-            return true;
-        }
-        if self.hash != other.hash {
-            return false;
-        }
-        let py = gil_held();
-        // SAFETY: both pointers are live objects (owned by `self` and `other`); GIL held.
-        match unsafe {
-            pyo3::ffi::PyObject_RichCompareBool(
-                self.obj.as_ptr(),
-                other.obj.as_ptr(),
-                pyo3::ffi::Py_EQ,
-            )
-        } {
-            1 => true,
-            0 => false,
-            _ => {
-                let e = PyErr::fetch(py);
-                EQ_ERROR.with(|slot| {
-                    slot.borrow_mut().get_or_insert(e);
-                });
-                false
-            }
-        }
-    }
-}
-
-impl Eq for PyPos {}
-
-impl std::fmt::Debug for PyPos {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        Python::with_gil(|py| f.write_str(&shown(self.bind(py))))
-    }
-}
-
-/// `repr(obj)` for a message, cut to 80 characters.
-fn shown(obj: &Bound<'_, PyAny>) -> String {
-    let text = obj
-        .repr()
-        .map_or_else(|_| "<a position without repr>".into(), |r| r.to_string());
-    if text.chars().count() > 80 {
-        format!("{}...", text.chars().take(77).collect::<String>())
-    } else {
-        text
+/// `f(arg)`, through `PyObject_CallFunctionObjArgs`: CPython passes the argument on the C
+/// stack (vectorcall) instead of building an argument tuple as `call1` does, which a game's
+/// millions of callback calls feel.
+fn call_one<'py>(f: &Bound<'py, PyAny>, arg: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: `f` and `arg` are live objects and the GIL is held (both are `Bound`); the null
+    // pointer ends the argument list; the result is a new reference, or null with an
+    // exception set, which `from_owned_ptr_or_err` turns into the `PyErr`.
+    unsafe {
+        let result = pyo3::ffi::PyObject_CallFunctionObjArgs(
+            f.as_ptr(),
+            arg.as_ptr(),
+            std::ptr::null_mut::<pyo3::ffi::PyObject>(),
+        );
+        Bound::from_owned_ptr_or_err(f.py(), result)
     }
 }
 
 /// The user's callbacks as [`Game`] rules, with the slot for an exception they raised.
 pub struct Rules {
     options: Py<PyAny>,
-    components: Option<Py<PyAny>>,
+    components: Split,
     canonical: Option<Py<PyAny>>,
     error: Mutex<Option<PyErr>>,
     failed: AtomicBool,
+    /// Callback calls so far. Read and written with plain loads and stores (no atomic
+    /// read-modify-write on every call): the GIL serialises every use of the rules.
     calls: AtomicUsize,
+    reporter: Arc<Reporter>,
 }
 
 impl Rules {
     fn new(py: Python<'_>, engine: &GameEngine) -> Self {
         Rules {
             options: engine.options.clone_ref(py),
-            components: engine.components.as_ref().map(|c| c.clone_ref(py)),
+            components: engine.components.clone_ref(py),
             canonical: engine.canonical.as_ref().map(|c| c.clone_ref(py)),
             error: Mutex::new(None),
             failed: AtomicBool::new(false),
             calls: AtomicUsize::new(0),
+            reporter: engine.reporter.clone(),
         }
     }
 
@@ -176,21 +88,25 @@ impl Rules {
     fn position(&self, obj: Bound<'_, PyAny>) -> PyResult<PyPos> {
         match &self.canonical {
             None => PyPos::new(obj),
-            Some(c) => PyPos::new(c.bind(obj.py()).call1((obj,))?),
+            Some(c) => PyPos::new(call_one(c.bind(obj.py()), &obj)?),
         }
     }
 
-    /// Call `callback(position)`, checking for Ctrl-C every [`SIGNAL_EVERY`] calls.
+    /// Call `callback(position)`; every [`SIGNAL_EVERY`] calls, first check for Ctrl-C and let
+    /// the progress reporter report if a report is due.
     fn call<'py>(
         &self,
         callback: &Py<PyAny>,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = position.py();
-        if self.calls.fetch_add(1, Ordering::Relaxed) % SIGNAL_EVERY == 0 {
+        let calls = self.calls.load(Ordering::Relaxed);
+        self.calls.store(calls.wrapping_add(1), Ordering::Relaxed);
+        if calls % SIGNAL_EVERY == 0 {
             py.check_signals()?;
+            self.reporter.tick(py)?;
         }
-        callback.bind(py).call1((position,))
+        call_one(callback.bind(py), position)
     }
 
     /// The user's options of `position`, as the callback returned them (not canonicalised).
@@ -220,17 +136,20 @@ impl Rules {
     }
 
     fn try_options(&self, py: Python<'_>, position: &PyPos, out: &mut Vec<PyPos>) -> PyResult<()> {
-        self.each_option(position.bind(py), |o| {
+        self.reporter.explored_one();
+        self.each_option(&position.bind(py), |o| {
             out.push(self.position(o)?);
             Ok(())
         })
     }
 
     fn try_components(&self, py: Python<'_>, position: &PyPos) -> PyResult<Option<Vec<PyPos>>> {
-        let Some(callback) = &self.components else {
-            return Ok(None);
+        let callback = match &self.components {
+            Split::Never => return Ok(None),
+            Split::Tuples => return self.tuple_parts(py, position),
+            Split::Callback(callback) => callback,
         };
-        let pos = position.bind(py);
+        let pos = &position.bind(py);
         let result = self.call(callback, pos)?;
         if result.is_none() {
             return Ok(None);
@@ -250,19 +169,61 @@ impl Rules {
         Ok(Some(parts))
     }
 
+    /// The split of `grundy.tuple_components`, without calling Python: an exact tuple is the
+    /// sum of its items, anything else does not split.
+    fn tuple_parts(&self, py: Python<'_>, position: &PyPos) -> PyResult<Option<Vec<PyPos>>> {
+        let PyPos::Obj { obj, .. } = position else {
+            return Ok(None);
+        };
+        let Ok(tuple) = obj.bind(py).downcast_exact::<PyTuple>() else {
+            return Ok(None);
+        };
+        let mut parts = Vec::with_capacity(tuple.len());
+        for i in 0..tuple.len() {
+            // borrowed: no reference count taken for a part that is an int
+            let part = tuple.get_borrowed_item(i)?;
+            parts.push(match small_int(&part) {
+                Some(v) if self.canonical.is_none() => PyPos::Int(v),
+                _ => self.position(part.to_owned())?,
+            });
+        }
+        Ok(Some(parts))
+    }
+
     fn fail(&self, e: PyErr) {
         let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
         slot.get_or_insert(e);
-        self.failed.store(true, Ordering::Release);
+        self.failed.store(true, Ordering::Relaxed);
     }
 
     /// The exception that stopped the engine, if any (and forget it: the rules work again).
     fn take_error(&self) -> Option<PyErr> {
-        if let Some(e) = EQ_ERROR.with(|slot| slot.borrow_mut().take()) {
+        if let Some(e) = take_eq_error() {
             self.fail(e);
         }
-        self.failed.store(false, Ordering::Release);
+        self.failed.store(false, Ordering::Relaxed);
         self.error.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+/// How positions split into sums ([`Game::components`]).
+pub enum Split {
+    /// No `components`: no position splits.
+    Never,
+    /// `components=grundy.tuple_components`: an exact tuple is the sum of its items, read in
+    /// Rust (the function's own Python body says the same).
+    Tuples,
+    /// The user's `components` callback.
+    Callback(Py<PyAny>),
+}
+
+impl Split {
+    fn clone_ref(&self, py: Python<'_>) -> Self {
+        match self {
+            Split::Never => Split::Never,
+            Split::Tuples => Split::Tuples,
+            Split::Callback(c) => Split::Callback(c.clone_ref(py)),
+        }
     }
 }
 
@@ -288,7 +249,7 @@ fn for_each_item<'py>(
     }
 }
 
-fn type_name(value: &Bound<'_, PyAny>) -> String {
+pub(super) fn type_name(value: &Bound<'_, PyAny>) -> String {
     value
         .get_type()
         .name()
@@ -299,7 +260,7 @@ impl Game for Rules {
     type Position = PyPos;
 
     fn options(&self, position: &PyPos, out: &mut Vec<PyPos>) {
-        if self.failed.load(Ordering::Acquire) {
+        if self.failed.load(Ordering::Relaxed) {
             return;
         }
         if let Err(e) = self.try_options(gil_held(), position, out) {
@@ -309,7 +270,7 @@ impl Game for Rules {
     }
 
     fn components(&self, position: &PyPos) -> Option<Vec<PyPos>> {
-        if self.components.is_none() || self.failed.load(Ordering::Acquire) {
+        if matches!(self.components, Split::Never) || self.failed.load(Ordering::Relaxed) {
             return None;
         }
         self.try_components(gil_held(), position)
@@ -320,8 +281,7 @@ impl Game for Rules {
     }
 
     fn interrupted(&self) -> Option<Error> {
-        let eq_failed = EQ_ERROR.with(|slot| slot.borrow().is_some());
-        (eq_failed || self.failed.load(Ordering::Acquire))
+        (self.failed.load(Ordering::Relaxed) || eq_failed())
             .then(|| Error::Invalid("stopped by an exception in the game's callback".into()))
     }
 }
@@ -331,16 +291,30 @@ impl Game for Rules {
 #[pyclass(module = "grundy._grundy")]
 pub struct GameEngine {
     options: Py<PyAny>,
-    components: Option<Py<PyAny>>,
+    components: Split,
     canonical: Option<Py<PyAny>>,
     normal: Option<Solver<Rules, Normal>>,
     misere: Option<Solver<Rules, Misere>>,
     multiplayer: Vec<(Preferences, Solver<Rules, LastMover>)>,
     /// The most positions one table may hold (`TooLarge` past it), or no limit.
     max_positions: Option<usize>,
+    reporter: Arc<Reporter>,
 }
 
 impl GameEngine {
+    /// Run one query `f` (with the panic guard), timed and reported by the progress reporter.
+    fn query<T>(
+        &mut self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Self) -> PyResult<T>,
+    ) -> PyResult<T> {
+        let reporter = Arc::clone(&self.reporter);
+        reporter.begin();
+        let result = guarded(|| f(self));
+        let ended = reporter.end(py, result.is_ok());
+        result.and_then(|v| ended.map(|()| v))
+    }
+
     fn limited<R: grundy::solve::Reading<PyPos>>(&self, s: Solver<Rules, R>) -> Solver<Rules, R> {
         match self.max_positions {
             Some(limit) => s.with_limit(limit),
@@ -415,28 +389,45 @@ fn evaluate<R: grundy::solve::Reading<PyPos>, T>(
 
 #[pymethods]
 impl GameEngine {
+    /// `tuple_sums`: split exact tuples into their items in Rust (the wrapper's
+    /// `components=grundy.tuple_components`); `components` is then ignored. `progress(done,
+    /// total)`: called during a query that has lasted `progress_delay` seconds (see
+    /// [`progress`]).
     #[new]
-    #[pyo3(signature = (options, components=None, canonical=None, max_positions=None))]
+    #[pyo3(signature = (options, components=None, canonical=None, max_positions=None,
+                        tuple_sums=false, progress=None, progress_delay=0.0))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         options: Py<PyAny>,
         components: Option<Py<PyAny>>,
         canonical: Option<Py<PyAny>>,
         max_positions: Option<usize>,
+        tuple_sums: bool,
+        progress: Option<Py<PyAny>>,
+        progress_delay: f64,
     ) -> Self {
         GameEngine {
             options,
-            components,
+            components: match components {
+                _ if tuple_sums => Split::Tuples,
+                Some(c) => Split::Callback(c),
+                None => Split::Never,
+            },
             canonical,
             normal: None,
             misere: None,
             multiplayer: Vec::new(),
             max_positions,
+            reporter: Arc::new(Reporter::new(
+                progress,
+                Duration::try_from_secs_f64(progress_delay).unwrap_or_default(),
+            )),
         }
     }
 
     /// The Sprague-Grundy value of `position` (normal play).
     fn grundy_value(&mut self, position: &Bound<'_, PyAny>) -> PyResult<Nimber> {
-        guarded(|| self.value_of(position))
+        self.query(position.py(), |e| e.value_of(position))
     }
 
     /// Every option with its value: `[(option, value), ...]` in the callback's order.
@@ -444,13 +435,15 @@ impl GameEngine {
         &mut self,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Vec<(Bound<'py, PyAny>, Nimber)>> {
-        guarded(|| Self::option_values(self.normal(position.py()), position))
+        self.query(position.py(), |e| {
+            Self::option_values(e.normal(position.py()), position)
+        })
     }
 
     /// The misère outcome ("P" or "N") of `position`.
     fn misere_outcome(&mut self, position: &Bound<'_, PyAny>) -> PyResult<&'static str> {
-        guarded(|| {
-            let solver = self.misere(position.py());
+        self.query(position.py(), |e| {
+            let solver = e.misere(position.py());
             let key = solver.game().position(position.clone())?;
             Ok(evaluate(solver, |s| s.value(&key))?.as_str())
         })
@@ -461,8 +454,8 @@ impl GameEngine {
         &mut self,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        guarded(|| {
-            let pairs = Self::option_values(self.misere(position.py()), position)?;
+        self.query(position.py(), |e| {
+            let pairs = Self::option_values(e.misere(position.py()), position)?;
             Ok(pairs
                 .into_iter()
                 .filter(|(_, v)| *v == Outcome::P)
@@ -481,10 +474,10 @@ impl GameEngine {
         order: Option<Vec<usize>>,
         prefs: Option<Vec<Vec<usize>>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        guarded(|| {
+        self.query(position.py(), |e| {
             let py = position.py();
             let prefs = profile(players, order, prefs)?;
-            let solver = self.multiplayer(py, prefs);
+            let solver = e.multiplayer(py, prefs);
             let key = solver.game().position(position.clone())?;
             let play = evaluate(solver, |s| s.play(&key, 0))?;
             let out = PyDict::new(py);
@@ -505,20 +498,27 @@ impl GameEngine {
         })
     }
 
-    /// G(position(0)), ..., G(position(n)) and the period they show, if any (observed, not
-    /// certified): `{"n", "values", "period"}`.
+    /// G(position(0)), ..., G(position(n)) (a heap of k when `position` is None) and the
+    /// period they show, if any (observed, not certified): `{"n", "values", "period"}`.
+    /// Evaluated bottom-up, k = 0, 1, ..., so that each value finds its options' values known.
+    #[pyo3(signature = (n, position=None))]
     fn sequence<'py>(
         &mut self,
         py: Python<'py>,
         n: usize,
-        position: Bound<'py, PyAny>,
+        position: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        guarded(|| {
+        self.query(py, |e| {
             let mut values = Vec::with_capacity(n.min(1 << 20) + 1);
             for k in 0..=n {
-                let p = position.call1((k,))?;
-                values.push(self.value_of(&p)?);
+                e.reporter.step(k, n + 1);
+                let p = match &position {
+                    Some(f) => f.call1((k,))?,
+                    None => k.into_pyobject(py)?.into_any(),
+                };
+                values.push(e.value_of(&p)?);
             }
+            e.reporter.step(n + 1, n + 1);
             let out = PyDict::new(py);
             out.set_item("n", n)?;
             out.set_item("period", observed_period(py, &values)?)?;
