@@ -36,12 +36,24 @@ pub(crate) fn components_error<P: std::fmt::Debug>(part: &P) -> Error {
 /// Options of a position paired with their values.
 pub type OptionValues<P, V> = Vec<(P, V)>;
 
+/// A frame's lists: options (or parts) still to value, values found.
+type Lists<P, V> = (Vec<P>, Vec<V>);
+
+/// How many emptied lists the solver keeps for reuse. Frames come and go at the top of the
+/// stack, so a few dozen serve them all; a cap keeps a once-deep stack (a million-move chain)
+/// from leaving a million empty lists behind.
+const SPARE_LISTS: usize = 64;
+
+/// A position being evaluated: its options (or parts) not yet valued, and the values found.
+///
+/// Children are taken from the end of `children` and dropped as soon as they are valued, so
+/// `values` holds them last option first (reversed before [`Reading::combine`]). Taking the
+/// last option first also keeps the stack shallow for the common option order "smallest change
+/// first": Grundy's game lists the split `1 + (n-1)` first, and following it first would put
+/// every heap below `n` on the stack at once, each holding all of its options.
 struct Frame<P, V> {
     position: P,
     children: Vec<P>,
-    /// Index of the next child to look at.
-    next: usize,
-    /// Values of `children[..next]`, collected as each one is known.
     values: Vec<V>,
     is_sum: bool,
 }
@@ -60,6 +72,9 @@ pub struct Solver<G: Game, R: Reading<G::Position>> {
     limit: Option<usize>,
     /// The parts' values of the sum [`known_sum`](Self::known_sum) is adding up.
     scratch: Vec<R::Value>,
+    /// Emptied option and value lists of finished frames, reused by new frames: a frame then
+    /// costs no allocation, and a game with many options per position no regrowth of its list.
+    spare: Vec<Lists<G::Position, R::Value>>,
 }
 
 impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
@@ -71,6 +86,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
             memo: FxHashMap::default(),
             limit: None,
             scratch: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -144,28 +160,27 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         position: G::Position,
         split: Option<Vec<G::Position>>,
     ) -> Result<Frame<G::Position, R::Value>, Error> {
+        let (mut children, values) = self.spare.pop().unwrap_or_default();
         if let Some(parts) = split {
             if parts.contains(&position) {
                 return Err(components_error(&position));
             }
+            children.extend(parts);
             return Ok(Frame {
                 position,
-                values: Vec::with_capacity(parts.len()),
-                children: parts,
-                next: 0,
+                values,
+                children,
                 is_sum: true,
             });
         }
-        let mut children = Vec::new();
         self.game.options(&position, &mut children);
         if let Some(e) = self.game.interrupted() {
             return Err(e);
         }
         Ok(Frame {
             position,
-            values: Vec::with_capacity(children.len()),
+            values,
             children,
-            next: 0,
             is_sum: false,
         })
     }
@@ -196,37 +211,43 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
     }
 
     /// The traversal proper: post-order over `stack`, returning the bottom frame's value.
+    ///
+    /// Per option the work is kept to what the reading needs: when the reading evaluates sums,
+    /// the option is split first (a sum is never in the table, so looking it up would only
+    /// miss), and a sum whose parts are all valued is settled by its parts' table entries
+    /// alone. Options are taken last first (see [`Frame`]).
     fn run(&mut self, stack: &mut Vec<Frame<G::Position, R::Value>>) -> Result<R::Value, Error> {
         loop {
             let top = stack
                 .last_mut()
                 .expect("the stack holds the position being evaluated");
-            if top.next < top.children.len() {
-                let child = &top.children[top.next];
-                top.next += 1;
-                match self.memo.get(child) {
-                    Some(Some(v)) => {
-                        top.values.push(v.clone());
-                        continue;
-                    }
-                    // Meeting a position in progress is a loop of moves, unless the step that
-                    // led here was a split: then `components()` broke its contract.
-                    Some(None) if top.is_sum => return Err(components_error(child)),
-                    Some(None) => return Err(Error::Loop(format!("{child:?}"))),
-                    None => {}
-                }
-                let child = child.clone();
-                // A sum of parts already valued (the common case once a game's small
-                // positions are known) is settled here, without a frame or a table entry.
+            if let Some(child) = top.children.pop() {
+                let parent_is_sum = top.is_sum;
                 let split = self.split(&child)?;
-                if let Some(parts) = &split {
-                    if let Some(v) = self.known_sum(parts) {
-                        stack
-                            .last_mut()
-                            .expect("the parent frame is on the stack")
-                            .values
-                            .push(v);
-                        continue;
+                let known = match &split {
+                    // A sum of parts already valued (the common case once a game's small
+                    // positions are known) is settled here, without a frame or a table entry.
+                    Some(parts) => self.known_sum(parts),
+                    None => match self.memo.get(&child) {
+                        Some(Some(v)) => Some(v.clone()),
+                        // Meeting a position in progress is a loop of moves, unless the step
+                        // that led here was a split: then `components()` broke its contract.
+                        Some(None) if parent_is_sum => return Err(components_error(&child)),
+                        Some(None) => return Err(Error::Loop(format!("{child:?}"))),
+                        None => None,
+                    },
+                };
+                if let Some(v) = known {
+                    stack.last_mut().expect("the parent frame").values.push(v);
+                    continue;
+                }
+                // A sum gets a table entry only while its frame is on the stack (to catch a
+                // `components()` whose parts split back into it); it never keeps a value.
+                if split.is_some() {
+                    match self.memo.get(&child) {
+                        Some(_) if parent_is_sum => return Err(components_error(&child)),
+                        Some(_) => return Err(Error::Loop(format!("{child:?}"))),
+                        None => {}
                     }
                 }
                 if let Some(limit) = self.limit {
@@ -245,17 +266,28 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                     }
                 }
             } else {
-                let frame = stack.pop().expect("stack is non-empty");
+                let mut frame = stack.pop().expect("stack is non-empty");
+                frame.values.reverse(); // back into the order of the options
                 let v = if frame.is_sum {
                     self.reading.sum(&frame.values)
                 } else {
                     self.reading.combine(&frame.position, &frame.values)
                 };
-                if frame.is_sum {
+                let Frame {
+                    position,
+                    children,
+                    mut values,
+                    is_sum,
+                } = frame;
+                if is_sum {
                     // Sums are never stored: their parts are, and the nim-sum is cheap.
-                    self.memo.remove(&frame.position);
+                    self.memo.remove(&position);
                 } else {
-                    self.memo.insert(frame.position, Some(v.clone()));
+                    self.memo.insert(position, Some(v.clone()));
+                }
+                if self.spare.len() < SPARE_LISTS {
+                    values.clear();
+                    self.spare.push((children, values));
                 }
                 match stack.last_mut() {
                     Some(parent) => parent.values.push(v),
@@ -332,6 +364,47 @@ mod tests {
         for n in 0..=100 {
             assert_eq!(solver.grundy_value(&n).unwrap(), n % 3, "G({n})");
         }
+    }
+
+    /// A reading that writes out the tree of option values, so their order shows.
+    struct Tree;
+
+    impl super::Reading<u64> for Tree {
+        type Value = String;
+        fn combine(&mut self, _position: &u64, option_values: &[String]) -> String {
+            format!("({})", option_values.join(","))
+        }
+    }
+
+    /// Take 1 or 2, options listed as `n - 1` then `n - 2`.
+    struct TakeOneOrTwo;
+
+    impl crate::Game for TakeOneOrTwo {
+        type Position = u64;
+        fn options(&self, n: &u64, out: &mut Vec<u64>) {
+            out.extend((1..=2).filter(|&k| k <= *n).map(|k| n - k));
+        }
+    }
+
+    #[test]
+    fn option_values_reach_the_reading_in_the_order_of_the_options() {
+        // the same tree built by plain recursion, options in the game's order
+        fn tree(n: u64) -> String {
+            let options: Vec<String> = (1..=2).filter(|&k| k <= n).map(|k| tree(n - k)).collect();
+            format!("({})", options.join(","))
+        }
+        let mut solver = super::Solver::new(TakeOneOrTwo, Tree);
+        for n in [0, 1, 2, 5, 12] {
+            assert_eq!(solver.value(&n).unwrap(), tree(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn a_deep_chain_leaves_few_spare_lists_behind() {
+        // take 1 or 2 from 200000: the stack is 100000 frames deep at its deepest
+        let mut solver = super::Solver::new(TakeOneOrTwo, crate::solve::Normal::default());
+        assert_eq!(solver.value(&200_000).unwrap(), 200_000 % 3);
+        assert!(!solver.spare.is_empty() && solver.spare.len() <= super::SPARE_LISTS);
     }
 
     /// Nim on sorted heaps, with (`split`) or without components.
