@@ -84,7 +84,7 @@ where
         let mut last: Option<Instant> = None;
         Box::new(move |s: &Stats| {
             Python::with_gil(|py| {
-                let due = last.is_none_or(|t| t.elapsed() >= EVERY);
+                let due = last.map_or(true, |t| t.elapsed() >= EVERY);
                 let result = py.check_signals().and_then(|()| match &progress {
                     Some(f) if due => {
                         last = Some(Instant::now());
