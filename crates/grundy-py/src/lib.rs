@@ -17,12 +17,14 @@
 //! - [`graph`]: explicit game graphs.
 //! - [`runs`]: censuses and the results catalogue (the CLI's code, crate `grundy-runs`).
 //! - [`verify`]: the papers' exhaustive checks, as `grundy verify`.
+//! - [`search`]: Cram and Chomp by the pruned search, as `grundy cram` and `grundy chomp`.
 //! - [`game`]: the user's own game, rules as Python callbacks, on the library's evaluators.
 
 mod families;
 mod game;
 mod graph;
 mod multiplayer;
+mod search;
 mod takebreak;
 mod young;
 // long runs: censuses and the catalogue (grundy-runs), and the papers' exhaustive checks
@@ -82,5 +84,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     runs::register(m)?;
     verify::register(m)?;
     game::register(m)?;
+    search::register(m)?;
     Ok(())
 }

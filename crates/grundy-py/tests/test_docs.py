@@ -34,8 +34,8 @@ def test_docstring_examples():
     import doctest
 
     import grundy
-    from grundy import _graph
+    from grundy import _graph, _search
 
-    for module in (grundy, _graph):
+    for module in (grundy, _graph, _search):
         failures, tried = doctest.testmod(module)
         assert tried > 0 and failures == 0, module.__name__

@@ -87,6 +87,53 @@ pub fn parse_u64_list(what: &str, text: &str) -> Result<Vec<u64>, Error> {
         .collect()
 }
 
+/// Parse a board size `RxC` (also `R*C`, `RXC`) into (rows, cols); `what` names the board in
+/// the message ("board", "bar").
+pub fn parse_size(what: &str, text: &str) -> Result<(u32, u32), Error> {
+    let bad = || {
+        Error::Invalid(format!(
+            "{what} size '{}' is not ROWSxCOLS (e.g. 3x4)",
+            shown(text)
+        ))
+    };
+    let (r, c) = text.split_once(['x', 'X', '*']).ok_or_else(bad)?;
+    let r: u32 = r.trim().parse().map_err(|_| bad())?;
+    let c: u32 = c.trim().parse().map_err(|_| bad())?;
+    Ok((r, c))
+}
+
+/// Parse a memory size such as `512M` into bytes: a number with K, M or G (powers of 1024; a
+/// trailing `B` or `iB` is allowed), or a plain number of bytes; between 4K and 1024G.
+pub fn parse_memory(text: &str) -> Result<usize, Error> {
+    let not_a_size = || {
+        Error::Invalid(format!(
+            "--memory '{}' is not a size: write a number with K, M or G (e.g. 512M)",
+            shown(text)
+        ))
+    };
+    let t = text.trim();
+    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        _ => return Err(not_a_size()),
+    };
+    let n: usize = digits.parse().map_err(|_| not_a_size())?;
+    n.checked_mul(1usize << shift)
+        .filter(|&b| (1 << 12..=1 << 40).contains(&b))
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "--memory {} is out of range: give between 4K and 1024G (e.g. 512M)",
+                shown(text)
+            ))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +153,34 @@ mod tests {
         assert!(e.to_string().contains("too large"), "{e}");
         assert_eq!(shown("a\nb"), "a\\nb");
         assert_eq!(shown(&"x".repeat(41)), format!("{}...", "x".repeat(40)));
+    }
+
+    #[test]
+    fn sizes_and_memory_budgets_are_read_or_refused_in_one_line() {
+        assert_eq!(parse_size("board", "3x4").unwrap(), (3, 4));
+        assert_eq!(parse_size("bar", " 5 * 6 ").unwrap(), (5, 6));
+        let e = parse_size("bar", "3by4").unwrap_err().to_string();
+        assert_eq!(e, "bar size '3by4' is not ROWSxCOLS (e.g. 3x4)");
+        assert!(parse_size("board", "3x-4").is_err());
+        assert_eq!(parse_memory("512M").unwrap(), 512 << 20);
+        assert_eq!(parse_memory("4k").unwrap(), 4096);
+        assert_eq!(parse_memory("2GiB").unwrap(), 2 << 30);
+        assert_eq!(parse_memory("8192").unwrap(), 8192);
+        let e = parse_memory("lots").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "--memory 'lots' is not a size: write a number with K, M or G (e.g. 512M)"
+        );
+        for far in ["1", "4095", "1025G", "99999999999999999999G"] {
+            let e = parse_memory(far).unwrap_err().to_string();
+            assert!(
+                e.contains("out of range") || e.contains("not a size"),
+                "{e}"
+            );
+        }
+        assert!(parse_memory("1025G")
+            .unwrap_err()
+            .to_string()
+            .contains("out of range"));
     }
 }

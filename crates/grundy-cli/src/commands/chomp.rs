@@ -1,11 +1,11 @@
 //! `grundy chomp`: Chomp on a rectangle or any Young-diagram shape, by the library's pruned
 //! search.
 
-use super::cram::parse_size;
 use super::search::{solve, value_lines, SearchArgs};
-use crate::common::{emit, parse_u64_list, CliError, CliResult};
-use grundy::games::chomp::{Bite, Chomp};
+use crate::common::{emit, CliError, CliResult};
+use grundy::games::chomp::{parse_shape, Bite, Chomp};
 use grundy::solve::pruned::ValueMethod;
+use grundy::text::parse_size;
 use serde::Serialize;
 
 /// Chomp: bite a square and everything above and to the right of it; the poisoned bottom-left
@@ -49,13 +49,7 @@ pub fn run(args: ChompArgs, json: bool) -> CliResult {
             let (r, c) = parse_size("bar", size)?;
             Chomp::rectangle(r, c)?
         }
-        (None, Some(shape)) => {
-            let rows = parse_u64_list("row length", shape)?
-                .into_iter()
-                .map(|r| u32::try_from(r).unwrap_or(u32::MAX))
-                .collect::<Vec<_>>();
-            Chomp::shape(&rows)?
-        }
+        (None, Some(shape)) => parse_shape(shape)?,
         (None, None) => return Err(CliError::input("give a size (e.g. 4x5) or --shape 5,3,3,1")),
     };
     // Chomp's values are large and nearly every position must be valued: mex of full values.

@@ -5,6 +5,7 @@ use super::search::{solve, value_lines, SearchArgs};
 use crate::common::{emit, read_text, CliError, CliResult};
 use grundy::games::cram::{symmetric_zero, Cram, Domino};
 use grundy::solve::pruned::ValueMethod;
+use grundy::text::parse_size;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -42,15 +43,6 @@ struct Report {
     answer: super::search::Answer<Move>,
     /// true when the half-turn symmetry theorem decides the board without search
     symmetric: bool,
-}
-
-/// Parse `RxC` (also `R*C`, `RXC`) into (rows, cols).
-pub fn parse_size(what: &str, text: &str) -> CliResult<(u32, u32)> {
-    let bad = || CliError::input(format!("{what} size '{text}' is not ROWSxCOLS (e.g. 3x4)"));
-    let (r, c) = text.split_once(['x', 'X', '*']).ok_or_else(bad)?;
-    let r: u32 = r.trim().parse().map_err(|_| bad())?;
-    let c: u32 = c.trim().parse().map_err(|_| bad())?;
-    Ok((r, c))
 }
 
 pub fn run(args: CramArgs, json: bool) -> CliResult {

@@ -1,9 +1,13 @@
 //! What `cram` and `chomp` share: the `--memory`, `--outcome-only` and `--no-moves` flags, running the
-//! library's pruned search with a late progress spinner and Ctrl-C, and the report's numbers.
+//! library's pruned search ([`grundy::solve::pruned::answer`]) with a late progress spinner and
+//! Ctrl-C, and the report's value lines.
 
-use crate::common::{CliError, CliResult};
-use grundy::solve::pruned::{PrunedSolver, Stats, ValueMethod};
-use grundy::{LabelledMoves, Nimber, Outcome};
+pub use grundy::solve::pruned::Answer;
+
+use crate::common::CliResult;
+use grundy::solve::pruned::{answer, ProgressFn, Question, Stats, ValueMethod};
+use grundy::text::parse_memory;
+use grundy::LabelledMoves;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -25,63 +29,12 @@ pub struct SearchArgs {
     pub no_moves: bool,
 }
 
-/// Parse `512M`-style sizes (K, M, G; powers of 1024; a plain number is bytes).
-pub fn parse_memory(text: &str) -> CliResult<usize> {
-    let t = text.trim();
-    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => t.split_at(i),
-        None => (t, ""),
-    };
-    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        _ => return Err(memory_error(text)),
-    };
-    let n: usize = digits.parse().map_err(|_| memory_error(text))?;
-    n.checked_mul(1usize << shift)
-        .filter(|&b| (1 << 12..=1 << 40).contains(&b))
-        .ok_or_else(|| {
-            CliError::input(format!(
-                "--memory {text} is out of range: give between 4K and 1024G (e.g. 512M)"
-            ))
-        })
-}
-
-fn memory_error(text: &str) -> CliError {
-    CliError::input(format!(
-        "--memory '{text}' is not a size: write a number with K, M or G (e.g. 512M)"
-    ))
-}
-
-/// The answer and what it cost.
-#[derive(Serialize)]
-pub struct Answer<M: Serialize> {
-    /// null with `--outcome-only`
-    pub grundy_value: Option<Nimber>,
-    pub outcome: Outcome,
-    /// null with `--no-moves`
-    pub winning_moves: Option<Vec<M>>,
-    pub search: SearchStats,
-}
-
-#[derive(Serialize)]
-pub struct SearchStats {
-    pub nodes: u64,
-    pub positions_stored: usize,
-    pub positions_replaced: u64,
-    pub table_bytes: usize,
-}
-
-/// The value (unless `--outcome-only`), the outcome and the winning moves (unless `--no-moves`).
-type Found<M> = (Option<Nimber>, Outcome, Option<Vec<M>>);
-
 /// Set by the Ctrl-C handler.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Value (unless `--outcome-only`, by `method`), outcome and winning moves of `position`, with a spinner
-/// on stderr once the search has lasted a second; Ctrl-C stops it with one line.
+/// The library's answer ([`grundy::solve::pruned::answer`]) to the flags, with a spinner on
+/// stderr once the search has lasted a second; Ctrl-C stops it with one line. Moves are
+/// relabelled by `label` for the report.
 pub fn solve<G, M>(
     game: G,
     position: &G::Position,
@@ -93,15 +46,19 @@ where
     G: LabelledMoves,
     M: Serialize,
 {
-    let memory = parse_memory(&args.memory)?;
-    let mut solver = PrunedSolver::with_memory(game, memory).with_value_method(method);
+    let question = Question {
+        memory: parse_memory(&args.memory)?,
+        method,
+        outcome_only: args.outcome_only,
+        moves: !args.no_moves,
+    };
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let bar = Arc::new(indicatif::ProgressBar::hidden());
     let start = Instant::now();
     let shown = Arc::new(AtomicBool::new(false));
-    {
+    let progress: ProgressFn = {
         let (bar, shown) = (Arc::clone(&bar), Arc::clone(&shown));
-        solver.on_progress(Box::new(move |s: &Stats| {
+        Box::new(move |s: &Stats| {
             if !shown.load(Ordering::Relaxed) && start.elapsed() >= Duration::from_secs(1) {
                 shown.store(true, Ordering::Relaxed);
                 bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -115,42 +72,11 @@ where
             bar.set_message(format!("{} nodes, {} positions stored", s.nodes, s.stored));
             bar.tick();
             !STOP.load(Ordering::SeqCst)
-        }));
-    }
-    let mut run = || -> Result<Found<M>, grundy::Error> {
-        let (value, outcome) = if args.outcome_only {
-            (None, solver.outcome(position)?)
-        } else {
-            let v = solver.grundy_value(position)?;
-            (Some(v), Outcome::from_value(v))
-        };
-        let moves = match outcome {
-            _ if args.no_moves => None,
-            Outcome::P => Some(Vec::new()),
-            Outcome::N => Some(solver.winning_moves(position)?.iter().map(&label).collect()),
-        };
-        Ok((value, outcome, moves))
+        })
     };
-    let result = run();
+    let result = answer(game, position, &question, Some(progress));
     bar.finish_and_clear();
-    let (grundy_value, outcome, winning_moves) = result.map_err(|e| match e {
-        grundy::Error::Invalid(m) if m == "interrupted" => {
-            CliError::input("interrupted: the search was stopped before it finished")
-        }
-        e => e.into(),
-    })?;
-    let s = solver.stats();
-    Ok(Answer {
-        grundy_value,
-        outcome,
-        winning_moves,
-        search: SearchStats {
-            nodes: s.nodes,
-            positions_stored: s.stored,
-            positions_replaced: s.replaced,
-            table_bytes: s.table_bytes,
-        },
-    })
+    Ok(result?.map_moves(|m| label(&m)))
 }
 
 /// The value and outcome lines of the human report.

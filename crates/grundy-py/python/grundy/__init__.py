@@ -30,6 +30,7 @@ from . import _runs
 from ._display import GameGraph, GraphSpec, YoungDiagram
 from ._game import Game, tuple_components
 from ._graph import from_networkx, graph, to_networkx
+from ._search import chomp, cram
 from ._sequence import Sequence
 
 __version__: str = _grundy.__version__
@@ -41,6 +42,8 @@ __all__ = [
     "Sequence",
     "YoungDiagram",
     "cdnim",
+    "chomp",
+    "cram",
     "from_networkx",
     "graph",
     "multiplayer",

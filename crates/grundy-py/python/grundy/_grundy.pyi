@@ -175,3 +175,31 @@ def verify_check(
     max_boxes: Optional[int] = None,
 ) -> Dict[str, Any]:
     """An exhaustive check, with the keys of `grundy verify TARGET --json`."""
+
+def cram_position(
+    size: Optional[str] = None,
+    board: Optional[str] = None,
+    memory: str = "512M",
+    outcome_only: bool = False,
+    moves: bool = True,
+    progress: Optional[Callable[[int, Optional[int]], Any]] = None,
+) -> Dict[str, Any]:
+    """Cram on a "RxC" board or a board drawn as text, with the keys of `grundy cram --json`.
+
+    >>> cram_position("2x2")["grundy_value"]
+    0
+    """
+
+def chomp_position(
+    size: Optional[str] = None,
+    shape: Optional[str] = None,
+    memory: str = "512M",
+    outcome_only: bool = False,
+    moves: bool = True,
+    progress: Optional[Callable[[int, Optional[int]], Any]] = None,
+) -> Dict[str, Any]:
+    """Chomp on a "RxC" bar or a shape "5,3,3,1", with the keys of `grundy chomp --json`.
+
+    >>> chomp_position(shape="2,1")["outcome"]
+    'P'
+    """

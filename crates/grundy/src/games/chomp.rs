@@ -182,6 +182,16 @@ impl LabelledMoves for Chomp {
     }
 }
 
+/// The packed position of a shape typed as row lengths, e.g. `5,3,3,1` (commas or blanks),
+/// refused in one line as [`Chomp::shape`] refuses it.
+pub fn parse_shape(text: &str) -> Result<u64, Error> {
+    let rows = crate::text::parse_u64_list("row length", text)?
+        .into_iter()
+        .map(|r| u32::try_from(r).unwrap_or(u32::MAX))
+        .collect::<Vec<_>>();
+    Chomp::shape(&rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -82,11 +82,13 @@
 //! assert_eq!(solver.has_value(&vec![4, 8], 0).unwrap(), true); // 1 xor 1
 //! ```
 
+pub mod answer;
 pub mod nimset;
 pub mod table;
 
 use crate::solve::traverse::components_error;
 use crate::{Error, Game, LabelledMoves, Nimber, Outcome};
+pub use answer::{answer, Answer, Question, SearchStats};
 pub use nimset::NimSet;
 pub use table::{Knowledge, Table};
 
