@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import pathlib
+import shutil
 import subprocess
+import tempfile
 from typing import Any, List
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 BIN = os.environ.get("GRUNDY_BIN", str(ROOT / "target" / "release" / "grundy"))
+
+# The CLI runs and the package's default catalogue and checkpoints use a scratch user data
+# directory of this test session, never the user's own (nor another session's).
+_DATA_HOME = tempfile.mkdtemp(prefix="grundy-pytest-data-")
+atexit.register(shutil.rmtree, _DATA_HOME, True)
+os.environ["XDG_DATA_HOME"] = _DATA_HOME
+os.environ.pop("GRUNDY_DB", None)
 
 
 def plain(value: Any) -> Any:

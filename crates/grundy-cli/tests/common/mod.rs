@@ -12,9 +12,18 @@ pub fn grundy() -> Command {
     cmd
 }
 
-/// The scratch user data directory of the test binaries.
+/// The scratch user data directory of this test binary: inside this build's target directory
+/// (cargo's `CARGO_TARGET_TMPDIR`) and named after the test binary, so clones, worktrees and the
+/// test binaries of one run never share a catalogue (a shared one let another checkout's newer
+/// catalogue schema leak into these tests' output).
 pub fn scratch_data_home() -> std::path::PathBuf {
-    std::env::temp_dir().join("grundy-cli-tests-data")
+    let binary = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "tests".into());
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("grundy-cli-tests-data")
+        .join(binary)
 }
 
 /// Run with `--json` and parse stdout as one JSON object; the command must succeed.
