@@ -131,11 +131,19 @@ impl Grid {
     /// The connected region (orthogonal adjacency) of `set` holding its lowest cell (0 for
     /// the empty set).
     pub fn region_of_lowest(&self, set: u64) -> u64 {
+        self.region_of_lowest_linked(set, set & (set >> 1) & !self.last_col())
+    }
+
+    /// The connected region of `set` holding its lowest cell when a horizontal step from a
+    /// cell to its right neighbour (or back) is allowed only from the cells of `links` (a
+    /// subset of `set` whose right neighbours are in `set`); vertical steps are all allowed.
+    /// Cram cuts the horizontal edges of certain 2x2 junctions this way.
+    pub fn region_of_lowest_linked(&self, set: u64, links: u64) -> u64 {
         let mut region = set & set.wrapping_neg();
         let w = self.width;
         loop {
             // Whole runs along the rows at once, then one step up and down.
-            region = self.fill_rows(region, set);
+            region = self.fill_rows(region, links);
             let vertical = region.checked_shl(w).unwrap_or(0) | region.checked_shr(w).unwrap_or(0);
             let grown = region | (vertical & set);
             if grown == region {
@@ -145,13 +153,13 @@ impl Grid {
         }
     }
 
-    /// `seed` (a subset of `set`) grown to the whole horizontal runs of `set` it touches:
-    /// a parallel prefix fill (steps 1, 2, 4, ... cells) each way, never across a row's end.
-    fn fill_rows(&self, seed: u64, set: u64) -> u64 {
+    /// `seed` grown along the horizontal edges of `links` (a cell of `links` is joined to its
+    /// right neighbour): a parallel prefix fill (steps 1, 2, 4, ... cells) each way.
+    fn fill_rows(&self, seed: u64, links: u64) -> u64 {
         let mut right = seed;
-        let mut pass = set & !self.first_col; // a cell reachable from its left neighbour
+        let mut pass = links << 1; // a cell reachable from its left neighbour
         let mut left = seed;
-        let mut pass_left = set & !self.last_col();
+        let mut pass_left = links; // a cell reachable from its right neighbour
         let mut step = 1;
         while step < self.width {
             right |= pass & (right << step);
