@@ -96,7 +96,8 @@ pub trait Game {
 
     /// A value the game knows without search (a theorem beside the rules, e.g. Cram's
     /// symmetry strategy), or `None` (the default). Engines trust it, so tests must compare it
-    /// with the plain evaluator.
+    /// with the plain evaluator. The pruned search asks it again each time rather than store
+    /// its answers: keep it cheap.
     fn known_value(&self, _position: &Self::Position) -> Option<crate::Nimber> {
         None
     }

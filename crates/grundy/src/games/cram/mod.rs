@@ -291,10 +291,11 @@ impl Game for Cram {
         Some(big)
     }
 
-    /// Extra tufts and bridges filled ([`Cram::reduced`]), then the least image of the
-    /// shape under translation and the board's symmetries.
+    /// The least image of the shape under translation and the board's symmetries. (The
+    /// engines ask only for positions [`components`](Game::components) leaves whole, which
+    /// are already [reduced](Cram::reduced).)
     fn canonical(&self, empty: &u64) -> u64 {
-        self.grid.canonical_shape(self.reduced(*empty))
+        self.grid.canonical_shape(*empty)
     }
 
     /// The number of empty cells (with moves listed centre first, lightest options first

@@ -260,9 +260,7 @@ impl<G: Game> PrunedSolver<G> {
         if let Some(v) = self.table.get(c).value() {
             return Some(v);
         }
-        let v = self.game.known_value(c)?;
-        self.table.put(c, Knowledge::exact(v));
-        Some(v)
+        self.game.known_value(c)
     }
 
     fn learn_exact(&mut self, c: &G::Position, v: Nimber) {
@@ -365,7 +363,7 @@ impl<G: Game> PrunedSolver<G> {
             return Ok(Some(v));
         }
         if let Some(v) = self.game.known_value(c) {
-            self.learn_exact(c, v);
+            // Not stored: a theorem is asked again rather than fill the table.
             return Ok(Some(v));
         }
         let want = want.without_low(k.excluded_bits());
