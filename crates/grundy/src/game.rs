@@ -83,6 +83,13 @@ pub trait Game {
         None
     }
 
+    /// Whether the parts [`components`](Game::components) returns are always single
+    /// components already (it would return `None` for each of them), so that engines need not
+    /// ask again. `false` (the default) is always correct.
+    fn parts_are_final(&self) -> bool {
+        false
+    }
+
     /// A canonical representative of `position` for the transposition table: a position with
     /// the same value, the same for every position the game considers equivalent (e.g. the
     /// least image under the board's symmetries; see [`crate::games::grid`]). The default is
@@ -153,6 +160,9 @@ macro_rules! forward_game {
             }
             fn components(&self, position: &Self::Position) -> Option<Vec<Self::Position>> {
                 (**self).components(position)
+            }
+            fn parts_are_final(&self) -> bool {
+                (**self).parts_are_final()
             }
             fn canonical(&self, position: &Self::Position) -> Self::Position {
                 (**self).canonical(position)

@@ -194,6 +194,29 @@ impl Cram {
         tops | tops.checked_shl(w).unwrap_or(0)
     }
 
+    /// Push the final parts of `empty` (see [`Game::components`]) onto `out`.
+    fn split_into(&self, empty: u64, out: &mut Vec<u64>) {
+        let reduced = self.reduced(empty);
+        let (horizontal, _) = self.anchors(reduced);
+        let cuts = self.junction_cuts(reduced);
+        let links = horizontal & !cuts;
+        let mut rest = reduced;
+        while rest != 0 {
+            let region = self.grid.region_of_lowest_linked(rest, links & rest);
+            rest &= !region;
+            if region.count_ones() < 2 {
+                continue;
+            }
+            // A region of a reduced position is reduced and whole, unless a cut set it apart
+            // from the rest (its cells lost neighbours).
+            if cuts == 0 || region == reduced {
+                out.push(region);
+            } else {
+                self.split_into(region, out);
+            }
+        }
+    }
+
     /// The board as text: `.` empty, `#` filled.
     pub fn draw(&self, empty: u64) -> String {
         let mut s = String::new();
@@ -269,26 +292,16 @@ impl Game for Cram {
 
     /// The regions of two or more cells of the [reduced](Cram::reduced) position (lone cells
     /// admit no domino and are left out), the horizontal edges of every 2x2 junction cut
-    /// ([`Cram::junction_cuts`]).
+    /// ([`Cram::junction_cuts`]); parts that a cut set apart are reduced and split again, so
+    /// every part is final ([`parts_are_final`](Game::parts_are_final)).
     fn components(&self, empty: &u64) -> Option<Vec<u64>> {
-        let reduced = self.reduced(*empty);
-        let (horizontal, _) = self.anchors(reduced);
-        let links = horizontal & !self.junction_cuts(reduced);
-        let first = self.grid.region_of_lowest_linked(reduced, links);
-        if first == *empty {
-            return None;
-        }
-        let mut big = Vec::new();
-        let mut rest = reduced;
-        let mut region = first;
-        while rest != 0 {
-            if region.count_ones() >= 2 {
-                big.push(region);
-            }
-            rest &= !region;
-            region = self.grid.region_of_lowest_linked(rest, links & rest);
-        }
-        Some(big)
+        let mut parts = Vec::new();
+        self.split_into(*empty, &mut parts);
+        (parts != [*empty]).then_some(parts)
+    }
+
+    fn parts_are_final(&self) -> bool {
+        true
     }
 
     /// The least image of the shape under translation and the board's symmetries. (The

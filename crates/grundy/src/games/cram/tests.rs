@@ -182,6 +182,8 @@ fn components_are_worth_the_whole_on_every_position() {
             }
             if let Some(parts) = cram.components(&empty) {
                 assert!(parts.iter().all(|&p| p & !empty == 0 && p != empty));
+                // Final parts: none splits or reduces again.
+                assert!(parts.iter().all(|p| cram.components(p).is_none()));
                 let sum = parts
                     .iter()
                     .fold(0, |x, p| x ^ plain.grundy_value(p).unwrap());

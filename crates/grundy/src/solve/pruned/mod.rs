@@ -234,6 +234,10 @@ impl<G: Game> PrunedSolver<G> {
         if first.contains(p) {
             return Err(components_error(p));
         }
+        if self.game.parts_are_final() {
+            out.extend(first.iter().map(|x| self.game.canonical(x)));
+            return Ok(());
+        }
         let mut work = first;
         let mut splits = 0usize;
         while let Some(x) = work.pop() {
