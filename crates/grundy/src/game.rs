@@ -69,7 +69,9 @@ pub trait Game {
     ///
     /// 1. `position` is the disjunctive sum of `parts`: a move in `position` is a move in
     ///    exactly one part, and every move in a part is a move in `position`. Parts that are
-    ///    terminal (no options, value 0) may be left out.
+    ///    terminal (no options, value 0) may be left out. (Normal play needs only the value:
+    ///    a proved reduction may return parts whose sum merely has the value of `position`,
+    ///    as Cram's cuts at 2x2 junctions do.)
     /// 2. Each part is *strictly simpler* than `position`: no part equals `position`, and
     ///    splitting a part again eventually stops. Return `None`, not `Some(vec![position])`,
     ///    for a position that does not split.
