@@ -69,7 +69,9 @@ pub trait Game {
     ///
     /// 1. `position` is the disjunctive sum of `parts`: a move in `position` is a move in
     ///    exactly one part, and every move in a part is a move in `position`. Parts that are
-    ///    terminal (no options, value 0) may be left out.
+    ///    terminal (no options, value 0) may be left out. (Normal play needs only the value:
+    ///    a proved reduction may return parts whose sum merely has the value of `position`,
+    ///    as Cram's cuts at 2x2 junctions do.)
     /// 2. Each part is *strictly simpler* than `position`: no part equals `position`, and
     ///    splitting a part again eventually stops. Return `None`, not `Some(vec![position])`,
     ///    for a position that does not split.
@@ -81,6 +83,13 @@ pub trait Game {
     /// Misère and multiplayer evaluators ignore this method: sums do not behave there.
     fn components(&self, _position: &Self::Position) -> Option<Vec<Self::Position>> {
         None
+    }
+
+    /// Whether the parts [`components`](Game::components) returns are always single
+    /// components already (it would return `None` for each of them), so that engines need not
+    /// ask again. `false` (the default) is always correct.
+    fn parts_are_final(&self) -> bool {
+        false
     }
 
     /// A canonical representative of `position` for the transposition table: a position with
@@ -96,7 +105,8 @@ pub trait Game {
 
     /// A value the game knows without search (a theorem beside the rules, e.g. Cram's
     /// symmetry strategy), or `None` (the default). Engines trust it, so tests must compare it
-    /// with the plain evaluator.
+    /// with the plain evaluator. The pruned search asks it again each time rather than store
+    /// its answers: keep it cheap.
     fn known_value(&self, _position: &Self::Position) -> Option<crate::Nimber> {
         None
     }
@@ -152,6 +162,9 @@ macro_rules! forward_game {
             }
             fn components(&self, position: &Self::Position) -> Option<Vec<Self::Position>> {
                 (**self).components(position)
+            }
+            fn parts_are_final(&self) -> bool {
+                (**self).parts_are_final()
             }
             fn canonical(&self, position: &Self::Position) -> Self::Position {
                 (**self).canonical(position)

@@ -123,31 +123,49 @@ fn decode(code: u64, out: &mut [u32; 64]) -> usize {
 }
 
 /// Call `f(bite, resulting code)` for every legal bite, biggest bites (lowest rows) first.
+///
+/// Each result is a few bit operations on the code. Index the rows from the top, `j = 0` the
+/// top row: its one is bit `p[j] = len[j] + j`, and `len` grows with `j`. Biting `(row, col)`
+/// cuts the rows `j <= J = rows - 1 - row`:
+/// - `col >= 1`: the rows from the first one longer than `col`, `j0`, to `J` become `col`
+///   long, so their ones move to bits `col + j0 ..= col + J` and nothing else moves;
+/// - `col = 0` (above the poison): the rows `j <= J` vanish, and the rest keep their lengths:
+///   drop the bits up to `p[J]` and put the next row's one at its length again.
 fn for_each_bite(code: u64, mut f: impl FnMut(Bite, u64)) {
-    let mut rows = [0u32; 64];
-    let k = decode(code, &mut rows);
-    let mut next = [0u32; 64];
+    let k = code.count_ones() as usize;
+    let mut p = [0u32; 64];
+    let mut bits = code;
+    for slot in p.iter_mut().take(k) {
+        *slot = bits.trailing_zeros();
+        bits &= bits - 1;
+    }
+    let len = |j: usize| p[j] - j as u32;
+    let span = |lo: u32, hi: u32| (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
     for row in 0..k {
-        for col in 0..rows[row] {
-            if row == 0 && col == 0 {
-                continue;
+        let top = k - 1 - row; // `J`
+        if row > 0 {
+            let rest = code.checked_shr(p[top] + 1).unwrap_or(0);
+            f(
+                Bite {
+                    row: row as u32,
+                    col: 0,
+                },
+                rest << len(top),
+            );
+        }
+        let mut first = 0; // `j0`
+        for col in 1..len(top) {
+            while len(first) <= col {
+                first += 1;
             }
-            // Rows >= row are cut to `col`; rows that become empty vanish.
-            let mut n = 0;
-            for (t, &len) in rows[..k].iter().enumerate() {
-                let len = if t >= row { len.min(col) } else { len };
-                if len == 0 {
-                    break;
-                }
-                next[n] = len;
-                n += 1;
-            }
+            let kept = code & !span(p[first], p[top]);
+            let cut = span(col + first as u32, col + top as u32);
             f(
                 Bite {
                     row: row as u32,
                     col,
                 },
-                encode(&next[..n]),
+                kept | cut,
             );
         }
     }
@@ -163,6 +181,25 @@ impl Game for Chomp {
     /// The diagram or its transpose, whichever packs smaller.
     fn canonical(&self, position: &u64) -> u64 {
         (*position).min(transpose(*position))
+    }
+
+    /// An *L* (every row but the poisoned one of length 1) is Nim with two heaps: the arms
+    /// of `a = r0 - 1` squares right of the poison and `b = rows - 1` above it; a bite takes
+    /// part of one arm, leaving it any shorter length, and nothing else can be bitten. Its
+    /// value is `a xor b` (the Sprague–Grundy value of a sum of two Nim heaps; Beling's igs
+    /// uses the same shortcut).
+    fn known_value(&self, position: &u64) -> Option<crate::Nimber> {
+        let code = *position;
+        let rows = code.count_ones();
+        let top = 63 - code.leading_zeros();
+        let first = top + 1 - rows; // length of row 0
+        if rows >= 2 {
+            let second = 63 - (code & !(1 << top)).leading_zeros() + 2 - rows;
+            if second > 1 {
+                return None;
+            }
+        }
+        Some(u64::from((first - 1) ^ (rows - 1)))
     }
 }
 
@@ -273,6 +310,25 @@ mod tests {
             assert_eq!(by_mex.grundy_value(&code).unwrap(), v, "{d:?}");
             assert_eq!(outcomes.has_value(&code, 0).unwrap(), v == 0, "{d:?}");
         }
+    }
+
+    #[test]
+    fn the_l_theorem_agrees_with_the_rules_alone() {
+        let mut plain = NormalPlay::new(Plain);
+        let mut used = 0;
+        for d in diagrams(25) {
+            let code = Chomp::shape(&d).unwrap();
+            let is_l = d.len() == 1 || d[1] == 1;
+            match Chomp.known_value(&code) {
+                Some(v) => {
+                    assert!(is_l, "{d:?}");
+                    assert_eq!(v, plain.grundy_value(&d).unwrap(), "{d:?}");
+                    used += 1;
+                }
+                None => assert!(!is_l, "{d:?}"),
+            }
+        }
+        assert!(used > 100);
     }
 
     #[test]

@@ -16,6 +16,19 @@ pub struct Grid {
     height: u32,
     /// The cells of column 0 (kept: flood fills need it at every step).
     first_col: u64,
+    /// `spread.0[x]`: the bits of `x` (8 at most) moved down column 0, bit `j` to row `j`.
+    spread: Spread,
+}
+
+/// A row of at most 8 cells spread down column 0, for each of the 256 rows (see
+/// `Grid::transpose_box`); its own type so that `Debug` stays short.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Spread([u64; 256]);
+
+impl std::fmt::Debug for Spread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spread")
+    }
 }
 
 /// The `n` lowest bits (n <= 64).
@@ -72,10 +85,16 @@ impl Grid {
             )));
         }
         let first_col = (0..height).fold(0, |m, r| m | 1 << (r * width));
+        let spread = Spread(std::array::from_fn(|x| {
+            (0..height.min(8))
+                .filter(|j| x >> j & 1 == 1)
+                .fold(0, |m, j| m | 1 << (j * width))
+        }));
         Ok(Grid {
             width,
             height,
             first_col,
+            spread,
         })
     }
 
@@ -131,11 +150,19 @@ impl Grid {
     /// The connected region (orthogonal adjacency) of `set` holding its lowest cell (0 for
     /// the empty set).
     pub fn region_of_lowest(&self, set: u64) -> u64 {
+        self.region_of_lowest_linked(set, set & (set >> 1) & !self.last_col())
+    }
+
+    /// The connected region of `set` holding its lowest cell when a horizontal step from a
+    /// cell to its right neighbour (or back) is allowed only from the cells of `links` (a
+    /// subset of `set` whose right neighbours are in `set`); vertical steps are all allowed.
+    /// Cram cuts the horizontal edges of certain 2x2 junctions this way.
+    pub fn region_of_lowest_linked(&self, set: u64, links: u64) -> u64 {
         let mut region = set & set.wrapping_neg();
         let w = self.width;
         loop {
             // Whole runs along the rows at once, then one step up and down.
-            region = self.fill_rows(region, set);
+            region = self.fill_rows(region, links);
             let vertical = region.checked_shl(w).unwrap_or(0) | region.checked_shr(w).unwrap_or(0);
             let grown = region | (vertical & set);
             if grown == region {
@@ -145,13 +172,13 @@ impl Grid {
         }
     }
 
-    /// `seed` (a subset of `set`) grown to the whole horizontal runs of `set` it touches:
-    /// a parallel prefix fill (steps 1, 2, 4, ... cells) each way, never across a row's end.
-    fn fill_rows(&self, seed: u64, set: u64) -> u64 {
+    /// `seed` grown along the horizontal edges of `links` (a cell of `links` is joined to its
+    /// right neighbour): a parallel prefix fill (steps 1, 2, 4, ... cells) each way.
+    fn fill_rows(&self, seed: u64, links: u64) -> u64 {
         let mut right = seed;
-        let mut pass = set & !self.first_col; // a cell reachable from its left neighbour
+        let mut pass = links << 1; // a cell reachable from its left neighbour
         let mut left = seed;
-        let mut pass_left = set & !self.last_col();
+        let mut pass_left = links; // a cell reachable from its right neighbour
         let mut step = 1;
         while step < self.width {
             right |= pass & (right << step);
@@ -261,18 +288,14 @@ impl Grid {
     }
 
     /// The transpose of a box of `h` rows at the top-left corner: cell (r, c) goes to (c, r).
+    /// A box that can turn is at most 8 cells wide (its width is at most both sides of a
+    /// board of 64 cells), so each row is spread down a column by a table.
     fn transpose_box(&self, at: u64, h: u32) -> u64 {
-        let mut out = 0;
-        let row = low_bits(self.width);
-        for r in 0..h {
-            let mut bits = (at >> (r * self.width)) & row;
-            while bits != 0 {
-                let c = bits.trailing_zeros();
-                bits &= bits - 1;
-                out |= 1 << (c * self.width + r);
-            }
-        }
-        out
+        let row = low_bits(self.width.min(8));
+        (0..h).fold(0, |out, r| {
+            let bits = (at >> (r * self.width)) & row;
+            out | self.spread.0[bits as usize] << r
+        })
     }
 
     /// The least of [`dihedral`](Self::dihedral)'s images, without collecting them (the
@@ -325,13 +348,15 @@ impl Grid {
         debug_assert!(set != 0);
         let top = set.trailing_zeros() / self.width;
         let bottom = (63 - set.leading_zeros()) / self.width;
-        let mut cols = 0u64;
+        // Every row folded onto row 0: shifts by 1, 2, 4, ... rows (a shift by whole rows
+        // keeps each cell in its column).
         let mut s = set;
-        while s != 0 {
-            cols |= s & low_bits(self.width);
-            // (a 64-wide board has one row: shifting by 64 would not empty it)
-            s = s.checked_shr(self.width).unwrap_or(0);
+        let mut rows = 1;
+        while rows < self.height {
+            s |= s >> (rows * self.width);
+            rows *= 2;
         }
+        let cols = s & low_bits(self.width);
         (
             top,
             bottom,

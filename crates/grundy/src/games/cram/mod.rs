@@ -151,6 +151,72 @@ impl Cram {
         }
     }
 
+    /// The horizontal edges a position may ignore, as the bits of their left cells: those of
+    /// every *2x2 junction*, a 2x2 block of empty cells two opposite corners of which have no
+    /// empty neighbour outside the block. Without these edges the block falls apart into two
+    /// vertical pairs, and often the region into two independent parts (the same split as
+    /// Beling's Cram solver, igs).
+    ///
+    /// Why the value does not change. See the board as a graph (cells, and edges between
+    /// empty neighbours; a move removes both ends of an edge, and the value depends only on
+    /// the graph up to isomorphism). Let `a b / c d` be the block with `a` and `d` the corners
+    /// whose only neighbours are `b` and `c` (the other diagonal is symmetric), `H` the graph
+    /// and `H'` the graph without the edges `a-b` and `c-d`. By induction on the number of
+    /// cells, `H` and `H'` have options of the same values:
+    ///
+    /// - an edge away from the block: both options still hold the pattern; induction;
+    /// - `a-c` or `b-d`: both options are the same graph (the cut edges lost an end);
+    /// - an edge `b-y` outside the block: in `H` it leaves `a` and `d` as two tufts of `c`,
+    ///   in `H'` only `a` (`d` is lone); extra tufts do not change the value
+    ///   ([`Cram::reduced`]). Likewise `c-y`;
+    /// - `a-b` (only in `H`) leaves `d` a tuft of `c`, isomorphic (swap `a` and `d`) to what
+    ///   `b-d` leaves, an option of both; likewise `c-d` and `a-c`.
+    ///
+    /// So `H` has the value of `H'`. A part of `H'` that holds both ends of a cut edge (joined
+    /// another way round) still holds the whole block, and gets its edges back by the same
+    /// argument: the parts may be keyed as plain sets of cells.
+    pub fn junction_cuts(&self, empty: u64) -> u64 {
+        let w = self.grid.width();
+        let (first, last) = (self.grid.first_col(), self.grid.last_col());
+        let right = empty & (empty >> 1) & !last;
+        let left = empty & (empty << 1) & !first;
+        let down = empty & empty.checked_shr(w).unwrap_or(0);
+        let up = empty & empty.checked_shl(w).unwrap_or(0);
+        // `a` (top-left) and `d` (bottom-right) closed outside the block ...
+        let a = right & down & !left & !up;
+        let d = left & up & !right & !down;
+        let main = a & d.checked_shr(w + 1).unwrap_or(0);
+        // ... or `b` (top-right) and `c` (bottom-left); the edges are anchored at `a = b - 1`.
+        let b = left & down & !right & !up;
+        let c = right & up & !left & !down;
+        let anti = (b & c.checked_shr(w - 1).unwrap_or(0)) >> 1;
+        let tops = main | anti;
+        tops | tops.checked_shl(w).unwrap_or(0)
+    }
+
+    /// Push the final parts of `empty` (see [`Game::components`]) onto `out`.
+    fn split_into(&self, empty: u64, out: &mut Vec<u64>) {
+        let reduced = self.reduced(empty);
+        let (horizontal, _) = self.anchors(reduced);
+        let cuts = self.junction_cuts(reduced);
+        let links = horizontal & !cuts;
+        let mut rest = reduced;
+        while rest != 0 {
+            let region = self.grid.region_of_lowest_linked(rest, links & rest);
+            rest &= !region;
+            if region.count_ones() < 2 {
+                continue;
+            }
+            // A region of a reduced position is reduced and whole, unless a cut set it apart
+            // from the rest (its cells lost neighbours).
+            if cuts == 0 || region == reduced {
+                out.push(region);
+            } else {
+                self.split_into(region, out);
+            }
+        }
+    }
+
     /// The board as text: `.` empty, `#` filled.
     pub fn draw(&self, empty: u64) -> String {
         let mut s = String::new();
@@ -224,31 +290,25 @@ impl Game for Cram {
         out.extend(keyed[..n].iter().map(|k| k.1));
     }
 
-    /// The regions of two or more cells (lone cells admit no domino and are left out).
+    /// The regions of two or more cells of the [reduced](Cram::reduced) position (lone cells
+    /// admit no domino and are left out), the horizontal edges of every 2x2 junction cut
+    /// ([`Cram::junction_cuts`]); parts that a cut set apart are reduced and split again, so
+    /// every part is final ([`parts_are_final`](Game::parts_are_final)).
     fn components(&self, empty: &u64) -> Option<Vec<u64>> {
-        let first = self.grid.region_of_lowest(*empty);
-        if first == *empty {
-            return (empty.count_ones() == 1).then(Vec::new);
-        }
-        let mut big = Vec::new();
-        let mut rest = *empty;
-        let mut region = first;
-        loop {
-            if region.count_ones() >= 2 {
-                big.push(region);
-            }
-            rest &= !region;
-            if rest == 0 {
-                return Some(big);
-            }
-            region = self.grid.region_of_lowest(rest);
-        }
+        let mut parts = Vec::new();
+        self.split_into(*empty, &mut parts);
+        (parts != [*empty]).then_some(parts)
     }
 
-    /// Extra tufts and bridges filled ([`Cram::reduced`]), then the least image of the
-    /// shape under translation and the board's symmetries.
+    fn parts_are_final(&self) -> bool {
+        true
+    }
+
+    /// The least image of the shape under translation and the board's symmetries. (The
+    /// engines ask only for positions [`components`](Game::components) leaves whole, which
+    /// are already [reduced](Cram::reduced).)
     fn canonical(&self, empty: &u64) -> u64 {
-        self.grid.canonical_shape(self.reduced(*empty))
+        self.grid.canonical_shape(*empty)
     }
 
     /// The number of empty cells (with moves listed centre first, lightest options first

@@ -160,3 +160,47 @@ fn every_position_of_a_20_cell_board_agrees_with_the_rules_alone() {
         assert_eq!(pruned.grundy_value(&empty).unwrap(), v, "{empty:#x}");
     }
 }
+
+#[test]
+fn components_are_worth_the_whole_on_every_position() {
+    // The parts `components()` returns (reduced, split at regions and at 2x2 junctions) have
+    // values whose nim-sum is the position's value, by the rules alone, on every position.
+    for (rows, cols) in [(4, 4), (3, 6), (4, 5)] {
+        let cram = Cram::new(rows, cols).unwrap();
+        let mut plain = NormalPlay::new(Plain(cram));
+        let (mut cut, mut split_by_cuts) = (0, 0);
+        for empty in 0..=cram.start() {
+            let v = plain.grundy_value(&empty).unwrap();
+            let reduced = cram.reduced(empty);
+            if cram.junction_cuts(reduced) != 0 {
+                cut += 1;
+                let (h, _) = cram.anchors(reduced);
+                let cuts = cram.junction_cuts(reduced);
+                let plain_region = cram.grid().region_of_lowest(reduced);
+                let cut_region = cram.grid().region_of_lowest_linked(reduced, h & !cuts);
+                split_by_cuts += usize::from(plain_region != cut_region);
+            }
+            if let Some(parts) = cram.components(&empty) {
+                assert!(parts.iter().all(|&p| p & !empty == 0 && p != empty));
+                // Final parts: none splits or reduces again.
+                assert!(parts.iter().all(|p| cram.components(p).is_none()));
+                let sum = parts
+                    .iter()
+                    .fold(0, |x, p| x ^ plain.grundy_value(p).unwrap());
+                assert_eq!(sum, v, "{rows}x{cols} {empty:#x} -> {parts:x?}");
+            }
+        }
+        assert!(
+            cut > 0 && split_by_cuts > 0,
+            "{rows}x{cols}: the test must exercise the junction cuts"
+        );
+    }
+    // The block `a b / c d` with `a` and `d` closed: the region splits in two at it.
+    let board = "###...\n###...\n##....\n....##\n...###\n...###\n";
+    let (cram, empty) = Cram::from_text(board).unwrap();
+    assert_eq!(cram.reduced(empty), empty);
+    assert_ne!(cram.junction_cuts(empty), 0);
+    let parts = cram.components(&empty).unwrap();
+    let drawn: Vec<String> = parts.iter().map(|&p| cram.draw(p)).collect();
+    assert_eq!(parts.len(), 2, "{drawn:?}");
+}

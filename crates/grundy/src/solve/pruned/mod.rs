@@ -26,7 +26,9 @@
 //!   or when it is at most `max R`. Outcome queries are the set `{0}`.
 //! - **What the table keeps.** For each component either its exact value or the values below
 //!   63 it is known *not* to have ([`Knowledge`]): a refused query is remembered too and
-//!   shrinks the next query's set.
+//!   shrinks the next query's set. The table grows with the exact values; partial knowledge
+//!   fills the room left and is the first to go ([`Table`]). Values from
+//!   [`Game::known_value`] are not stored.
 //! - **The full value** of the position asked about: for `m = 0, 1, ...`, every option not yet
 //!   valued is asked whether its value is `m` (keeping the exact answers it gives), and the
 //!   first `m` no option has is the value. Inner full values are set queries for every value.
@@ -105,7 +107,7 @@ pub struct Stats {
     pub nodes: u64,
     /// Entries in the transposition table.
     pub stored: usize,
-    /// Entries overwritten because the table was at its budget.
+    /// Exact values overwritten for lack of room (partial knowledge gives way uncounted).
     pub replaced: u64,
     /// Bytes of the table.
     pub table_bytes: usize,
@@ -236,6 +238,10 @@ impl<G: Game> PrunedSolver<G> {
         if first.contains(p) {
             return Err(components_error(p));
         }
+        if self.game.parts_are_final() {
+            out.extend(first.iter().map(|x| self.game.canonical(x)));
+            return Ok(());
+        }
         let mut work = first;
         let mut splits = 0usize;
         while let Some(x) = work.pop() {
@@ -262,9 +268,7 @@ impl<G: Game> PrunedSolver<G> {
         if let Some(v) = self.table.get(c).value() {
             return Some(v);
         }
-        let v = self.game.known_value(c)?;
-        self.table.put(c, Knowledge::exact(v));
-        Some(v)
+        self.game.known_value(c)
     }
 
     fn learn_exact(&mut self, c: &G::Position, v: Nimber) {
@@ -367,7 +371,7 @@ impl<G: Game> PrunedSolver<G> {
             return Ok(Some(v));
         }
         if let Some(v) = self.game.known_value(c) {
-            self.learn_exact(c, v);
+            // Not stored: a theorem is asked again rather than fill the table.
             return Ok(Some(v));
         }
         let want = want.without_low(k.excluded_bits());

@@ -1,10 +1,12 @@
 //! A compact transposition table with a memory budget.
 //!
-//! Open addressing in one flat array of `(position, knowledge)` slots: no per-entry allocation
-//! when positions are plain integers (a Cram or Chomp position is one `u64`, a slot 24 bytes).
-//! The array doubles while it fits in the budget; once it cannot grow, a new entry *replaces*
-//! an old one in its probe window (preferring partial knowledge over exact values) instead of
-//! refusing. Losing an entry costs time, never correctness: the search recomputes it.
+//! Open addressing in one flat array of `(position, knowledge)` slots, in buckets of one cache
+//! line: no per-entry allocation when positions are plain integers (a Cram or Chomp position is
+//! one `u64`, a slot 16 bytes), and a look-up reads at most two adjacent lines. The array grows
+//! with the exact values it holds, within the budget; partial knowledge fills the room left
+//! and is replaced first. Once the table cannot grow, a new exact value *replaces* an old one
+//! instead of being refused. Losing an entry costs time, never correctness: the search
+//! recomputes it.
 
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
@@ -68,30 +70,41 @@ impl Knowledge {
 
 /// The transposition table: positions to [`Knowledge`], within a memory budget.
 ///
-/// A slot is a bare `(position, knowledge)`, 16 bytes for a `u64` position: a slot is empty
-/// when its knowledge is [`Knowledge::NONE`] (never stored), and empty slots hold a copy of the
-/// first position stored as filler, so no `Option` or `Default` is needed.
+/// Slots are bare `(position, knowledge)` pairs, 16 bytes for a `u64` position, grouped in
+/// buckets of [`WAYS`] aligned to a cache line; a position lives in its home bucket or the one
+/// beside it, so a look-up reads at most two adjacent lines. A slot is empty when its knowledge
+/// is [`Knowledge::NONE`] (never stored), and empty slots hold a copy of the first position
+/// stored as filler, so no `Option` or `Default` is needed.
+///
+/// Exact values decide the size: the array doubles (within the budget) when they fill half the
+/// slots. Partial knowledge only fills what room there is: it is the first to be replaced.
 pub struct Table<P> {
-    slots: Vec<(P, Knowledge)>,
+    buckets: Vec<Bucket<P>>,
     len: usize,
-    max_slots: usize,
+    exact: usize,
+    max_buckets: usize,
     replaced: u64,
 }
 
-/// Slots looked at for one position; also the replacement window.
-const WINDOW: usize = 32;
+/// Slots per bucket.
+const WAYS: usize = 4;
+
+#[derive(Clone)]
+#[repr(align(64))]
+struct Bucket<P>([(P, Knowledge); WAYS]);
 
 impl<P: Eq + Hash + Clone> Table<P> {
     /// An empty table that will use at most about `budget_bytes` of memory.
     pub fn with_budget(budget_bytes: usize) -> Self {
-        let slot = std::mem::size_of::<(P, Knowledge)>().max(1);
-        let max_slots = (budget_bytes / slot).max(WINDOW * 2);
+        let bucket = std::mem::size_of::<Bucket<P>>();
+        let max_buckets = (budget_bytes / bucket).max(4);
         // Largest power of two within the budget (the index is a mask).
-        let max_slots = 1usize << (usize::BITS - 1 - max_slots.leading_zeros());
+        let max_buckets = 1usize << (usize::BITS - 1 - max_buckets.leading_zeros());
         Table {
-            slots: Vec::new(),
+            buckets: Vec::new(),
             len: 0,
-            max_slots,
+            exact: 0,
+            max_buckets,
             replaced: 0,
         }
     }
@@ -106,23 +119,25 @@ impl<P: Eq + Hash + Clone> Table<P> {
         self.len == 0
     }
 
-    /// Entries overwritten for lack of room since the table was made.
+    /// Exact values overwritten for lack of room since the table was made (partial knowledge
+    /// gives way without being counted).
     pub fn replaced(&self) -> u64 {
         self.replaced
     }
 
     /// Bytes the slot array occupies now.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<(P, Knowledge)>()
+        self.buckets.len() * std::mem::size_of::<Bucket<P>>()
     }
 
-    fn home(&self, p: &P) -> usize {
+    /// The home bucket of `p` in an array of `n` buckets (a power of two).
+    fn home(p: &P, n: usize) -> usize {
         let mut h = FxHasher::default();
         p.hash(&mut h);
         // Fx's low bits are weak for integers, and a product's high bits depend on every bit
         // of the key: index by the top bits of a second multiplication.
         let x = h.finish().wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let bits = self.slots.len().trailing_zeros();
+        let bits = n.trailing_zeros();
         if bits == 0 {
             0
         } else {
@@ -132,18 +147,19 @@ impl<P: Eq + Hash + Clone> Table<P> {
 
     /// What is known about `p`.
     pub fn get(&self, p: &P) -> Knowledge {
-        if self.slots.is_empty() {
+        if self.buckets.is_empty() {
             return Knowledge::NONE;
         }
-        let mask = self.slots.len() - 1;
-        let home = self.home(p);
-        for i in 0..WINDOW {
-            let (q, k) = &self.slots[(home + i) & mask];
-            if *k == Knowledge::NONE {
-                break;
-            }
-            if q == p {
-                return *k;
+        let home = Self::home(p, self.buckets.len());
+        for b in [home, home ^ 1] {
+            for (q, k) in &self.buckets[b].0 {
+                if *k == Knowledge::NONE {
+                    // The second bucket is used only once the first is full.
+                    return Knowledge::NONE;
+                }
+                if q == p {
+                    return *k;
+                }
             }
         }
         Knowledge::NONE
@@ -154,68 +170,80 @@ impl<P: Eq + Hash + Clone> Table<P> {
         if k == Knowledge::NONE {
             return; // nothing to remember (and NONE marks an empty slot)
         }
-        if self.slots.is_empty() {
-            self.slots = vec![(p.clone(), Knowledge::NONE); 1024.min(self.max_slots)];
+        if self.buckets.is_empty() {
+            let empty = Bucket(std::array::from_fn(|_| (p.clone(), Knowledge::NONE)));
+            self.buckets = vec![empty; 256.min(self.max_buckets)];
         }
-        if self.len * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_slots {
+        let is_exact = k.value().is_some();
+        if is_exact && self.exact * 2 >= self.buckets.len() * WAYS {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
-        let home = self.home(p);
-        let mut victim = None;
-        for i in 0..WINDOW {
-            let at = (home + i) & mask;
-            let (q, old) = &self.slots[at];
-            if *old == Knowledge::NONE {
-                self.slots[at] = (p.clone(), k);
-                self.len += 1;
-                return;
-            }
-            if q == p {
-                self.slots[at].1 = k;
-                return;
-            }
-            // Prefer to overwrite partial knowledge; among equals, the later slot.
-            if victim.is_none() || old.value().is_none() {
-                victim = Some(at);
+        let home = Self::home(p, self.buckets.len());
+        let mut victim: Option<(usize, usize)> = None;
+        for b in [home, home ^ 1] {
+            for i in 0..WAYS {
+                let (q, old) = &self.buckets[b].0[i];
+                if *old == Knowledge::NONE {
+                    self.buckets[b].0[i] = (p.clone(), k);
+                    self.len += 1;
+                    self.exact += usize::from(is_exact);
+                    return;
+                }
+                if q == p {
+                    self.exact += usize::from(is_exact && old.value().is_none());
+                    self.buckets[b].0[i].1 = k;
+                    return;
+                }
+                if victim.is_none() && old.value().is_none() {
+                    victim = Some((b, i));
+                }
             }
         }
-        if self.slots.len() < self.max_slots {
-            self.grow();
-            return self.put(p, k);
-        }
-        let at = victim.expect("the window is full");
-        self.slots[at] = (p.clone(), k);
-        self.replaced += 1;
+        let (b, i) = match victim {
+            Some(at) => at,
+            // Nothing partial to give up: partial knowledge is not worth an exact value;
+            // an exact value replaces one of the two buckets' exact values, in turn.
+            None if !is_exact => return,
+            None => (
+                [home, home ^ 1][(self.replaced & 1) as usize],
+                (self.replaced >> 1) as usize % WAYS,
+            ),
+        };
+        let old = self.buckets[b].0[i].1;
+        let lost_exact = old.value().is_some();
+        self.exact = self.exact + usize::from(is_exact) - usize::from(lost_exact);
+        self.buckets[b].0[i] = (p.clone(), k);
+        self.replaced += u64::from(lost_exact);
     }
 
     fn grow(&mut self) {
-        let mut new_len = (self.slots.len() * 2).min(self.max_slots);
-        let old = std::mem::take(&mut self.slots);
-        let filler = old[0].0.clone();
-        loop {
-            self.slots = vec![(filler.clone(), Knowledge::NONE); new_len];
-            self.len = 0;
-            let mask = new_len - 1;
-            let mut dropped = false;
-            for (p, k) in old.iter().filter(|(_, k)| *k != Knowledge::NONE) {
-                let home = self.home(p);
-                match (0..WINDOW)
-                    .map(|i| (home + i) & mask)
-                    .find(|&at| self.slots[at].1 == Knowledge::NONE)
-                {
-                    Some(at) => {
-                        self.slots[at] = (p.clone(), *k);
-                        self.len += 1;
-                    }
-                    None => dropped = true,
+        if self.buckets.len() >= self.max_buckets {
+            return;
+        }
+        let new_len = self.buckets.len() * 2;
+        let old = std::mem::take(&mut self.buckets);
+        let filler = old[0].0[0].0.clone();
+        let empty = Bucket(std::array::from_fn(|_| (filler.clone(), Knowledge::NONE)));
+        self.buckets = vec![empty; new_len];
+        self.len = 0;
+        self.exact = 0;
+        // Exact values first, so that partial knowledge is what a full pair of buckets drops.
+        for pass_exact in [true, false] {
+            for (p, k) in old.iter().flat_map(|b| b.0.iter()) {
+                if *k == Knowledge::NONE || k.value().is_some() != pass_exact {
+                    continue;
+                }
+                let home = Self::home(p, new_len);
+                let free = [home, home ^ 1]
+                    .into_iter()
+                    .flat_map(|b| (0..WAYS).map(move |i| (b, i)))
+                    .find(|&(b, i)| self.buckets[b].0[i].1 == Knowledge::NONE);
+                if let Some((b, i)) = free {
+                    self.buckets[b].0[i] = (p.clone(), *k);
+                    self.len += 1;
+                    self.exact += usize::from(pass_exact);
                 }
             }
-            // A full window on rehash: grow again while allowed, else drop (it is a cache).
-            if !dropped || new_len >= self.max_slots {
-                return;
-            }
-            new_len = (new_len * 2).min(self.max_slots);
         }
     }
 }
@@ -254,13 +282,21 @@ mod tests {
     }
 
     #[test]
-    fn a_roomy_table_keeps_everything() {
+    fn a_roomy_table_keeps_every_exact_value_and_partial_knowledge_fills_the_rest() {
         let mut t: Table<u64> = Table::with_budget(1 << 24);
         for p in 0..50_000u64 {
             t.put(&p, Knowledge::NONE.exclude(p % 3));
         }
-        assert_eq!(t.len(), 50_000);
+        // Partial knowledge alone does not grow the table: it keeps what fits.
+        let small = t.bytes();
+        assert!(small < 1 << 16, "{small}");
+        assert!((0..50_000u64).all(|p| t.get(&p).excluded_bits() & !(1 << (p % 3)) == 0));
+        assert!((0..50_000u64).any(|p| t.get(&p).excludes(p % 3)));
+        for p in 0..50_000u64 {
+            t.put(&p, Knowledge::exact(p % 7));
+        }
         assert_eq!(t.replaced(), 0);
-        assert!((0..50_000u64).all(|p| t.get(&p).excludes(p % 3)));
+        assert!((0..50_000u64).all(|p| t.get(&p).value() == Some(p % 7)));
+        assert!(t.bytes() <= 4 * 50_000 * 16, "{}", t.bytes());
     }
 }
