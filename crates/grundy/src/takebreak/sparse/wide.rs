@@ -240,10 +240,7 @@ fn first_round<const S: usize>(
         let lo = cursors[c];
         let hi = (lo + chunk).min(ends[c]);
         if lo < hi {
-            let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
-            for (&a, &b) in low.iter().zip(high.iter().rev()) {
-                seen[(a ^ b) as usize & (S - 1)] = 1;
-            }
+            kernels::mark_xors(g, m, lo, hi, &mut seen);
             *scanned += (hi - lo) as u64;
             cursors[c] = hi;
         }
