@@ -376,18 +376,21 @@ pub fn find_in_bits(
 /// for a set of `32 * W` values: `W` is 16 for values below [`SMALL_SET`], 32 for values below
 /// [`WIDE_SET`]), taking each value out of `bits` at its first split and pushing `(i, value)` to
 /// `taken`; stop early when `bits` is empty. Returns the split where it emptied, if it did.
-/// Every value of `g` must be below `32 * W`.
+/// Every value of `g` must be below `32 * W`. `left` is the number of values in `bits`, kept
+/// up to date (the caller tracks it: counting the bits here costs more than a short scan
+/// where the processor's popcount is not assumed).
 pub fn take_in_bits<const W: usize>(
     g: &[u16],
     m: usize,
     lo: usize,
     hi: usize,
     bits: &mut [u32; W],
+    left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
     const { assert!(W == 16 || W == 32) };
-    let mut left: u32 = bits.iter().map(|w| w.count_ones()).sum();
-    if lo >= hi || left == 0 {
+    debug_assert_eq!(*left, bits.iter().map(|w| w.count_ones()).sum::<u32>());
+    if lo >= hi || *left == 0 {
         return None;
     }
     debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
@@ -395,18 +398,18 @@ pub fn take_in_bits<const W: usize>(
     let high = &g[m + 1 - hi..=m - lo];
     #[cfg(target_arch = "x86_64")]
     {
-        if let Some(end) = take_in_bits_512(low, high, lo, bits, &mut left, taken) {
+        if let Some(end) = take_in_bits_512(low, high, lo, bits, left, taken) {
             return end;
         }
         if std::arch::is_x86_feature_detected!("avx2") {
             // (the AVX2 copy holds 512 values; wider sets take the scalar copy)
             if let Ok(bits) = <&mut [u32; SMALL_SET / 32]>::try_from(&mut bits[..]) {
                 // SAFETY: the processor supports AVX2 (checked just above).
-                return unsafe { take_in_bits_avx2(low, high, lo, bits, &mut left, taken) };
+                return unsafe { take_in_bits_avx2(low, high, lo, bits, left, taken) };
             }
         }
     }
-    take_in_bits_from(low, high, lo, 0, bits, &mut left, taken)
+    take_in_bits_from(low, high, lo, 0, bits, left, taken)
 }
 
 /// [`take_in_bits_avx512`] when the processor has AVX-512 BW and this compiler its intrinsics
@@ -516,6 +519,23 @@ unsafe fn take_in_bits_avx512<const W: usize>(
             table = load(bits);
         }
         j += 64;
+    }
+    if j < len && len >= 32 {
+        // the rest (fewer than 64 splits) in at most two lookups of 32, the last one ending at
+        // `len` and overlapping splits already looked at, whose hits are masked off
+        if j + 32 < len {
+            let hits = lookup(j, table) as u64;
+            if hits != 0 {
+                if let Some(end) = take_hits(hits, j, low, high, lo, bits, left, taken) {
+                    return Some(end);
+                }
+                table = load(bits);
+            }
+            j += 32;
+        }
+        let base = len - 32;
+        let hits = (lookup(base, table) as u64) >> (j - base) << (j - base);
+        return take_hits(hits, base, low, high, lo, bits, left, taken);
     }
     take_in_bits_from(low, high, lo, j, bits, left, taken)
 }
@@ -853,7 +873,9 @@ mod tests {
                     bits[w as usize / 32] |= 1 << (w % 32);
                 }
                 let mut taken = Vec::new();
-                let end = take_in_bits(&g, m, lo, hi, &mut bits, &mut taken);
+                let mut left = wanted.len() as u32;
+                let end = take_in_bits(&g, m, lo, hi, &mut bits, &mut left, &mut taken);
+                assert_eq!(left as usize, wanted.len() - taken.len());
                 // expected: first occurrence of each wanted value, in order of position
                 let mut expect = Vec::new();
                 let mut left: Vec<u16> = wanted.clone();
@@ -909,6 +931,9 @@ mod tests {
                 (130, 1),
                 (100, 35),
                 (70, 3),
+                // tails of 36 and 1 splits after the 64-split steps
+                (200, 1),
+                (260, 2),
             ] {
                 let hi = m / 2 + 1;
                 let fresh = || {
@@ -938,7 +963,9 @@ mod tests {
                 type Outcome = (&'static str, Option<usize>, Vec<(usize, u16)>);
                 let mut copies: Vec<Outcome> = Vec::new();
                 let (mut bits, mut taken) = (fresh(), Vec::new());
-                let end = take_in_bits(g, m, lo, hi, &mut bits, &mut taken);
+                let mut n_left = wanted.len() as u32;
+                let end = take_in_bits(g, m, lo, hi, &mut bits, &mut n_left, &mut taken);
+                assert_eq!(n_left as usize, wanted.len() - taken.len());
                 copies.push(("dispatched", end, taken));
                 let (mut bits, mut taken) = (fresh(), Vec::new());
                 let mut n_left = wanted.len() as u32;

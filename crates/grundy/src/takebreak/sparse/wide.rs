@@ -29,6 +29,8 @@ const HINTED_MOVES: usize = 2;
 #[derive(Clone, Copy)]
 struct WantedBits {
     bits: [u32; WIDE_SET / 32],
+    /// How many values `bits` holds.
+    left: u32,
     /// [`SMALL_SET`] or [`WIDE_SET`]: every value of the game is below it.
     width: usize,
 }
@@ -48,9 +50,9 @@ impl WantedBits {
             let small: &mut [u32; SMALL_SET / 32] = (&mut self.bits[..SMALL_SET / 32])
                 .try_into()
                 .expect("SMALL_SET bits");
-            kernels::take_in_bits(g, m, lo, hi, small, taken)
+            kernels::take_in_bits(g, m, lo, hi, small, &mut self.left, taken)
         } else {
-            kernels::take_in_bits(g, m, lo, hi, &mut self.bits, taken)
+            kernels::take_in_bits(g, m, lo, hi, &mut self.bits, &mut self.left, taken)
         }
     }
 }
@@ -409,7 +411,8 @@ impl RareCommon {
                 bits[2 * w] = missing as u32;
                 bits[2 * w + 1] = (missing >> 32) as u32;
             }
-            WantedBits { bits, width }
+            let left = bits.iter().map(|b| b.count_ones()).sum();
+            WantedBits { bits, left, width }
         });
         let try_hints = self.hint_control.should_try();
         state.targets.clear();
@@ -423,7 +426,7 @@ impl RareCommon {
         }
         let record = self.hint_control.recording();
         let mut remaining = match &small {
-            Some(set) => set.bits.iter().map(|b| b.count_ones() as usize).sum(),
+            Some(set) => set.left as usize,
             None => state.targets.len(),
         };
         let wanted: &mut [u8; VALUES] = (&mut state.wanted[..]).try_into().expect("VALUES");
@@ -503,6 +506,7 @@ impl RareCommon {
                         let newly = (f >> (32 * half)) as u32 & *word;
                         *word &= !newly;
                         remaining -= newly.count_ones() as usize;
+                        set.left -= newly.count_ones();
                     }
                 }
                 if remaining == 0 {
