@@ -113,18 +113,12 @@ impl std::fmt::Debug for WideState {
     }
 }
 
-/// Mark every `G(i) ^ G(m - i)` for `lo <= i < hi` in a byte map.
+/// Mark every `G(i) ^ G(m - i)` for `lo <= i < hi` in a byte map (16 xors per vector step,
+/// see [`kernels::mark_xors`]).
 #[inline]
 fn mark_range(g: &[u16], m: usize, lo: usize, hi: usize, seen: &mut [u8]) {
-    if lo >= hi {
-        return;
-    }
     let seen: &mut [u8; VALUES] = (&mut seen[..VALUES]).try_into().expect("VALUES bytes");
-    let low = &g[lo..hi];
-    let high = &g[m + 1 - hi..=m - lo];
-    for (&a, &b) in low.iter().zip(high.iter().rev()) {
-        seen[(a ^ b) as usize] = 1;
-    }
+    kernels::mark_xors(g, m, lo, hi, seen);
 }
 
 /// Pack a byte map of 0s and 1s into bit-set words (bit `j` of word `w` = byte `64 w + j`).
