@@ -713,8 +713,7 @@ mod tests {
         assert_eq!(cat.all().unwrap()[0].certified_at, Some(167));
         let e = cat
             .record(&record("0.16"))
-            .err()
-            .expect("refused")
+            .expect_err("refused")
             .to_string();
         assert!(e.contains("schema version 1"), "{e}");
         drop(cat);
