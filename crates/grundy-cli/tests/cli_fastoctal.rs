@@ -370,6 +370,13 @@ fn census_records_every_code_and_the_catalogue_lists_them() {
     let only = json(&["catalogue", "kayles", "--db", db]);
     assert_eq!(only["count"], 1);
     assert!(only["runs"][0]["rare_values"].as_u64().is_some());
+    // where Kayles was certified: the certificate's last value (2·71 + 2·12 + 2 - 1), which
+    // is where its --until-period run stopped; uncertified runs have none
+    assert_eq!(only["runs"][0]["certified_at"], 167);
+    assert_eq!(only["runs"][0]["certified_at"], only["runs"][0]["n"]);
+    for r in listed["runs"].as_array().unwrap() {
+        assert_eq!(r["certified"] == true, r["certified_at"].is_u64(), "{r}");
+    }
     let cert = json(&["catalogue", "--certified", "--db", db]);
     let uncert = json(&["catalogue", "--uncertified", "--db", db]);
     assert_eq!(cert["count"].as_u64().unwrap(), certified);
@@ -401,7 +408,10 @@ fn census_records_every_code_and_the_catalogue_lists_them() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("preperiod") && text.contains("0.16") && text.contains("runs in"),
+        text.contains("preperiod")
+            && text.contains("certified at")
+            && text.contains("0.16")
+            && text.contains("runs in"),
         "{text}"
     );
     let out = grundy()

@@ -19,14 +19,20 @@
 
 use crate::engine::Engine;
 use crate::{Error, Message, Result, Tell};
+use grundy::takebreak::period::certificate_index;
 use grundy::takebreak::{Computation, Finish, Rules};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-/// Version of the table layout, kept in the `meta` table.
-pub const SCHEMA_VERSION: i64 = 1;
+/// Version of the table layout, kept in the `meta` table. Version 2 added `certified_at`; a
+/// version 1 catalogue is migrated when opened for recording (the column is filled in for its
+/// certified runs from their code, preperiod and period) and listed as it is when read-only.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// The oldest layout this program still reads (and migrates).
+const OLDEST_VERSION: i64 = 1;
 
 /// The environment variable naming the database file.
 pub const DB_ENV: &str = "GRUNDY_DB";
@@ -44,6 +50,9 @@ pub struct RunRecord {
     pub period: Option<u64>,
     /// Whether the period is certified by the periodicity theorem.
     pub certified: bool,
+    /// Where it was certified: the index of the last value the certificate needed
+    /// (`2·max(preperiod, 1) + 2·period + t - 1`); `None` when not certified.
+    pub certified_at: Option<u64>,
     pub max_value: u64,
     /// Distinct values at rare positions (rare/common engine only).
     pub rare_values: Option<u64>,
@@ -63,6 +72,8 @@ pub struct RunRecord {
 pub struct Catalogue {
     conn: Connection,
     path: PathBuf,
+    /// The layout version of the file (older ones are read as they are when read-only).
+    version: std::cell::Cell<i64>,
     /// Whether a failed record was already reported (one warning per process is enough).
     warned: std::cell::Cell<bool>,
 }
@@ -178,6 +189,7 @@ impl Catalogue {
         Ok(Catalogue {
             conn,
             path: path.to_path_buf(),
+            version: std::cell::Cell::new(SCHEMA_VERSION),
             warned: std::cell::Cell::new(false),
         })
     }
@@ -217,7 +229,7 @@ impl Catalogue {
         Ok(names)
     }
 
-    /// Refuse a catalogue of another layout version.
+    /// Refuse a catalogue of a layout version this program does not know; note the version.
     fn check_version(&self) -> Result {
         let version: Option<String> = self
             .conn
@@ -229,7 +241,13 @@ impl Catalogue {
             .optional()
             .map_err(|e| db_error(&self.path, e))?;
         match version {
-            Some(v) if v == SCHEMA_VERSION.to_string() => Ok(()),
+            Some(v)
+                if v.parse()
+                    .is_ok_and(|v| (OLDEST_VERSION..=SCHEMA_VERSION).contains(&v)) =>
+            {
+                self.version.set(v.parse().expect("checked"));
+                Ok(())
+            }
             Some(v) => Err(db_error(
                 &self.path,
                 format!("schema version {v}, this program knows version {SCHEMA_VERSION}"),
@@ -241,12 +259,20 @@ impl Catalogue {
         }
     }
 
-    /// Create the tables in a new (empty) database; check the version of an existing one.
-    /// An existing catalogue is only read here, so a read-only one opens (and a run that
-    /// cannot record still prints its results).
+    /// Create the tables in a new (empty) database; check the version of an existing one and
+    /// bring an older layout up to date. A read-only catalogue still opens (its migration is
+    /// left for a later opening, and a run that cannot record still prints its results).
     fn migrate(&self) -> Result {
         if !self.tables()?.is_empty() {
-            return self.check_version();
+            self.check_version()?;
+            if self.version.get() < SCHEMA_VERSION {
+                match self.add_certified_at() {
+                    Ok(()) => self.version.set(SCHEMA_VERSION),
+                    // read-only, or another process migrated it first: read what is there now
+                    Err(_) => self.check_version()?,
+                }
+            }
+            return Ok(());
         }
         self.conn
             .execute_batch(&format!(
@@ -266,7 +292,8 @@ impl Catalogue {
                      engine_version INTEGER NOT NULL,
                      seconds REAL NOT NULL,
                      until_period INTEGER NOT NULL,
-                     recorded_at TEXT NOT NULL DEFAULT (datetime('now'))
+                     recorded_at TEXT NOT NULL DEFAULT (datetime('now')),
+                     certified_at INTEGER
                  );
                  CREATE INDEX IF NOT EXISTS runs_code ON runs (code);
                  INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');
@@ -281,13 +308,51 @@ impl Catalogue {
         self.check_version()
     }
 
+    /// Version 1 to 2: add `certified_at`, filled in for the certified runs (all in one
+    /// transaction: a catalogue is either migrated whole or left as it was).
+    fn add_certified_at(&self) -> rusqlite::Result<()> {
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
+        tx.execute_batch("ALTER TABLE runs ADD COLUMN certified_at INTEGER;")?;
+        let certified: Vec<(i64, String, Option<i64>, Option<i64>)> = tx
+            .prepare("SELECT id, code, preperiod, period FROM runs WHERE certified")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        for (id, code, preperiod, period) in certified {
+            let at = certificate_of(&code, preperiod.map(|v| v as u64), period.map(|v| v as u64));
+            tx.execute(
+                "UPDATE runs SET certified_at = ?1 WHERE id = ?2",
+                params![at.map(|v| v as i64), id],
+            )?;
+        }
+        tx.execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
+            params![SCHEMA_VERSION.to_string()],
+        )?;
+        tx.commit()
+    }
+
     /// Record a run; returns its row id.
     pub fn record(&self, r: &RunRecord) -> Result<i64> {
+        if self.version.get() < SCHEMA_VERSION {
+            // an old catalogue that could not be migrated (read-only): say why, write nothing
+            return Err(db_error(
+                &self.path,
+                format!(
+                    "schema version {} could not be brought up to version {SCHEMA_VERSION} \
+                     (is the file writable?)",
+                    self.version.get()
+                ),
+            ));
+        }
         self.conn
             .execute(
                 "INSERT INTO runs (code, n, preperiod, period, certified, max_value, rare_values,
-                                   rare_positions, engine, engine_version, seconds, until_period)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                   rare_positions, engine, engine_version, seconds, until_period,
+                                   certified_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 params![
                     r.code,
                     r.n as i64,
@@ -301,6 +366,7 @@ impl Catalogue {
                     r.engine_version,
                     r.seconds,
                     r.until_period,
+                    r.certified_at.map(|v| v as i64),
                 ],
             )
             .map_err(|e| db_error(&self.path, e))?;
@@ -329,13 +395,20 @@ impl Catalogue {
     /// Every run, oldest first.
     pub fn all(&self) -> Result<Vec<RunRecord>> {
         let err = |e| db_error(&self.path, e);
+        // a version 1 catalogue (opened read-only, so not migrated) has no certified_at
+        let certified_at = if self.version.get() >= 2 {
+            "certified_at"
+        } else {
+            "NULL"
+        };
         let mut stmt = self
             .conn
-            .prepare(
+            .prepare(&format!(
                 "SELECT id, code, n, preperiod, period, certified, max_value, rare_values,
-                        rare_positions, engine, engine_version, seconds, until_period, recorded_at
-                 FROM runs ORDER BY id",
-            )
+                        rare_positions, engine, engine_version, seconds, until_period, recorded_at,
+                        {certified_at}
+                 FROM runs ORDER BY id"
+            ))
             .map_err(err)?;
         let rows = stmt
             .query_map([], |row| {
@@ -349,6 +422,7 @@ impl Catalogue {
                     preperiod: opt(3)?,
                     period: opt(4)?,
                     certified: row.get(5)?,
+                    certified_at: opt(14)?,
                     max_value: row.get::<_, i64>(6)? as u64,
                     rare_values: opt(7)?,
                     rare_positions: opt(8)?,
@@ -360,8 +434,25 @@ impl Catalogue {
                 })
             })
             .map_err(err)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(err)
+        let mut runs = rows.collect::<Result<Vec<_>, _>>().map_err(err)?;
+        if self.version.get() < 2 {
+            for r in runs.iter_mut().filter(|r| r.certified) {
+                r.certified_at = certificate_of(&r.code, r.preperiod, r.period);
+            }
+        }
+        Ok(runs)
     }
+}
+
+/// Where a certified run of `code` with this preperiod and period was certified (for runs
+/// recorded before `certified_at` was), as the periodicity theorem places it.
+fn certificate_of(code: &str, preperiod: Option<u64>, period: Option<u64>) -> Option<u64> {
+    let rules = Rules::parse(code).ok()?;
+    let (pre, p) = (
+        usize::try_from(preperiod?).ok()?,
+        usize::try_from(period?).ok()?,
+    );
+    Some(certificate_index(pre, p, rules.max_removed()) as u64)
 }
 
 /// The catalogue record of a finished computation.
@@ -380,6 +471,11 @@ pub fn record_of(
         preperiod: c.period.map(|p| p.preperiod as u64),
         period: c.period.map(|p| p.period as u64),
         certified: c.period.is_some_and(|p| p.certified),
+        certified_at: c
+            .period
+            .filter(|p| p.certified)
+            .and_then(|p| p.certified_at)
+            .map(|at| at as u64),
         max_value: c.max_value as u64,
         rare_values,
         rare_positions,
@@ -494,6 +590,7 @@ mod tests {
             preperiod: Some(53),
             period: Some(34),
             certified: true,
+            certified_at: Some(2 * 53 + 2 * 34 + 1 - 1),
             max_value: 9,
             rare_values: Some(3),
             rare_positions: None,
@@ -527,6 +624,7 @@ mod tests {
         assert_eq!(all[0].preperiod, Some(53));
         assert_eq!(all[0].rare_positions, None);
         assert_eq!(all[0].rare_values, Some(3));
+        assert_eq!(all[0].certified_at, Some(2 * 53 + 2 * 34 + 1 - 1));
         assert!(!all[0].recorded_at.is_empty());
         drop(cat);
         // and a read-only opening lists the same runs
@@ -534,6 +632,92 @@ mod tests {
             Catalogue::open_read_only(&path).unwrap().all().unwrap(),
             all
         );
+    }
+
+    /// A catalogue as version 1 of the layout wrote it (no `certified_at`), with a run of
+    /// Kayles certified at its periodicity certificate and an uncertified run.
+    fn version_1_catalogue(path: &Path) {
+        Connection::open(path)
+            .unwrap()
+            .execute_batch(
+                "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 CREATE TABLE runs (
+                     id INTEGER PRIMARY KEY, code TEXT NOT NULL, n INTEGER NOT NULL,
+                     preperiod INTEGER, period INTEGER, certified INTEGER NOT NULL,
+                     max_value INTEGER NOT NULL, rare_values INTEGER, rare_positions INTEGER,
+                     engine TEXT NOT NULL, engine_version INTEGER NOT NULL,
+                     seconds REAL NOT NULL, until_period INTEGER NOT NULL,
+                     recorded_at TEXT NOT NULL DEFAULT (datetime('now')));
+                 CREATE INDEX runs_code ON runs (code);
+                 INSERT INTO meta VALUES ('schema_version', '1');
+                 INSERT INTO runs (code, n, preperiod, period, certified, max_value, engine,
+                                   engine_version, seconds, until_period)
+                     VALUES ('0.77', 167, 71, 12, 1, 9, 'sparse', 1, 0.001, 1),
+                            ('0.6', 1000, NULL, NULL, 0, 40, 'sparse', 1, 0.01, 0);",
+            )
+            .unwrap();
+    }
+
+    #[test]
+    fn a_version_1_catalogue_is_listed_read_only_and_migrated_when_recording() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite3");
+        version_1_catalogue(&path);
+        let before = std::fs::read(&path).unwrap();
+        // listing reads it as it is: where Kayles was certified comes from the theorem
+        // (2·71 + 2·12 + 2 - 1 = 167, the n of that --until-period run)
+        let listed = Catalogue::open_read_only(&path).unwrap().all().unwrap();
+        assert_eq!(listed[0].certified_at, Some(167));
+        assert_eq!(listed[0].certified_at, Some(listed[0].n));
+        assert_eq!(listed[1].certified_at, None);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            before,
+            "listing wrote nothing"
+        );
+        // opening it to record migrates it, filling the column in the same way
+        let cat = Catalogue::open(&path).unwrap();
+        assert_eq!(cat.all().unwrap(), listed);
+        cat.record(&record("0.16")).unwrap();
+        drop(cat);
+        let conn = Connection::open(&path).unwrap();
+        let version: String = conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'schema_version'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION.to_string());
+        let stored: Vec<Option<i64>> = conn
+            .prepare("SELECT certified_at FROM runs ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(stored, [Some(167), None, Some(2 * 53 + 2 * 34 + 1 - 1)]);
+    }
+
+    #[test]
+    fn a_read_only_version_1_catalogue_opens_but_records_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite3");
+        version_1_catalogue(&path);
+        let before = std::fs::read(&path).unwrap();
+        // a connection that cannot write (as a read-only file gives, even to root)
+        let conn =
+            Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+        let cat = Catalogue::with(conn, &path).unwrap();
+        cat.migrate().unwrap();
+        assert_eq!(cat.all().unwrap()[0].certified_at, Some(167));
+        let e = cat
+            .record(&record("0.16"))
+            .expect_err("refused")
+            .to_string();
+        assert!(e.contains("schema version 1"), "{e}");
+        drop(cat);
+        assert_eq!(std::fs::read(&path).unwrap(), before);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// List the runs recorded in the results catalogue.
 ///
 /// Every `grundy takebreak` sequence run and every code of a `grundy census` is recorded:
-/// code, n reached, preperiod and period (and whether certified), largest value, rare values
+/// code, n reached, preperiod and period (whether certified, and at which n), largest value, rare values
 /// and rare positions (rare/common engine), engine and time taken.
 ///
 /// Examples: `grundy catalogue`, `grundy catalogue 0.?? --latest`,
@@ -89,6 +89,7 @@ pub fn table(runs: &[RunRecord], with_dates: bool) -> String {
         "preperiod",
         "period",
         "certified",
+        "certified at",
         "max",
         "rare values",
         "rare positions",
@@ -108,6 +109,7 @@ pub fn table(runs: &[RunRecord], with_dates: bool) -> String {
             opt(r.preperiod),
             opt(r.period),
             if r.certified { "yes" } else { "no" }.into(),
+            opt(r.certified_at),
             r.max_value.to_string(),
             opt(r.rare_values),
             opt(r.rare_positions),
@@ -129,7 +131,7 @@ pub fn table(runs: &[RunRecord], with_dates: bool) -> String {
             .zip(&widths)
             .enumerate()
             .map(|(c, (cell, &w))| {
-                if c == 0 || c == 8 || c == 10 {
+                if c == 0 || c == 9 || c == 11 {
                     format!("{cell:<w$}")
                 } else {
                     format!("{cell:>w$}")

@@ -75,6 +75,14 @@ pub struct Candidate {
     pub certificate_at: usize,
 }
 
+/// The index of the last value the periodicity theorem needs to certify `preperiod` and
+/// `period` for rules that remove at most `max_removed` tokens per move:
+/// `2·max(preperiod, 1) + 2·period + t - 1` (the octal periodicity theorem of Guy and Smith,
+/// *The G-values of various games*, 1956; see `docs/theory.md`).
+pub fn certificate_index(preperiod: usize, period: usize, max_removed: usize) -> usize {
+    2 * preperiod.max(1) + 2 * period + max_removed - 1
+}
+
 /// How many periods with long runs are watched between rescans.
 const WATCHED: usize = 32;
 /// The largest base period the rescan keeps runs for (one `u32` each).
@@ -190,7 +198,7 @@ impl PeriodDetector {
         Some(Candidate {
             period,
             preperiod,
-            certificate_at: 2 * preperiod.max(1) + 2 * period + self.t - 1,
+            certificate_at: certificate_index(preperiod, period, self.t),
         })
     }
 
@@ -276,7 +284,7 @@ impl PeriodDetector {
     /// `p` (with preperiod `pre`) is the least supported period at the current length.
     fn found(&mut self, g: &[u16], p: usize, pre: usize) {
         if self.theorem {
-            let certified_at = 2 * pre.max(1) + 2 * p + self.t - 1;
+            let certified_at = certificate_index(pre, p, self.t);
             debug_assert_eq!(certified_at, self.n - 1, "detection is exact");
             self.mode = Mode::Certified(Period {
                 preperiod: pre,

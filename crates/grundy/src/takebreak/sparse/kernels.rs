@@ -271,6 +271,70 @@ fn far_maps_any(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride
     }
 }
 
+/// Mark `G(i) ^ G(m - i)` for every `i` in `lo..hi` in the byte map `seen` (of `S` bytes, a
+/// power of two above every value). Range conditions as in [`targets_hit`].
+///
+/// This is the first round of Officers' witness search (a few hundred splits per heap whose
+/// values are nearly all new): the xors are taken 16 at a time in one AVX2 register and then
+/// stored one byte each, so a split costs about two instructions instead of seven.
+#[inline]
+pub fn mark_xors<const S: usize>(g: &[u16], m: usize, lo: usize, hi: usize, seen: &mut [u8; S]) {
+    const { assert!(S.is_power_of_two()) };
+    if lo >= hi {
+        return;
+    }
+    debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
+    let low = &g[lo..hi];
+    let high = &g[m + 1 - hi..=m - lo];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            return unsafe { mark_xors_avx2(low, high, seen) };
+        }
+    }
+    mark_xors_from(low, high, 0, seen)
+}
+
+/// The plain [`mark_xors`] from offset `from` of `low` (and the mirrored end of `high`).
+#[inline(always)]
+fn mark_xors_from<const S: usize>(low: &[u16], high: &[u16], from: usize, seen: &mut [u8; S]) {
+    let len = low.len().min(high.len());
+    let (low, high) = (&low[from..len], &high[..len - from]);
+    for (&a, &b) in low.iter().zip(high.iter().rev()) {
+        seen[(a ^ b) as usize & (S - 1)] = 1;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mark_xors_avx2<const S: usize>(low: &[u16], high: &[u16], seen: &mut [u8; S]) {
+    use std::arch::x86_64::*;
+    let len = low.len().min(high.len());
+    // reverses the eight 16-bit words of each 128-bit lane (then the lanes are swapped)
+    let reverse = _mm256_setr_epi8(
+        14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7,
+        4, 5, 2, 3, 0, 1,
+    );
+    let mask = _mm256_set1_epi16((S - 1) as i16);
+    let mut xors = [0u16; 16];
+    let mut j = 0;
+    while j + 16 <= len {
+        // SAFETY: j + 16 <= len, so low[j..j + 16] and high[len - j - 16..len - j] are in
+        // bounds; `xors` is 16 u16 = 32 bytes.
+        let a = _mm256_loadu_si256(low.as_ptr().add(j) as *const __m256i);
+        let b = _mm256_loadu_si256(high.as_ptr().add(len - j - 16) as *const __m256i);
+        let b = _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(b, reverse));
+        let x = _mm256_and_si256(_mm256_xor_si256(a, b), mask);
+        _mm256_storeu_si256(xors.as_mut_ptr() as *mut __m256i, x);
+        for &x in &xors {
+            seen[x as usize & (S - 1)] = 1;
+        }
+        j += 16;
+    }
+    mark_xors_from(low, high, j, seen)
+}
+
 /// Values below this have their "wanted" set held in two AVX2 registers by [`find_in_bits`].
 pub const SMALL_SET: usize = 512;
 
@@ -312,18 +376,21 @@ pub fn find_in_bits(
 /// for a set of `32 * W` values: `W` is 16 for values below [`SMALL_SET`], 32 for values below
 /// [`WIDE_SET`]), taking each value out of `bits` at its first split and pushing `(i, value)` to
 /// `taken`; stop early when `bits` is empty. Returns the split where it emptied, if it did.
-/// Every value of `g` must be below `32 * W`.
+/// Every value of `g` must be below `32 * W`. `left` is the number of values in `bits`, kept
+/// up to date (the caller tracks it: counting the bits here costs more than a short scan
+/// where the processor's popcount is not assumed).
 pub fn take_in_bits<const W: usize>(
     g: &[u16],
     m: usize,
     lo: usize,
     hi: usize,
     bits: &mut [u32; W],
+    left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
     const { assert!(W == 16 || W == 32) };
-    let mut left: u32 = bits.iter().map(|w| w.count_ones()).sum();
-    if lo >= hi || left == 0 {
+    debug_assert_eq!(*left, bits.iter().map(|w| w.count_ones()).sum::<u32>());
+    if lo >= hi || *left == 0 {
         return None;
     }
     debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
@@ -331,18 +398,18 @@ pub fn take_in_bits<const W: usize>(
     let high = &g[m + 1 - hi..=m - lo];
     #[cfg(target_arch = "x86_64")]
     {
-        if let Some(end) = take_in_bits_512(low, high, lo, bits, &mut left, taken) {
+        if let Some(end) = take_in_bits_512(low, high, lo, bits, left, taken) {
             return end;
         }
         if std::arch::is_x86_feature_detected!("avx2") {
             // (the AVX2 copy holds 512 values; wider sets take the scalar copy)
             if let Ok(bits) = <&mut [u32; SMALL_SET / 32]>::try_from(&mut bits[..]) {
                 // SAFETY: the processor supports AVX2 (checked just above).
-                return unsafe { take_in_bits_avx2(low, high, lo, bits, &mut left, taken) };
+                return unsafe { take_in_bits_avx2(low, high, lo, bits, left, taken) };
             }
         }
     }
-    take_in_bits_from(low, high, lo, 0, bits, &mut left, taken)
+    take_in_bits_from(low, high, lo, 0, bits, left, taken)
 }
 
 /// [`take_in_bits_avx512`] when the processor has AVX-512 BW and this compiler its intrinsics
@@ -452,6 +519,23 @@ unsafe fn take_in_bits_avx512<const W: usize>(
             table = load(bits);
         }
         j += 64;
+    }
+    if j < len && len >= 32 {
+        // the rest (fewer than 64 splits) in at most two lookups of 32, the last one ending at
+        // `len` and overlapping splits already looked at, whose hits are masked off
+        if j + 32 < len {
+            let hits = lookup(j, table) as u64;
+            if hits != 0 {
+                if let Some(end) = take_hits(hits, j, low, high, lo, bits, left, taken) {
+                    return Some(end);
+                }
+                table = load(bits);
+            }
+            j += 32;
+        }
+        let base = len - 32;
+        let hits = (lookup(base, table) as u64) >> (j - base) << (j - base);
+        return take_hits(hits, base, low, high, lo, bits, left, taken);
     }
     take_in_bits_from(low, high, lo, j, bits, left, taken)
 }
@@ -690,6 +774,37 @@ mod tests {
     }
 
     #[test]
+    fn mark_xors_marks_exactly_the_xors_of_a_range() {
+        let g = random_values(11, 3000, 512);
+        for (m, lo, hi) in [
+            (2999, 1, 1500),
+            (2000, 3, 40),
+            (1500, 700, 751),
+            (100, 1, 2),
+        ] {
+            for hi in [hi, lo + 15, lo + 16, lo + 17] {
+                let hi = hi.min(m / 2 + 1);
+                let mut seen = [0u8; 512];
+                mark_xors(&g, m, lo, hi, &mut seen);
+                let mut want = [0u8; 512];
+                for x in pairs(&g, m, lo, hi) {
+                    want[x as usize] = 1;
+                }
+                assert_eq!(seen, want, "m {m} lo {lo} hi {hi}");
+            }
+        }
+        // a narrower map keeps the low bits (the caller's values fit it)
+        let g = random_values(12, 600, 128);
+        let mut seen = [0u8; 128];
+        mark_xors(&g, 599, 1, 300, &mut seen);
+        let mut want = [0u8; 128];
+        pairs(&g, 599, 1, 300)
+            .into_iter()
+            .for_each(|x| want[x as usize] = 1);
+        assert_eq!(seen, want);
+    }
+
+    #[test]
     fn far_maps_mark_every_block_option() {
         let g: Vec<u16> = (0..500u32)
             .map(|i| ((i * 37 + i / 7) % 200) as u16)
@@ -758,7 +873,9 @@ mod tests {
                     bits[w as usize / 32] |= 1 << (w % 32);
                 }
                 let mut taken = Vec::new();
-                let end = take_in_bits(&g, m, lo, hi, &mut bits, &mut taken);
+                let mut left = wanted.len() as u32;
+                let end = take_in_bits(&g, m, lo, hi, &mut bits, &mut left, &mut taken);
+                assert_eq!(left as usize, wanted.len() - taken.len());
                 // expected: first occurrence of each wanted value, in order of position
                 let mut expect = Vec::new();
                 let mut left: Vec<u16> = wanted.clone();
@@ -814,6 +931,9 @@ mod tests {
                 (130, 1),
                 (100, 35),
                 (70, 3),
+                // tails of 36 and 1 splits after the 64-split steps
+                (200, 1),
+                (260, 2),
             ] {
                 let hi = m / 2 + 1;
                 let fresh = || {
@@ -843,7 +963,9 @@ mod tests {
                 type Outcome = (&'static str, Option<usize>, Vec<(usize, u16)>);
                 let mut copies: Vec<Outcome> = Vec::new();
                 let (mut bits, mut taken) = (fresh(), Vec::new());
-                let end = take_in_bits(g, m, lo, hi, &mut bits, &mut taken);
+                let mut n_left = wanted.len() as u32;
+                let end = take_in_bits(g, m, lo, hi, &mut bits, &mut n_left, &mut taken);
+                assert_eq!(n_left as usize, wanted.len() - taken.len());
                 copies.push(("dispatched", end, taken));
                 let (mut bits, mut taken) = (fresh(), Vec::new());
                 let mut n_left = wanted.len() as u32;

@@ -29,6 +29,8 @@ const HINTED_MOVES: usize = 2;
 #[derive(Clone, Copy)]
 struct WantedBits {
     bits: [u32; WIDE_SET / 32],
+    /// How many values `bits` holds.
+    left: u32,
     /// [`SMALL_SET`] or [`WIDE_SET`]: every value of the game is below it.
     width: usize,
 }
@@ -48,9 +50,9 @@ impl WantedBits {
             let small: &mut [u32; SMALL_SET / 32] = (&mut self.bits[..SMALL_SET / 32])
                 .try_into()
                 .expect("SMALL_SET bits");
-            kernels::take_in_bits(g, m, lo, hi, small, taken)
+            kernels::take_in_bits(g, m, lo, hi, small, &mut self.left, taken)
         } else {
-            kernels::take_in_bits(g, m, lo, hi, &mut self.bits, taken)
+            kernels::take_in_bits(g, m, lo, hi, &mut self.bits, &mut self.left, taken)
         }
     }
 }
@@ -111,18 +113,12 @@ impl std::fmt::Debug for WideState {
     }
 }
 
-/// Mark every `G(i) ^ G(m - i)` for `lo <= i < hi` in a byte map.
+/// Mark every `G(i) ^ G(m - i)` for `lo <= i < hi` in a byte map (16 xors per vector step,
+/// see [`kernels::mark_xors`]).
 #[inline]
 fn mark_range(g: &[u16], m: usize, lo: usize, hi: usize, seen: &mut [u8]) {
-    if lo >= hi {
-        return;
-    }
     let seen: &mut [u8; VALUES] = (&mut seen[..VALUES]).try_into().expect("VALUES bytes");
-    let low = &g[lo..hi];
-    let high = &g[m + 1 - hi..=m - lo];
-    for (&a, &b) in low.iter().zip(high.iter().rev()) {
-        seen[(a ^ b) as usize] = 1;
-    }
+    kernels::mark_xors(g, m, lo, hi, seen);
 }
 
 /// Pack a byte map of 0s and 1s into bit-set words (bit `j` of word `w` = byte `64 w + j`).
@@ -149,6 +145,30 @@ fn first_free(found: &[u64], blocked: &[u64]) -> usize {
         }
     }
     found.len() * 64
+}
+
+/// The missing values below `limit` as bit-set words (bit `v % 64` of word `v / 64`), word
+/// `w` of them; `found` holds every value below `limit`'s word.
+#[inline]
+fn missing_word(found: &[u64], limit: usize, w: usize) -> u64 {
+    let below = if w < limit / 64 {
+        u64::MAX
+    } else if w == limit / 64 {
+        (1u64 << (limit % 64)) - 1
+    } else {
+        0
+    };
+    found.get(w).map_or(0, |&f| !f & below)
+}
+
+/// The largest missing value below `limit`, if any.
+fn last_missing_below(found: &[u64], limit: usize) -> Option<usize> {
+    (0..=(limit / 64).min(found.len().saturating_sub(1)))
+        .rev()
+        .find_map(|w| {
+            let m = missing_word(found, limit, w);
+            (m != 0).then(|| 64 * w + 63 - m.leading_zeros() as usize)
+        })
 }
 
 /// The missing values below `limit` (all blocked: each needs a witness), ascending.
@@ -240,10 +260,7 @@ fn first_round<const S: usize>(
         let lo = cursors[c];
         let hi = (lo + chunk).min(ends[c]);
         if lo < hi {
-            let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
-            for (&a, &b) in low.iter().zip(high.iter().rev()) {
-                seen[(a ^ b) as usize & (S - 1)] = 1;
-            }
+            kernels::mark_xors(g, m, lo, hi, &mut seen);
             *scanned += (hi - lo) as u64;
             cursors[c] = hi;
         }
@@ -312,13 +329,11 @@ impl RareCommon {
         pack(seen, found);
         let blocked = &self.split.blocked_words(n & 1)[..words];
         let free = first_free(found, blocked);
-        state.targets.clear();
-        missing_below(found, free, &mut state.targets);
-        if state.targets.is_empty() {
+        let Some(last) = last_missing_below(found, free) else {
             self.stats.proved_directly += 1;
             return free;
-        }
-        self.witness_search_wide(g, free)
+        };
+        self.witness_search_wide(g, free, last)
     }
 
     /// Mark the options that leave no heap or one heap.
@@ -367,44 +382,51 @@ impl RareCommon {
         }
     }
 
-    /// Find a witness for every value of `targets` (around past witnesses first, then from the
-    /// bottom of each heap up); the mex is `free` if all are found, else the smallest one that
-    /// no split produces.
-    fn witness_search_wide(&mut self, g: &[u16], free: usize) -> usize {
+    /// Find a witness for every value missing below `free` (the largest of them is `last`):
+    /// around past witnesses first, then over stretches of each heap's splits; the mex is
+    /// `free` if all are found, else the smallest one that no split produces.
+    fn witness_search_wide(&mut self, g: &[u16], free: usize, last: usize) -> usize {
         let n = g.len();
         let state = &mut self.wide;
         if state.hints.len() < free {
             state.hints.resize(free, [[0; HINT_DEPTH]; HINTED_MOVES]);
         }
         // The wanted set: a bit set of values below 512 or 1024 (looked up 32 splits at a time
-        // in registers) when every value fits, else a byte map.
-        let top = state
-            .targets
-            .iter()
-            .map(|&t| t as usize + 1)
-            .max()
-            .unwrap_or(0);
+        // in registers) when every value fits, else a byte map. The bit set is the missing
+        // words themselves; the list of targets is only needed by the hints and the byte map.
+        let found = &state.found;
         let width = [SMALL_SET, WIDE_SET]
             .into_iter()
-            .find(|&w| self.span <= w && top <= w);
+            .find(|&w| self.span <= w && last < w);
         let mut small = width.map(|width| {
             let mut bits = [0u32; WIDE_SET / 32];
-            for &t in &state.targets {
-                bits[t as usize >> 5] |= 1 << (t & 31);
+            for w in 0..width / 64 {
+                let missing = missing_word(found, free, w);
+                bits[2 * w] = missing as u32;
+                bits[2 * w + 1] = (missing >> 32) as u32;
             }
-            WantedBits { bits, width }
+            let left = bits.iter().map(|b| b.count_ones()).sum();
+            WantedBits { bits, left, width }
         });
+        let try_hints = self.hint_control.should_try();
+        state.targets.clear();
+        if width.is_none() || try_hints {
+            missing_below(found, free, &mut state.targets);
+        }
         if width.is_none() {
             for &t in &state.targets {
                 state.wanted[t as usize] = 1;
             }
         }
         let record = self.hint_control.recording();
-        let mut remaining = state.targets.len();
+        let mut remaining = match &small {
+            Some(set) => set.left as usize,
+            None => state.targets.len(),
+        };
         let wanted: &mut [u8; VALUES] = (&mut state.wanted[..]).try_into().expect("VALUES");
         let mut scanned = 0u64;
         'search: {
-            if self.hint_control.should_try() {
+            if try_hints {
                 for (s, m) in self.moves.split_heaps(n).enumerate().take(HINTED_MOVES) {
                     if m < 2 {
                         continue;
@@ -478,6 +500,7 @@ impl RareCommon {
                         let newly = (f >> (32 * half)) as u32 & *word;
                         *word &= !newly;
                         remaining -= newly.count_ones() as usize;
+                        set.left -= newly.count_ones();
                     }
                 }
                 if remaining == 0 {
@@ -558,7 +581,16 @@ impl RareCommon {
             }
         }
         self.stats.scanned_options += scanned;
-        // the mex: the smallest value never found, else `free`; leave `wanted` all zero
+        // the mex: the smallest value never found, else `free`; leave `wanted` all zero (the
+        // bit set path never set it)
+        if let Some(set) = &small {
+            return set
+                .bits
+                .iter()
+                .enumerate()
+                .find(|(_, &b)| b != 0)
+                .map_or(free, |(w, b)| 32 * w + b.trailing_zeros() as usize);
+        }
         let mut result = free;
         for &t in &state.targets {
             if still_wanted(&small, wanted, t as usize) {
@@ -573,6 +605,26 @@ impl RareCommon {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn missing_words_agree_with_the_list_of_missing_values() {
+        let found = [0xffff_fffb_ffff_ff7f_u64, u64::MAX, 0x0f0f_0f0f_0f0f_0f0f];
+        for limit in [0, 5, 7, 8, 64, 65, 130, 191, 192] {
+            let mut list = Vec::new();
+            missing_below(&found, limit, &mut list);
+            let mut from_words = Vec::new();
+            for w in 0..4 {
+                let mut m = missing_word(&found, limit, w);
+                while m != 0 {
+                    from_words.push((64 * w + m.trailing_zeros() as usize) as u16);
+                    m &= m - 1;
+                }
+            }
+            assert_eq!(from_words, list, "limit {limit}");
+            let last = last_missing_below(&found, limit);
+            assert_eq!(last, list.last().map(|&v| v as usize), "limit {limit}");
+        }
+    }
 
     #[test]
     fn pack_matches_bytes() {
