@@ -56,7 +56,7 @@ bench() {
         "${peak[auto]}" "${peak[naive]}" "${peak[sparse]}" "$note"
 }
 
-for code in 0.346 0.414 0.437; do bench $code 100000; done
+for code in 0.346 0.414 0.437 0.764; do bench $code 100000; done
 bench 0.16 300000
 bench 0.6 300000
 bench 0.07 200000

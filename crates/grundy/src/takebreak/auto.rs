@@ -7,9 +7,11 @@
 //! more than the naive engine's vectorised mex over every split ([`super::naive`]). Which one
 //! wins depends on the game, on n and on the machine, so it is measured rather than predicted.
 //!
-//! How: the run starts with the rare/common engine. At review points (n = 12288, then at every
-//! doubling; offset from the rare/common engine's own reviews at powers of two so a rebuild
-//! of its state does not land in a measurement) the *other* engine computes the next values
+//! How: the run starts with the rare/common engine. At review points (n = 12288, then at each
+//! later number of the form 3·2^k, 5·2^k or 7·2^k: every 1.17 to 1.43 times n, so a change of the
+//! faster engine is noticed before the slower one has cost much, and at least n/7 away from the
+//! rare/common engine's own reviews at powers of two so a rebuild of its state does not land in
+//! a measurement) the *other* engine computes the next values
 //! for a short trial (at least 5 values, then up to 256 values or 1/32 of the time since the
 //! previous review); then the current engine computes as many values, timed the same way. The
 //! other engine takes over when its median time per value is below 90% of the current one's
@@ -39,6 +41,29 @@ const TRIAL_MIN: usize = 5;
 const TRIAL_SHARE: u32 = 32;
 /// The other engine takes over when its time per value is below this share of the current one.
 const MARGIN: f64 = 0.9;
+
+/// The review point after heap size `n`: the least number above `n` of the form 3·2^k, 5·2^k
+/// or 7·2^k (so 12288, 14336, 20480, 24576, 28672, 40960, ...). Each trial costs at most 1/32 of the
+/// time since the previous review, so reviewing more often than at doublings costs no more in
+/// total; the closer reviews bound the stretch run on the slower engine after the two engines'
+/// speeds cross (on 0.764 to 10^5, reviews at doublings switched to the naive engine only at
+/// n = 52,736, 18% slower than the naive engine alone).
+fn review_after(n: usize) -> usize {
+    [3usize, 5, 7]
+        .into_iter()
+        .map(|m| {
+            let mut c = m;
+            while c <= n {
+                c = c.saturating_mul(2);
+                if c == usize::MAX {
+                    break;
+                }
+            }
+            c
+        })
+        .min()
+        .unwrap_or(usize::MAX)
+}
 
 /// One of the two engines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,7 +149,7 @@ impl AutoEngine {
         })
     }
 
-    /// Review from `first` on, then at every doubling (tests use small values).
+    /// Review from `first` on, then at the points of [`review_after`] (tests use small values).
     pub fn with_first_review(mut self, first: usize) -> Self {
         self.next_review = first.max(1);
         self
@@ -236,7 +261,7 @@ impl SequenceEngine for AutoEngine {
                         self.current = other;
                         self.switches.push((n + 1, other));
                     }
-                    self.next_review = (n + 1).saturating_mul(2);
+                    self.next_review = review_after(n + 1);
                     self.stretch_start = Instant::now();
                 }
                 Ok(v)
@@ -288,8 +313,29 @@ mod tests {
     }
 
     #[test]
+    fn review_points_are_three_five_or_seven_times_a_power_of_two() {
+        assert_eq!(review_after(FIRST_REVIEW), 14336);
+        let mut n = FIRST_REVIEW;
+        let mut points = vec![n];
+        while n < 100_000 {
+            n = review_after(n);
+            points.push(n);
+        }
+        assert_eq!(
+            points,
+            [12288, 14336, 20480, 24576, 28672, 40960, 49152, 57344, 81920, 98304, 114688]
+        );
+        for &p in &points {
+            let odd = p >> p.trailing_zeros();
+            assert!([3, 5, 7].contains(&odd), "{p}");
+        }
+        assert_eq!(review_after(usize::MAX - 1), usize::MAX);
+        assert_eq!(review_after(0), 3);
+    }
+
+    #[test]
     fn reviews_run_trials_of_both_engines() {
-        // reviews from n = 64 on: every review ends (the next one is at twice its end), and
+        // reviews from n = 64 on: every review ends (the next one is past its end), and
         // describe() lists the choices in order
         let rules = Rules::parse("0.346").unwrap();
         let (_, engine) = auto_sequence(&rules, 20_000, 64);
