@@ -716,6 +716,39 @@ mod tests {
         (lo..hi).map(|i| g[i] ^ g[m - i]).collect()
     }
 
+    /// The bit set (`W` words of 32 bits) of the `wanted` values.
+    fn wanted_bits<const W: usize>(wanted: &[u16]) -> [u32; W] {
+        let mut bits = [0u32; W];
+        for &w in wanted {
+            bits[w as usize / 32] |= 1 << (w % 32);
+        }
+        bits
+    }
+
+    /// The plain loop the `take_in_bits` copies must agree with: each wanted value at its
+    /// first split of heap `m` in `lo..hi`, in order, and the split where none is left.
+    fn first_splits(
+        g: &[u16],
+        m: usize,
+        lo: usize,
+        hi: usize,
+        wanted: &[u16],
+    ) -> (Vec<(usize, u16)>, Option<usize>) {
+        let mut expect = Vec::new();
+        let mut left = wanted.to_vec();
+        for i in lo..hi {
+            let x = g[i] ^ g[m - i];
+            if let Some(p) = left.iter().position(|&w| w == x) {
+                left.remove(p);
+                expect.push((i, x));
+                if left.is_empty() {
+                    return (expect, Some(i));
+                }
+            }
+        }
+        (expect, None)
+    }
+
     #[test]
     fn kernels_agree_with_a_plain_loop() {
         // a pseudo-random sequence of small values
@@ -839,10 +872,7 @@ mod tests {
             vec![511],
             vec![1, 2, 3, 4, 5, 6, 7, 8, 9],
         ] {
-            let mut bits = [0u32; SMALL_SET / 32];
-            for &w in &wanted {
-                bits[w as usize / 32] |= 1 << (w % 32);
-            }
+            let bits = wanted_bits::<{ SMALL_SET / 32 }>(&wanted);
             for &(m, lo) in &[(3999usize, 1usize), (2000, 7), (17, 1), (100, 40)] {
                 let hi = m / 2 + 1;
                 let expect = (lo..hi).find(|&i| wanted.contains(&(g[i] ^ g[m - i])));
@@ -868,37 +898,17 @@ mod tests {
         for wanted in [vec![0u16, 3, 399], vec![7], (0..60).collect::<Vec<u16>>()] {
             for &(m, lo) in &[(2999usize, 1usize), (1500, 9), (30, 2)] {
                 let hi = m / 2 + 1;
-                let mut bits = [0u32; SMALL_SET / 32];
-                for &w in &wanted {
-                    bits[w as usize / 32] |= 1 << (w % 32);
-                }
+                let mut bits = wanted_bits::<{ SMALL_SET / 32 }>(&wanted);
                 let mut taken = Vec::new();
                 let mut left = wanted.len() as u32;
                 let end = take_in_bits(&g, m, lo, hi, &mut bits, &mut left, &mut taken);
                 assert_eq!(left as usize, wanted.len() - taken.len());
-                // expected: first occurrence of each wanted value, in order of position
-                let mut expect = Vec::new();
-                let mut left: Vec<u16> = wanted.clone();
-                let mut expect_end = None;
-                for i in lo..hi {
-                    let x = g[i] ^ g[m - i];
-                    if let Some(p) = left.iter().position(|&w| w == x) {
-                        left.remove(p);
-                        expect.push((i, x));
-                        if left.is_empty() {
-                            expect_end = Some(i);
-                            break;
-                        }
-                    }
-                }
+                let (expect, expect_end) = first_splits(&g, m, lo, hi, &wanted);
                 assert_eq!(taken, expect, "m {m} lo {lo}");
                 assert_eq!(end, expect_end);
                 let low = &g[lo..hi];
                 let high = &g[m + 1 - hi..=m - lo];
-                let mut bits2 = [0u32; SMALL_SET / 32];
-                for &w in &wanted {
-                    bits2[w as usize / 32] |= 1 << (w % 32);
-                }
+                let mut bits2 = wanted_bits::<{ SMALL_SET / 32 }>(&wanted);
                 let mut taken2 = Vec::new();
                 let mut left = wanted.len() as u32;
                 assert_eq!(
@@ -936,28 +946,8 @@ mod tests {
                 (260, 2),
             ] {
                 let hi = m / 2 + 1;
-                let fresh = || {
-                    let mut bits = [0u32; W];
-                    for &w in wanted {
-                        bits[w as usize / 32] |= 1 << (w % 32);
-                    }
-                    bits
-                };
-                // expected: each wanted value at its first split, in order, until none is left
-                let mut expect = Vec::new();
-                let mut left: Vec<u16> = wanted.clone();
-                let mut expect_end = None;
-                for i in lo..hi {
-                    let x = g[i] ^ g[m - i];
-                    if let Some(p) = left.iter().position(|&w| w == x) {
-                        left.remove(p);
-                        expect.push((i, x));
-                        if left.is_empty() {
-                            expect_end = Some(i);
-                            break;
-                        }
-                    }
-                }
+                let fresh = || wanted_bits::<W>(wanted);
+                let (expect, expect_end) = first_splits(g, m, lo, hi, wanted);
                 let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
                 // (copy, where it emptied, what it took)
                 type Outcome = (&'static str, Option<usize>, Vec<(usize, u16)>);
