@@ -5,13 +5,12 @@
 //! call the progress callback `progress(nodes, None)` at most every 100 ms.
 
 use crate::{guarded, to_py, value_error};
-use grundy::games::chomp::{parse_shape, Chomp};
-use grundy::games::cram::{symmetric_zero, Cram};
+use grundy::games::chomp::{parse_shape, Chomp, ChompReport};
+use grundy::games::cram::{Cram, CramReport};
 use grundy::solve::pruned::{answer, Answer, ProgressFn, Question, Stats, ValueMethod};
 use grundy::text::{parse_memory, parse_size};
 use grundy::LabelledMoves;
 use pyo3::prelude::*;
-use serde::Serialize;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -22,38 +21,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cram_position, m)?)?;
     m.add_function(wrap_pyfunction!(chomp_position, m)?)?;
     Ok(())
-}
-
-/// A domino as `grundy cram --json` writes it (lists, not tuples: pythonize makes fixed-size
-/// arrays tuples).
-#[derive(Serialize)]
-struct Domino {
-    cells: Vec<Vec<u32>>,
-}
-
-#[derive(Serialize)]
-struct CramReport {
-    rows: u32,
-    cols: u32,
-    empty_cells: u32,
-    #[serde(flatten)]
-    answer: Answer<Domino>,
-    symmetric: bool,
-}
-
-/// A bite as `grundy chomp --json` writes it.
-#[derive(Serialize)]
-struct Bite {
-    row: u32,
-    col: u32,
-}
-
-#[derive(Serialize)]
-struct ChompReport {
-    rows: Vec<u32>,
-    squares: u32,
-    #[serde(flatten)]
-    answer: Answer<Bite>,
 }
 
 /// What the search's progress hook shares with the caller: the first Python exception
@@ -162,15 +129,7 @@ fn cram_position(
         };
         let q = question(memory, ValueMethod::Queries, outcome_only, moves)?;
         let answer = run(py, cram, &empty, &q, progress)?;
-        let report = CramReport {
-            rows: cram.grid().height(),
-            cols: cram.grid().width(),
-            empty_cells: empty.count_ones(),
-            answer: answer.map_moves(|d| Domino {
-                cells: d.cells.iter().map(|&(r, c)| vec![r, c]).collect(),
-            }),
-            symmetric: symmetric_zero(cram.grid(), empty),
-        };
+        let report = CramReport::new(&cram, empty, answer);
         to_py(py, &report)
     })
 }
@@ -205,15 +164,7 @@ fn chomp_position(
         // as the CLI: Chomp's values are large, so full values are the mex of full values
         let q = question(memory, ValueMethod::Mex, outcome_only, moves)?;
         let answer = run(py, Chomp, &position, &q, progress)?;
-        let rows = Chomp::rows(position);
-        let report = ChompReport {
-            squares: rows.iter().sum(),
-            rows,
-            answer: answer.map_moves(|b| Bite {
-                row: b.row,
-                col: b.col,
-            }),
-        };
+        let report = ChompReport::new(position, answer);
         to_py(py, &report)
     })
 }

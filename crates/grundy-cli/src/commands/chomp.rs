@@ -3,10 +3,9 @@
 
 use super::search::{solve, value_lines, SearchArgs};
 use crate::common::{emit, CliError, CliResult};
-use grundy::games::chomp::{parse_shape, Bite, Chomp};
+use grundy::games::chomp::{parse_shape, Chomp, ChompReport};
 use grundy::solve::pruned::ValueMethod;
 use grundy::text::parse_size;
-use serde::Serialize;
 
 /// Chomp: bite a square and everything above and to the right of it; the poisoned bottom-left
 /// square cannot be taken, so who faces it alone loses.
@@ -29,20 +28,6 @@ pub struct ChompArgs {
     pub search: SearchArgs,
 }
 
-#[derive(Serialize)]
-struct Move {
-    row: u32,
-    col: u32,
-}
-
-#[derive(Serialize)]
-struct Report {
-    rows: Vec<u32>,
-    squares: u32,
-    #[serde(flatten)]
-    answer: super::search::Answer<Move>,
-}
-
 pub fn run(args: ChompArgs, json: bool) -> CliResult {
     let position = match (&args.size, &args.shape) {
         (Some(size), _) => {
@@ -53,22 +38,8 @@ pub fn run(args: ChompArgs, json: bool) -> CliResult {
         (None, None) => return Err(CliError::input("give a size (e.g. 4x5) or --shape 5,3,3,1")),
     };
     // Chomp's values are large and nearly every position must be valued: mex of full values.
-    let answer = solve(
-        Chomp,
-        &position,
-        &args.search,
-        ValueMethod::Mex,
-        |b: &Bite| Move {
-            row: b.row,
-            col: b.col,
-        },
-    )?;
-    let rows = Chomp::rows(position);
-    let report = Report {
-        squares: rows.iter().sum(),
-        rows,
-        answer,
-    };
+    let answer = solve(Chomp, &position, &args.search, ValueMethod::Mex)?;
+    let report = ChompReport::new(position, answer);
     emit(json, &report, || {
         let mut s = format!(
             "shape: {} ({} squares; row 0, with the poison P, at the bottom)\n",
@@ -92,7 +63,7 @@ pub fn run(args: ChompArgs, json: bool) -> CliResult {
                 moves.len()
             ));
             for m in moves {
-                s.push_str(&format!("  bite ({},{})\n", m.row, m.col));
+                s.push_str(&format!("  bite {m}\n"));
             }
         }
         s

@@ -3,10 +3,9 @@
 
 use super::search::{solve, value_lines, SearchArgs};
 use crate::common::{emit, read_text, CliError, CliResult};
-use grundy::games::cram::{symmetric_zero, Cram, Domino};
+use grundy::games::cram::{Cram, CramReport};
 use grundy::solve::pruned::ValueMethod;
 use grundy::text::parse_size;
-use serde::Serialize;
 use std::path::PathBuf;
 
 /// Cram: place a domino on two adjacent empty cells; who cannot, loses.
@@ -29,22 +28,6 @@ pub struct CramArgs {
     pub search: SearchArgs,
 }
 
-#[derive(Serialize)]
-struct Move {
-    cells: [[u32; 2]; 2],
-}
-
-#[derive(Serialize)]
-struct Report {
-    rows: u32,
-    cols: u32,
-    empty_cells: u32,
-    #[serde(flatten)]
-    answer: super::search::Answer<Move>,
-    /// true when the half-turn symmetry theorem decides the board without search
-    symmetric: bool,
-}
-
 pub fn run(args: CramArgs, json: bool) -> CliResult {
     let (cram, empty) = match (&args.size, &args.board) {
         (Some(size), _) => {
@@ -59,22 +42,8 @@ pub fn run(args: CramArgs, json: bool) -> CliResult {
             ))
         }
     };
-    let answer = solve(
-        cram,
-        &empty,
-        &args.search,
-        ValueMethod::Queries,
-        |d: &Domino| Move {
-            cells: d.cells.map(|(r, c)| [r, c]),
-        },
-    )?;
-    let report = Report {
-        rows: cram.grid().height(),
-        cols: cram.grid().width(),
-        empty_cells: empty.count_ones(),
-        answer,
-        symmetric: symmetric_zero(cram.grid(), empty),
-    };
+    let answer = solve(cram, &empty, &args.search, ValueMethod::Queries)?;
+    let report = CramReport::new(&cram, empty, answer);
     emit(json, &report, || {
         let mut s = format!(
             "board: {}x{} ({} empty cells)\n",
@@ -105,8 +74,7 @@ pub fn run(args: CramArgs, json: bool) -> CliResult {
                 moves.len()
             ));
             for m in moves {
-                let [[r1, c1], [r2, c2]] = m.cells;
-                s.push_str(&format!("  domino ({r1},{c1})-({r2},{c2})\n"));
+                s.push_str(&format!("  domino {m}\n"));
             }
         }
         s

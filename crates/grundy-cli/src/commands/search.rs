@@ -33,19 +33,13 @@ pub struct SearchArgs {
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// The library's answer ([`grundy::solve::pruned::answer`]) to the flags, with a spinner on
-/// stderr once the search has lasted a second; Ctrl-C stops it with one line. Moves are
-/// relabelled by `label` for the report.
-pub fn solve<G, M>(
+/// stderr once the search has lasted a second; Ctrl-C stops it with one line.
+pub fn solve<G: LabelledMoves>(
     game: G,
     position: &G::Position,
     args: &SearchArgs,
     method: ValueMethod,
-    label: impl Fn(&G::Move) -> M,
-) -> CliResult<Answer<M>>
-where
-    G: LabelledMoves,
-    M: Serialize,
-{
+) -> CliResult<Answer<G::Move>> {
     let question = Question {
         memory: parse_memory(&args.memory)?,
         method,
@@ -76,7 +70,7 @@ where
     };
     let result = answer(game, position, &question, Some(progress));
     bar.finish_and_clear();
-    Ok(result?.map_moves(|m| label(&m)))
+    Ok(result?)
 }
 
 /// The value and outcome lines of the human report.

@@ -12,6 +12,7 @@
 //! a one per row), so diagrams with `rows + columns <= 64` fit. Transposing the diagram gives
 //! the same game; [`Game::canonical`] keys both by the smaller code.
 
+use crate::solve::pruned::Answer;
 use crate::{Error, Game, LabelledMoves};
 
 /// The Chomp rules.
@@ -19,12 +20,35 @@ use crate::{Error, Game, LabelledMoves};
 pub struct Chomp;
 
 /// A move: the bitten square, `(row, col)` 0-based, row 0 holding the poison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Bite {
     /// Row of the bitten square (0 = the poisoned row).
     pub row: u32,
     /// Column of the bitten square (0 = the poisoned column).
     pub col: u32,
+}
+
+/// What `grundy chomp` and `grundy.chomp` report (the keys of `--json`): the shape and the
+/// search's answer.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ChompReport {
+    /// Row lengths, the poisoned row first.
+    pub rows: Vec<u32>,
+    pub squares: u32,
+    #[serde(flatten)]
+    pub answer: Answer<Bite>,
+}
+
+impl ChompReport {
+    /// The report of `answer` about `position`.
+    pub fn new(position: u64, answer: Answer<Bite>) -> Self {
+        let rows = Chomp::rows(position);
+        ChompReport {
+            squares: rows.iter().sum(),
+            rows,
+            answer,
+        }
+    }
 }
 
 impl std::fmt::Display for Bite {

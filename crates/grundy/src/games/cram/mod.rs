@@ -16,6 +16,7 @@
 //! evaluator on every small position.
 
 use super::grid::Grid;
+use crate::solve::pruned::Answer;
 use crate::{Error, Game, LabelledMoves, Nimber};
 
 /// The Cram rules on one board.
@@ -30,6 +31,45 @@ pub struct Cram {
 pub struct Domino {
     /// The two cells covered.
     pub cells: [(u32, u32); 2],
+}
+
+/// `{"cells": [[r1, c1], [r2, c2]]}`: the cells as sequences (lists in Python, not tuples), so
+/// the CLI's JSON and the Python package's dicts have one shape.
+impl serde::Serialize for Domino {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let [(r1, c1), (r2, c2)] = self.cells;
+        let (a, b) = ([r1, c1], [r2, c2]);
+        let mut domino = s.serialize_struct("Domino", 1)?;
+        domino.serialize_field("cells", &[&a[..], &b[..]][..])?;
+        domino.end()
+    }
+}
+
+/// What `grundy cram` and `grundy.cram` report (the keys of `--json`): the board, the search's
+/// answer, and whether the symmetry theorem decides it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CramReport {
+    pub rows: u32,
+    pub cols: u32,
+    pub empty_cells: u32,
+    #[serde(flatten)]
+    pub answer: Answer<Domino>,
+    /// true when the half-turn symmetry theorem decides the board without search
+    pub symmetric: bool,
+}
+
+impl CramReport {
+    /// The report of `answer` about the `empty` cells of `cram`'s board.
+    pub fn new(cram: &Cram, empty: u64, answer: Answer<Domino>) -> Self {
+        CramReport {
+            rows: cram.grid().height(),
+            cols: cram.grid().width(),
+            empty_cells: empty.count_ones(),
+            answer,
+            symmetric: symmetric_zero(cram.grid(), empty),
+        }
+    }
 }
 
 impl std::fmt::Display for Domino {

@@ -48,20 +48,6 @@ pub struct Answer<M> {
     pub search: SearchStats,
 }
 
-impl<M> Answer<M> {
-    /// The same answer with every move relabelled by `f` (e.g. into a front end's own shape).
-    pub fn map_moves<N>(self, f: impl FnMut(M) -> N) -> Answer<N> {
-        Answer {
-            grundy_value: self.grundy_value,
-            outcome: self.outcome,
-            winning_moves: self
-                .winning_moves
-                .map(|moves| moves.into_iter().map(f).collect()),
-            search: self.search,
-        }
-    }
-}
-
 /// The search's counters, named as in the reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SearchStats {
@@ -189,11 +175,30 @@ mod tests {
     }
 
     #[test]
-    fn moves_are_relabelled() {
+    fn reports_have_the_keys_of_the_cli_json() {
+        use crate::games::chomp::ChompReport;
+        use crate::games::cram::CramReport;
         let p = Chomp::rectangle(2, 2).unwrap();
         let a = answer(Chomp, &p, &Question::default(), None).unwrap();
         assert_eq!(a.winning_moves, Some(vec![Bite { row: 1, col: 1 }]));
-        let a = a.map_moves(|b| (b.row, b.col));
-        assert_eq!(a.winning_moves, Some(vec![(1, 1)]));
+        let json = serde_json::to_value(ChompReport::new(p, a)).unwrap();
+        assert_eq!(json["rows"], serde_json::json!([2, 2]));
+        assert_eq!(json["squares"], 4);
+        assert_eq!(
+            json["winning_moves"],
+            serde_json::json!([{"row": 1, "col": 1}])
+        );
+        assert!(json["search"]["nodes"].is_u64());
+        let cram = Cram::new(1, 3).unwrap();
+        let a = answer(cram, &cram.start(), &Question::default(), None).unwrap();
+        let json = serde_json::to_value(CramReport::new(&cram, cram.start(), a)).unwrap();
+        assert_eq!(json["grundy_value"], 1);
+        assert_eq!(json["empty_cells"], 3);
+        assert_eq!(json["symmetric"], false);
+        // 1x3: either domino leaves one cell, a P-position: both win
+        assert_eq!(
+            json["winning_moves"],
+            serde_json::json!([{"cells": [[0, 0], [0, 1]]}, {"cells": [[0, 1], [0, 2]]}])
+        );
     }
 }
