@@ -21,6 +21,8 @@
 //! ```sh
 //! cargo run --release -p grundy --example bacterial_tactics < input.txt         # the Game
 //! cargo run --release -p grundy --example bacterial_tactics -- --vec < input.txt  # Vec positions
+//! cargo run --release -p grundy --example bacterial_tactics -- --options-only < input.txt
+//!                                                 # the Game without its `option_parts` hook
 //! cargo run --release -p grundy --example bacterial_tactics -- --dp < input.txt   # the hand DP
 //! cargo run --release -p grundy --example bacterial_tactics -- --generate 100 15 1 > cases.txt
 //! ```
@@ -28,7 +30,7 @@
 //! `--generate T N SEED` prints T deterministic random N x N boards (each cell radioactive with
 //! probability 1/40, a few cases with more).
 
-use grundy::{Game, NormalPlay};
+use grundy::{Game, NormalPlay, OptionParts};
 use smallvec::SmallVec;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -115,33 +117,22 @@ impl<'a, P: Rects> BacterialTactics<'a, P> {
         }
     }
 
-    /// Every safe move of rectangle `i` of `rects`, given to `push` as (horizontal?, position
-    /// after it).
-    fn line_moves(&self, rects: &[Rect], i: usize, mut push: impl FnMut(bool, P)) {
+    /// Every safe move in rectangle `rect`, given to `push` as (horizontal?, the up to two
+    /// rectangles it leaves of `rect`).
+    fn line_moves(&self, rect: Rect, mut push: impl FnMut(bool, [Option<Rect>; 2])) {
         let Rect {
             top,
             bottom,
             left,
             right,
-        } = rects[i];
-        // the other rectangles and the (up to two) that the move leaves, sorted, built in a
-        // scratch list
-        let mut scratch = Vec::with_capacity(rects.len() + 1);
-        let mut with_parts = |parts: [Option<Rect>; 2]| -> P {
-            scratch.clear();
-            scratch.extend_from_slice(&rects[..i]);
-            scratch.extend_from_slice(&rects[i + 1..]);
-            scratch.extend(parts.into_iter().flatten());
-            scratch.sort_unstable();
-            P::from_rects(&scratch)
-        };
+        } = rect;
         for r in top..bottom {
             if self.board.row_clear(r, left, right) {
                 let parts = [
                     Rect::new(top, r, left, right),
                     Rect::new(r + 1, bottom, left, right),
                 ];
-                push(true, with_parts(parts));
+                push(true, parts);
             }
         }
         for c in left..right {
@@ -150,7 +141,7 @@ impl<'a, P: Rects> BacterialTactics<'a, P> {
                     Rect::new(top, bottom, left, c),
                     Rect::new(top, bottom, c + 1, right),
                 ];
-                push(false, with_parts(parts));
+                push(false, parts);
             }
         }
     }
@@ -159,10 +150,19 @@ impl<'a, P: Rects> BacterialTactics<'a, P> {
 impl<P: Rects> Game for BacterialTactics<'_, P> {
     type Position = P;
 
-    /// One option per safe line (every cell of the line gives the same position).
+    /// One option per safe line (every cell of the line gives the same position): rectangle
+    /// `i` replaced by what the move leaves of it, sorted.
     fn options(&self, rects: &P, out: &mut Vec<P>) {
-        for i in 0..rects.len() {
-            self.line_moves(rects, i, |_, next| out.push(next));
+        let mut scratch = Vec::with_capacity(rects.len() + 1);
+        for (i, &rect) in rects.iter().enumerate() {
+            self.line_moves(rect, |_, parts| {
+                scratch.clear();
+                scratch.extend_from_slice(&rects[..i]);
+                scratch.extend_from_slice(&rects[i + 1..]);
+                scratch.extend(parts.into_iter().flatten());
+                scratch.sort_unstable();
+                out.push(P::from_rects(&scratch));
+            });
         }
     }
 
@@ -170,16 +170,64 @@ impl<P: Rects> Game for BacterialTactics<'_, P> {
     fn components(&self, rects: &P) -> Option<Vec<P>> {
         (rects.len() > 1).then(|| rects.iter().map(|&r| P::from_rects(&[r])).collect())
     }
+
+    /// The same options as `options`, each handed over as its rectangles: no sorted list is
+    /// built only to be split again.
+    fn option_parts(&self, rects: &P, out: &mut OptionParts<P>) -> bool {
+        for (i, &rect) in rects.iter().enumerate() {
+            self.line_moves(rect, |_, parts| {
+                let others = rects[..i].iter().chain(&rects[i + 1..]).copied();
+                let parts = others.chain(parts.into_iter().flatten());
+                out.push_option(parts.map(|r| P::from_rects(&[r])));
+            });
+        }
+        true
+    }
+
+    /// A part is a single rectangle.
+    fn parts_are_final(&self) -> bool {
+        true
+    }
+}
+
+/// The same game without its speed hook [`Game::option_parts`], as a first version would be
+/// written: the engine then builds every option as a whole position and splits it.
+struct OptionsOnly<G>(G);
+
+impl<G: Game> Game for OptionsOnly<G> {
+    type Position = G::Position;
+    fn options(&self, position: &G::Position, out: &mut Vec<G::Position>) {
+        self.0.options(position, out)
+    }
+    fn components(&self, position: &G::Position) -> Option<Vec<G::Position>> {
+        self.0.components(position)
+    }
 }
 
 /// The answer with the library: count the opening moves (cells) whose result has value 0.
-fn winning_openings_game<P: Rects>(board: &Board) -> usize {
+/// `PARTS`: whether the engine gets the options as parts ([`Game::option_parts`]).
+fn winning_openings_game<P: Rects, const PARTS: bool>(board: &Board) -> usize {
     let game = BacterialTactics::<P>::new(board);
     let whole = Rect::new(0, board.rows as u8, 0, board.cols as u8).expect("R, C >= 1");
-    let start = P::from_rects(&[whole]);
     let mut moves = Vec::new();
-    game.line_moves(&start, 0, |horizontal, next| moves.push((horizontal, next)));
-    let mut solver = NormalPlay::new(&game);
+    game.line_moves(whole, |horizontal, parts| {
+        let parts: Vec<Rect> = parts.into_iter().flatten().collect();
+        moves.push((horizontal, P::from_rects(&parts)))
+    });
+    if PARTS {
+        count_winning(NormalPlay::new(&game), board, moves)
+    } else {
+        count_winning(NormalPlay::new(OptionsOnly(&game)), board, moves)
+    }
+}
+
+/// The number of opening cells among `moves` (horizontal?, position after it) that leave
+/// value 0.
+fn count_winning<G: Game>(
+    mut solver: NormalPlay<G>,
+    board: &Board,
+    moves: Vec<(bool, G::Position)>,
+) -> usize {
     let mut count = 0;
     for (horizontal, next) in moves {
         if solver.grundy_value(&next).expect("a finite game") == 0 {
@@ -339,11 +387,15 @@ fn main() {
         return;
     }
     let solve: fn(&Board) -> usize = match args.first().map(String::as_str) {
-        None => winning_openings_game::<Inline>,
-        Some("--vec") if args.len() == 1 => winning_openings_game::<Vec<Rect>>,
+        None => winning_openings_game::<Inline, true>,
+        Some("--vec") if args.len() == 1 => winning_openings_game::<Vec<Rect>, true>,
+        Some("--options-only") if args.len() == 1 => winning_openings_game::<Inline, false>,
         Some("--dp") if args.len() == 1 => winning_openings_dp,
         Some(other) => {
-            eprintln!("error: unknown argument {other:?} (expected --vec, --dp or --generate)");
+            eprintln!(
+                "error: unknown argument {other:?} (expected --vec, --options-only, --dp or \
+                 --generate)"
+            );
             std::process::exit(2);
         }
     };
@@ -367,10 +419,13 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    /// The three solutions: the game with inline positions, with `Vec` positions, the hand DP.
-    const SOLUTIONS: [fn(&Board) -> usize; 3] = [
-        winning_openings_game::<Inline>,
-        winning_openings_game::<Vec<Rect>>,
+    /// The solutions: the game with inline positions, with `Vec` positions (each with and
+    /// without `option_parts`), the hand DP.
+    const SOLUTIONS: [fn(&Board) -> usize; 5] = [
+        winning_openings_game::<Inline, true>,
+        winning_openings_game::<Inline, false>,
+        winning_openings_game::<Vec<Rect>, true>,
+        winning_openings_game::<Vec<Rect>, false>,
         winning_openings_dp,
     ];
 
@@ -401,12 +456,9 @@ mod tests {
                     radioactive: board.radioactive[..rows].to_vec(),
                 };
                 let dp = winning_openings_dp(&board);
-                assert_eq!(winning_openings_game::<Inline>(&board), dp, "seed {seed}");
-                assert_eq!(
-                    winning_openings_game::<Vec<Rect>>(&board),
-                    dp,
-                    "seed {seed}"
-                );
+                for solve in SOLUTIONS {
+                    assert_eq!(solve(&board), dp, "seed {seed}");
+                }
             }
         }
     }
@@ -480,6 +532,42 @@ mod tests {
                 .count();
             for solve in SOLUTIONS {
                 assert_eq!(solve(board), count);
+            }
+        }
+    }
+
+    #[test]
+    fn option_parts_hands_over_the_options_split() {
+        // on every rectangle of three boards, and on sums of two of them: the parts of each
+        // option are what `components` makes of the option (or the option itself)
+        for board in parse(&generate(3, 6, 7)).unwrap() {
+            let game = BacterialTactics::<Inline>::new(&board);
+            let rects: Vec<Rect> = (0..6)
+                .flat_map(|t| (t + 1..=6).flat_map(move |b| (0..6).map(move |l| (t, b, l))))
+                .flat_map(|(t, b, l)| (l + 1..=6).map(move |r| Rect::new(t, b, l, r).unwrap()))
+                .collect();
+            let mut positions: Vec<Inline> =
+                rects.iter().map(|&r| Inline::from_slice(&[r])).collect();
+            for pair in rects.windows(2).step_by(5) {
+                let mut p = Inline::from_slice(pair);
+                p.sort_unstable();
+                positions.push(p);
+            }
+            for p in positions {
+                let mut parts = OptionParts::new();
+                assert!(game.option_parts(&p, &mut parts));
+                let options = game.options_vec(&p);
+                assert_eq!(parts.len(), options.len(), "{p:?}");
+                for (i, option) in options.iter().enumerate() {
+                    let mut want = game
+                        .components(option)
+                        .unwrap_or_else(|| vec![option.clone()]);
+                    want.retain(|part| !part.is_empty());
+                    let mut got = parts.get(i).to_vec();
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "{p:?} option {i}");
+                }
             }
         }
     }

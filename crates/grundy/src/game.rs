@@ -85,10 +85,84 @@ pub trait Game {
         None
     }
 
-    /// Whether the parts [`components`](Game::components) returns are always single
-    /// components already (it would return `None` for each of them), so that engines need not
-    /// ask again. `false` (the default) is always correct.
+    /// Whether the parts [`components`](Game::components) (and
+    /// [`option_parts`](Game::option_parts)) return are always single components already
+    /// (`components` would return `None` for each of them), so that engines need not ask
+    /// again. `false` (the default) is always correct.
     fn parts_are_final(&self) -> bool {
+        false
+    }
+
+    /// Optionally, every option of `position` handed over already split into its components:
+    /// for each option, in the order [`options`](Game::options) lists them, one
+    /// [`OptionParts::push_option`] with the parts [`components`](Game::components) would
+    /// return for it (or the option alone, when it does not split). Return `true` when `out`
+    /// holds them; `false` (the default) to let the engine call `options` and split each option
+    /// itself.
+    ///
+    /// This is a speed hook for games whose options are sums (a move cuts a region in two, a
+    /// heap into two heaps): the plain evaluator ([`crate::NormalPlay`]) then never builds an
+    /// option as a whole position only to split it again, and looks its parts up directly.
+    /// The contract, besides that of `components` for each option's parts (terminal parts may
+    /// be left out; an option whose parts are all terminal is an empty list):
+    ///
+    /// - the options are those of `options(position)`, same count, same order: option `i`
+    ///   is the disjunctive sum of the parts of entry `i` (normal play needs only equal values);
+    /// - the parts are split again by the engine unless
+    ///   [`parts_are_final`](Game::parts_are_final) says they never split.
+    ///
+    /// Only the normal-play readings call it (misère play and the multiplayer readings, where
+    /// sums do not behave, use `options`); the pruned search uses `options` and `components`.
+    ///
+    /// ```
+    /// use grundy::{Game, NormalPlay, OptionParts};
+    ///
+    /// /// Grundy's game: split a heap into two unequal heaps; a position is its sorted heaps.
+    /// struct Grundys;
+    /// impl Grundys {
+    ///     /// Every split of heap `h`, as the two heaps it leaves.
+    ///     fn splits(h: u32) -> impl Iterator<Item = [u32; 2]> {
+    ///         (1..h.div_ceil(2)).map(move |a| [a, h - a])
+    ///     }
+    /// }
+    /// impl Game for Grundys {
+    ///     type Position = Vec<u32>;
+    ///     fn options(&self, heaps: &Vec<u32>, out: &mut Vec<Vec<u32>>) {
+    ///         for (i, &h) in heaps.iter().enumerate() {
+    ///             for pair in Self::splits(h) {
+    ///                 let mut next = heaps.clone();
+    ///                 next.remove(i);
+    ///                 next.extend(pair);
+    ///                 next.sort();
+    ///                 out.push(next);
+    ///             }
+    ///         }
+    ///     }
+    ///     fn components(&self, heaps: &Vec<u32>) -> Option<Vec<Vec<u32>>> {
+    ///         (heaps.len() > 1).then(|| heaps.iter().map(|&h| vec![h]).collect())
+    ///     }
+    ///     /// A single heap's options, as their two heaps; sums are left to `components`.
+    ///     fn option_parts(&self, heaps: &Vec<u32>, out: &mut OptionParts<Vec<u32>>) -> bool {
+    ///         let [h] = heaps[..] else { return false };
+    ///         for pair in Self::splits(h) {
+    ///             out.push_option(pair.map(|k| vec![k]));
+    ///         }
+    ///         true
+    ///     }
+    ///     fn parts_are_final(&self) -> bool {
+    ///         true // a part is one heap
+    ///     }
+    /// }
+    ///
+    /// let mut solver = NormalPlay::new(Grundys);
+    /// let g: Vec<u64> = (1..=10).map(|n| solver.grundy_value(&vec![n]).unwrap()).collect();
+    /// assert_eq!(g, [0, 0, 1, 0, 2, 1, 0, 2, 1, 0]); // OEIS A002188
+    /// ```
+    fn option_parts(
+        &self,
+        _position: &Self::Position,
+        _out: &mut OptionParts<Self::Position>,
+    ) -> bool {
         false
     }
 
@@ -153,6 +227,62 @@ pub trait LabelledMoves: Game {
     fn moves(&self, position: &Self::Position, out: &mut Vec<(Self::Move, Self::Position)>);
 }
 
+/// The options of a position, each as the list of its components: what
+/// [`Game::option_parts`] fills. Option `i` is the disjunctive sum of [`get(i)`](Self::get).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionParts<P> {
+    /// Every option's parts, one option after another.
+    pub(crate) parts: Vec<P>,
+    /// `ends[i]`: where option `i`'s parts end in `parts`.
+    pub(crate) ends: Vec<usize>,
+}
+
+impl<P> Default for OptionParts<P> {
+    fn default() -> Self {
+        OptionParts {
+            parts: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+}
+
+impl<P> OptionParts<P> {
+    /// No options yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Add an option: the disjunctive sum of `parts` (none for an option of value 0).
+    pub fn push_option(&mut self, parts: impl IntoIterator<Item = P>) {
+        self.parts.extend(parts);
+        self.ends.push(self.parts.len());
+    }
+
+    /// The number of options.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there is no option (a terminal position).
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The parts of option `i`.
+    ///
+    /// # Panics
+    /// If `i >= self.len()`.
+    pub fn get(&self, i: usize) -> &[P] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.parts[start..self.ends[i]]
+    }
+
+    /// Every option's parts, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[P]> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
 macro_rules! forward_game {
     ($ty:ty) => {
         impl<G: Game + ?Sized> Game for $ty {
@@ -165,6 +295,13 @@ macro_rules! forward_game {
             }
             fn parts_are_final(&self) -> bool {
                 (**self).parts_are_final()
+            }
+            fn option_parts(
+                &self,
+                position: &Self::Position,
+                out: &mut OptionParts<Self::Position>,
+            ) -> bool {
+                (**self).option_parts(position, out)
             }
             fn canonical(&self, position: &Self::Position) -> Self::Position {
                 (**self).canonical(position)

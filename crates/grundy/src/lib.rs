@@ -32,7 +32,7 @@ pub mod text;
 pub mod verify;
 pub mod young;
 
-pub use game::{Game, LabelledMoves, Outcome};
+pub use game::{Game, LabelledMoves, OptionParts, Outcome};
 pub use nimber::{mex, nim_sum, MexScratch, Nimber};
 pub use solve::{grundy_value, misere_outcome, NormalPlay};
 

@@ -1,6 +1,6 @@
 //! The shared traversal: memoised post-order evaluation with an explicit stack.
 
-use crate::{Error, Game};
+use crate::{Error, Game, OptionParts};
 use rustc_hash::FxHashMap;
 
 /// How an evaluator reads a game: the value of a position from the values of its options.
@@ -36,26 +36,40 @@ pub(crate) fn components_error<P: std::fmt::Debug>(part: &P) -> Error {
 /// Options of a position paired with their values.
 pub type OptionValues<P, V> = Vec<(P, V)>;
 
-/// A frame's lists: options (or parts) still to value, values found.
-type Lists<P, V> = (Vec<P>, Vec<V>);
+/// A frame's lists: children still to value, values found, option ends (see [`Frame`]).
+type Lists<P, V> = (Vec<P>, Vec<V>, Vec<usize>);
 
 /// How many emptied lists the solver keeps for reuse. Frames come and go at the top of the
 /// stack, so a few dozen serve them all; a cap keeps a once-deep stack (a million-move chain)
 /// from leaving a million empty lists behind.
 const SPARE_LISTS: usize = 64;
 
+/// What a frame's children are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The options of the position, one child each.
+    Options,
+    /// The options of the position as [`Game::option_parts`] handed them over: the parts of
+    /// every option one after another, option `i`'s ending at `ends[i]`.
+    Parts,
+    /// The components of a sum (the position is never stored).
+    Sum,
+}
+
 /// A position being evaluated: its options (or parts) not yet valued, and the values found.
 ///
 /// Children are taken from the end of `children` and dropped as soon as they are valued, so
-/// `values` holds them last option first (reversed before [`Reading::combine`]). Taking the
-/// last option first also keeps the stack shallow for the common option order "smallest change
+/// `values` holds them last first (reversed before [`Reading::combine`]). Taking the last
+/// option first also keeps the stack shallow for the common option order "smallest change
 /// first": Grundy's game lists the split `1 + (n-1)` first, and following it first would put
 /// every heap below `n` on the stack at once, each holding all of its options.
 struct Frame<P, V> {
     position: P,
     children: Vec<P>,
     values: Vec<V>,
-    is_sum: bool,
+    /// For [`Kind::Parts`], where each option's parts end in the children as first listed.
+    ends: Vec<usize>,
+    kind: Kind,
 }
 
 /// A game, a reading of it, and the memo table of values found so far.
@@ -70,10 +84,13 @@ pub struct Solver<G: Game, R: Reading<G::Position>> {
     /// and stored once.
     memo: FxHashMap<G::Position, Option<R::Value>>,
     limit: Option<usize>,
-    /// The parts' values of the sum [`known_sum`](Self::known_sum) is adding up.
+    /// The game's [`Game::parts_are_final`], asked once.
+    parts_are_final: bool,
+    /// The parts' values of the sum [`known_sum`](Self::known_sum) is adding up, and the
+    /// options' values of a [`Kind::Parts`] frame.
     scratch: Vec<R::Value>,
-    /// Emptied option and value lists of finished frames, reused by new frames: a frame then
-    /// costs no allocation, and a game with many options per position no regrowth of its list.
+    /// Emptied lists of finished frames, reused by new frames: a frame then costs no
+    /// allocation, and a game with many options per position no regrowth of its list.
     spare: Vec<Lists<G::Position, R::Value>>,
 }
 
@@ -81,6 +98,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
     /// A solver with an empty memo table and no limit on the positions it may store.
     pub fn new(game: G, reading: R) -> Self {
         Solver {
+            parts_are_final: game.parts_are_final(),
             game,
             reading,
             memo: FxHashMap::default(),
@@ -160,28 +178,42 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         position: G::Position,
         split: Option<Vec<G::Position>>,
     ) -> Result<Frame<G::Position, R::Value>, Error> {
-        let (mut children, values) = self.spare.pop().unwrap_or_default();
-        if let Some(parts) = split {
+        let (mut children, values, mut ends) = self.spare.pop().unwrap_or_default();
+        let kind = if let Some(parts) = split {
             if parts.contains(&position) {
                 return Err(components_error(&position));
             }
             children.extend(parts);
-            return Ok(Frame {
-                position,
-                values,
-                children,
-                is_sum: true,
-            });
-        }
-        self.game.options(&position, &mut children);
+            Kind::Sum
+        } else {
+            let mut parts = OptionParts {
+                parts: children,
+                ends,
+            };
+            let handed_over =
+                self.reading.uses_components() && self.game.option_parts(&position, &mut parts);
+            OptionParts {
+                parts: children,
+                ends,
+            } = parts;
+            if handed_over {
+                Kind::Parts
+            } else {
+                children.clear();
+                ends.clear();
+                self.game.options(&position, &mut children);
+                Kind::Options
+            }
+        };
         if let Some(e) = self.game.interrupted() {
             return Err(e);
         }
         Ok(Frame {
             position,
-            values,
             children,
-            is_sum: false,
+            values,
+            ends,
+            kind,
         })
     }
 
@@ -210,20 +242,47 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
         }
     }
 
+    /// The value of a finished frame from its children's values (in the children's order).
+    fn finish(&mut self, frame: &Frame<G::Position, R::Value>) -> R::Value {
+        match frame.kind {
+            Kind::Sum => self.reading.sum(&frame.values),
+            Kind::Options => self.reading.combine(&frame.position, &frame.values),
+            Kind::Parts => {
+                // each option's value is the sum of its parts' values
+                let mut options = std::mem::take(&mut self.scratch);
+                options.clear();
+                let mut start = 0;
+                for &end in &frame.ends {
+                    options.push(self.reading.sum(&frame.values[start..end]));
+                    start = end;
+                }
+                let v = self.reading.combine(&frame.position, &options);
+                self.scratch = options;
+                v
+            }
+        }
+    }
+
     /// The traversal proper: post-order over `stack`, returning the bottom frame's value.
     ///
     /// Per option the work is kept to what the reading needs: when the reading evaluates sums,
     /// the option is split first (a sum is never in the table, so looking it up would only
     /// miss), and a sum whose parts are all valued is settled by its parts' table entries
-    /// alone. Options are taken last first (see [`Frame`]).
+    /// alone. Options are taken last first (see [`Frame`]). Parts handed over by
+    /// [`Game::option_parts`] are looked up directly (and split again only when the game does
+    /// not say [`Game::parts_are_final`]).
     fn run(&mut self, stack: &mut Vec<Frame<G::Position, R::Value>>) -> Result<R::Value, Error> {
         loop {
             let top = stack
                 .last_mut()
                 .expect("the stack holds the position being evaluated");
             if let Some(child) = top.children.pop() {
-                let parent_is_sum = top.is_sum;
-                let split = self.split(&child)?;
+                let parent = top.kind;
+                let split = if parent == Kind::Parts && self.parts_are_final {
+                    None
+                } else {
+                    self.split(&child)?
+                };
                 let known = match &split {
                     // A sum of parts already valued (the common case once a game's small
                     // positions are known) is settled here, without a frame or a table entry.
@@ -232,7 +291,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                         Some(Some(v)) => Some(v.clone()),
                         // Meeting a position in progress is a loop of moves, unless the step
                         // that led here was a split: then `components()` broke its contract.
-                        Some(None) if parent_is_sum => return Err(components_error(&child)),
+                        Some(None) if parent == Kind::Sum => return Err(components_error(&child)),
                         Some(None) => return Err(Error::Loop(format!("{child:?}"))),
                         None => None,
                     },
@@ -245,7 +304,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 // `components()` whose parts split back into it); it never keeps a value.
                 if split.is_some() {
                     match self.memo.get(&child) {
-                        Some(_) if parent_is_sum => return Err(components_error(&child)),
+                        Some(_) if parent == Kind::Sum => return Err(components_error(&child)),
                         Some(_) => return Err(Error::Loop(format!("{child:?}"))),
                         None => {}
                     }
@@ -267,19 +326,16 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 }
             } else {
                 let mut frame = stack.pop().expect("stack is non-empty");
-                frame.values.reverse(); // back into the order of the options
-                let v = if frame.is_sum {
-                    self.reading.sum(&frame.values)
-                } else {
-                    self.reading.combine(&frame.position, &frame.values)
-                };
+                frame.values.reverse(); // back into the order of the children
+                let v = self.finish(&frame);
                 let Frame {
                     position,
                     children,
                     mut values,
-                    is_sum,
+                    mut ends,
+                    kind,
                 } = frame;
-                if is_sum {
+                if kind == Kind::Sum {
                     // Sums are never stored: their parts are, and the nim-sum is cheap.
                     self.memo.remove(&position);
                 } else {
@@ -287,7 +343,8 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 }
                 if self.spare.len() < SPARE_LISTS {
                     values.clear();
-                    self.spare.push((children, values));
+                    ends.clear();
+                    self.spare.push((children, values, ends));
                 }
                 match stack.last_mut() {
                     Some(parent) => parent.values.push(v),
