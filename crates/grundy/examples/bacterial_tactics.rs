@@ -172,15 +172,13 @@ impl<P: Rects> Game for BacterialTactics<'_, P> {
     }
 
     /// The same options as `options`, each handed over as its rectangles: no sorted list is
-    /// built only to be split again.
+    /// built only to be split again. The engine asks only about single rectangles (it splits a
+    /// sum with `components` first); for anything else, `false` lets it use `options`.
     fn option_parts(&self, rects: &P, out: &mut OptionParts<P>) -> bool {
-        for (i, &rect) in rects.iter().enumerate() {
-            self.line_moves(rect, |_, parts| {
-                let others = rects[..i].iter().chain(&rects[i + 1..]).copied();
-                let parts = others.chain(parts.into_iter().flatten());
-                out.push_option(parts.map(|r| P::from_rects(&[r])));
-            });
-        }
+        let [rect] = rects[..] else { return false };
+        self.line_moves(rect, |_, parts| {
+            out.push_option(parts.into_iter().flatten().map(|r| P::from_rects(&[r])))
+        });
         true
     }
 

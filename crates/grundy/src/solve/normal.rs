@@ -16,6 +16,15 @@ pub struct Normal {
 impl<P> Reading<P> for Normal {
     type Value = Nimber;
     fn combine(&mut self, _position: &P, option_values: &[Nimber]) -> Nimber {
+        // Fewer than 64 options (the common case): their mex is below 64, so one word of bits
+        // holds every value that matters.
+        if option_values.len() < 64 {
+            let seen = option_values
+                .iter()
+                .filter(|&&v| v < 64)
+                .fold(0u64, |seen, &v| seen | 1 << v);
+            return Nimber::from((!seen).trailing_zeros());
+        }
         self.scratch.mex(option_values.iter().copied())
     }
     fn uses_components(&self) -> bool {
