@@ -7,7 +7,7 @@
 //! cargo run --release -p grundy --example grundys_game -- --sequence 5000  # G(0..=5000)
 //! ```
 
-use grundy::{Game, NormalPlay};
+use grundy::{Game, NormalPlay, OptionParts};
 use smallvec::SmallVec;
 
 /// The heaps of a position, sorted, without heaps of 1 or 2 (they cannot be split: value 0).
@@ -43,6 +43,23 @@ impl Game for GrundysGame {
     /// Each heap is an independent game.
     fn components(&self, heaps: &Heaps) -> Option<Vec<Heaps>> {
         (heaps.len() > 1).then(|| heaps.iter().map(|&h| Heaps::from_slice(&[h])).collect())
+    }
+
+    /// The options of one heap as their two heaps, in the order of `options` (the engine
+    /// splits any other position with `components` first, so it asks only about one heap).
+    fn option_parts(&self, heaps: &Heaps, out: &mut OptionParts<Heaps>) -> bool {
+        let [h] = heaps[..] else { return false };
+        for a in 1..h.div_ceil(2) {
+            // heaps of 1 or 2 are terminal: left out
+            let parts = [a, h - a].into_iter().filter(|&k| k > 2);
+            out.push_option(parts.map(|k| Heaps::from_slice(&[k])));
+        }
+        true
+    }
+
+    /// A part is one heap.
+    fn parts_are_final(&self) -> bool {
+        true
     }
 }
 
@@ -140,7 +157,28 @@ mod tests {
                 assert_eq!(v, g[a as usize] ^ g[b as usize], "{a} + {b}");
             }
         }
-        // the heaps 3..=39 and the empty position: no sum, no heap of 1 or 2 (left out)
-        assert_eq!(solver.positions_evaluated(), 37 + 1);
+        // the heaps 3..=39 only: no sum, no heap of 1 or 2 and not even the empty position
+        // (terminal parts are left out)
+        assert_eq!(solver.positions_evaluated(), 37);
+    }
+
+    #[test]
+    fn option_parts_are_the_options_split() {
+        for h in 3..60u32 {
+            let p = heap(h);
+            let mut parts = OptionParts::new();
+            assert!(GrundysGame.option_parts(&p, &mut parts));
+            let options = GrundysGame.options_vec(&p);
+            assert_eq!(parts.len(), options.len(), "heap {h}");
+            for (i, option) in options.iter().enumerate() {
+                let want = GrundysGame
+                    .components(option)
+                    .unwrap_or_else(|| vec![option.clone()]);
+                let want: Vec<Heaps> = want.into_iter().filter(|p| !p.is_empty()).collect();
+                assert_eq!(parts.get(i), &want[..], "heap {h} option {i}");
+            }
+        }
+        // a sum is left to `components`
+        assert!(!GrundysGame.option_parts(&Heaps::from_slice(&[3, 4]), &mut OptionParts::new()));
     }
 }

@@ -276,6 +276,14 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
             let top = stack
                 .last_mut()
                 .expect("the stack holds the position being evaluated");
+            if top.kind == Kind::Parts && self.parts_are_final {
+                // Final parts already valued (most of them, once the small ones are known):
+                // settled in one tight loop, each with one table look-up.
+                while let Some(Some(Some(v))) = top.children.last().map(|c| self.memo.get(c)) {
+                    top.values.push(v.clone());
+                    top.children.pop();
+                }
+            }
             if let Some(child) = top.children.pop() {
                 let parent = top.kind;
                 let split = if parent == Kind::Parts && self.parts_are_final {
@@ -520,5 +528,120 @@ mod tests {
             solver.grundy_value(&vec![1000]),
             Err(Error::TooLarge(_))
         ));
+    }
+
+    /// A random game of *atoms*: atom `a` moves to a multiset of smaller atoms (`moves[a]`),
+    /// and a position is a sorted multiset of atoms, their disjunctive sum. How the game hands
+    /// its options over is chosen by `hand_over`.
+    #[derive(Debug, Clone)]
+    struct Atoms {
+        moves: Vec<Vec<Vec<usize>>>,
+        hand_over: HandOver,
+    }
+
+    #[derive(Debug, Clone, Copy)]
+    enum HandOver {
+        /// `options` and `components` only.
+        Options,
+        /// `option_parts` for single atoms, each part one atom (`parts_are_final`).
+        FinalParts,
+        /// `option_parts` for every position, each option as one part, the whole option,
+        /// which the engine must split again.
+        WholeParts,
+    }
+
+    impl crate::Game for Atoms {
+        type Position = Vec<usize>;
+        fn options(&self, p: &Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            for (i, &a) in p.iter().enumerate() {
+                for m in &self.moves[a] {
+                    let mut next: Vec<usize> = p[..i].iter().chain(&p[i + 1..]).copied().collect();
+                    next.extend(m);
+                    next.sort_unstable();
+                    out.push(next);
+                }
+            }
+        }
+        fn components(&self, p: &Vec<usize>) -> Option<Vec<Vec<usize>>> {
+            (p.len() > 1).then(|| p.iter().map(|&a| vec![a]).collect())
+        }
+        fn option_parts(&self, p: &Vec<usize>, out: &mut crate::OptionParts<Vec<usize>>) -> bool {
+            match self.hand_over {
+                HandOver::Options => false,
+                HandOver::FinalParts => {
+                    let [a] = p[..] else { return false };
+                    for m in &self.moves[a] {
+                        out.push_option(m.iter().map(|&b| vec![b]));
+                    }
+                    true
+                }
+                HandOver::WholeParts => {
+                    for option in self.options_vec(p) {
+                        out.push_option([option].into_iter().filter(|o| !o.is_empty()));
+                    }
+                    true
+                }
+            }
+        }
+        fn parts_are_final(&self) -> bool {
+            matches!(self.hand_over, HandOver::FinalParts)
+        }
+    }
+
+    fn arb_atoms() -> impl proptest::strategy::Strategy<Value = Vec<Vec<Vec<usize>>>> {
+        use proptest::prelude::*;
+        (1usize..12).prop_flat_map(|n| {
+            (0..n)
+                .map(|a| {
+                    let part = if a == 0 { 0..1 } else { 0..a };
+                    let one = proptest::collection::vec(part, 0..3);
+                    proptest::collection::vec(one, if a == 0 { 0..1 } else { 0..4 })
+                })
+                .collect::<Vec<_>>()
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn options_handed_over_as_parts_give_the_same_values(
+            moves in arb_atoms(),
+            starts in proptest::collection::vec(proptest::collection::vec(0usize..12, 0..4), 1..6),
+        ) {
+            let game = |hand_over| Atoms { moves: moves.clone(), hand_over };
+            let mut plain = NormalPlay::new(game(HandOver::Options));
+            let mut final_parts = NormalPlay::new(game(HandOver::FinalParts));
+            let mut whole_parts = NormalPlay::new(game(HandOver::WholeParts));
+            for start in starts {
+                let mut p: Vec<usize> = start.into_iter().map(|a| a % moves.len()).collect();
+                p.sort_unstable();
+                let v = plain.grundy_value(&p).unwrap();
+                // the Sprague-Grundy theorem, by the atoms' values
+                let by_atoms = p.iter().fold(0, |x, &a| x ^ plain.grundy_value(&vec![a]).unwrap());
+                proptest::prop_assert_eq!(v, by_atoms);
+                proptest::prop_assert_eq!(final_parts.grundy_value(&p).unwrap(), v);
+                proptest::prop_assert_eq!(whole_parts.grundy_value(&p).unwrap(), v);
+                proptest::prop_assert_eq!(final_parts.winning_moves(&p), plain.winning_moves(&p));
+            }
+            // parts are stored as single atoms, never as sums
+            proptest::prop_assert!(final_parts.positions_evaluated() <= moves.len() + 1);
+        }
+    }
+
+    #[test]
+    fn a_part_that_is_the_position_itself_is_a_loop() {
+        /// Heap `n` moves to `n - 1` plus a copy of itself: play never ends.
+        struct Grows;
+        impl crate::Game for Grows {
+            type Position = u32;
+            fn options(&self, _: &u32, _: &mut Vec<u32>) {}
+            fn option_parts(&self, &n: &u32, out: &mut crate::OptionParts<u32>) -> bool {
+                if n > 0 {
+                    out.push_option([n - 1, n]);
+                }
+                true
+            }
+        }
+        let e = NormalPlay::new(Grows).grundy_value(&3).unwrap_err();
+        assert!(matches!(e, Error::Loop(_)), "{e}");
     }
 }
