@@ -85,10 +85,9 @@ pub trait Game {
         None
     }
 
-    /// Whether the parts [`components`](Game::components) (and
-    /// [`option_parts`](Game::option_parts)) return are always single components already
-    /// (`components` would return `None` for each of them), so that engines need not ask
-    /// again. `false` (the default) is always correct.
+    /// Whether the parts [`components`](Game::components) returns are always single
+    /// components already (it would return `None` for each of them), so that engines need not
+    /// ask again. `false` (the default) is always correct.
     fn parts_are_final(&self) -> bool {
         false
     }
@@ -111,8 +110,12 @@ pub trait Game {
     /// - the parts are split again by the engine unless
     ///   [`parts_are_final`](Game::parts_are_final) says they never split.
     ///
-    /// Only the normal-play readings call it (misère play and the multiplayer readings, where
-    /// sums do not behave, use `options`); the pruned search uses `options` and `components`.
+    /// The engine asks only about positions that `components` does not split (a sum is split
+    /// first), so returning `false` for anything but a single component is fine. Only the
+    /// normal-play evaluator calls it (misère play and the multiplayer readings, where sums do
+    /// not behave, use `options`); the pruned search uses `options` and `components`.
+    /// The examples `bacterial_tactics` and `grundys_game` of this crate use it (their timings
+    /// with and without it are in the project's `docs/performance.md`).
     ///
     /// ```
     /// use grundy::{Game, NormalPlay, OptionParts};
@@ -196,7 +199,8 @@ pub trait Game {
 
     /// Whether the evaluation must stop now, and with which error; `None` (the default) to go
     /// on. The shared traversal ([`crate::solve::Solver`]) asks after every call of
-    /// [`options`](Game::options) and [`components`](Game::components) and, on `Some`, stops
+    /// [`options`](Game::options), [`option_parts`](Game::option_parts) and
+    /// [`components`](Game::components) and, on `Some`, stops
     /// and returns that error, keeping in its memo table only the values it had finished.
     ///
     /// This is for rules that can fail or be interrupted while the engine runs: a game whose
