@@ -169,19 +169,21 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
 
     fn expand(&mut self, position: G::Position) -> Result<Frame<G::Position, R::Value>, Error> {
         let split = self.split(&position)?;
-        self.expand_split(position, split)
+        self.expand_split(position, split).map_err(|(e, _)| e)
     }
 
-    /// The frame of `position`, whose split by `components()` is `split`.
+    /// The frame of `position`, whose split by `components()` is `split`; on an error, the
+    /// error and `position` back.
+    #[allow(clippy::type_complexity)]
     fn expand_split(
         &mut self,
         position: G::Position,
         split: Option<Vec<G::Position>>,
-    ) -> Result<Frame<G::Position, R::Value>, Error> {
+    ) -> Result<Frame<G::Position, R::Value>, (Error, G::Position)> {
         let (mut children, values, mut ends) = self.spare.pop().unwrap_or_default();
         let kind = if let Some(parts) = split {
             if parts.contains(&position) {
-                return Err(components_error(&position));
+                return Err((components_error(&position), position));
             }
             children.extend(parts);
             Kind::Sum
@@ -206,7 +208,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
             }
         };
         if let Some(e) = self.game.interrupted() {
-            return Err(e);
+            return Err((e, position));
         }
         Ok(Frame {
             position,
@@ -325,9 +327,10 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                     }
                 }
                 self.memo.insert(child.clone(), None);
-                match self.expand_split(child.clone(), split) {
+                match self.expand_split(child, split) {
                     Ok(frame) => stack.push(frame),
-                    Err(e) => {
+                    // `value` unmarks the positions on the stack; this one is not on it yet
+                    Err((e, child)) => {
                         self.memo.remove(&child);
                         return Err(e);
                     }
@@ -346,8 +349,9 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 if kind == Kind::Sum {
                     // Sums are never stored: their parts are, and the nim-sum is cheap.
                     self.memo.remove(&position);
-                } else {
-                    self.memo.insert(position, Some(v.clone()));
+                } else if let Some(slot) = self.memo.get_mut(&position) {
+                    // its mark "in progress", set when its frame was pushed
+                    *slot = Some(v.clone());
                 }
                 if self.spare.len() < SPARE_LISTS {
                     values.clear();
