@@ -72,6 +72,9 @@ struct Frame<P, V> {
     kind: Kind,
 }
 
+/// A new frame, or the error that prevented it with the position it was for.
+type Expanded<P, V> = Result<Frame<P, V>, (Error, P)>;
+
 /// A game, a reading of it, and the memo table of values found so far.
 ///
 /// The memo table persists between calls, so asking for many positions of the same game (all
@@ -174,12 +177,11 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
 
     /// The frame of `position`, whose split by `components()` is `split`; on an error, the
     /// error and `position` back.
-    #[allow(clippy::type_complexity)]
     fn expand_split(
         &mut self,
         position: G::Position,
         split: Option<Vec<G::Position>>,
-    ) -> Result<Frame<G::Position, R::Value>, (Error, G::Position)> {
+    ) -> Expanded<G::Position, R::Value> {
         let (mut children, values, mut ends) = self.spare.pop().unwrap_or_default();
         let kind = if let Some(parts) = split {
             if parts.contains(&position) {
