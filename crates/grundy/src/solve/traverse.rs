@@ -627,6 +627,11 @@ mod tests {
                 proptest::prop_assert_eq!(final_parts.grundy_value(&p).unwrap(), v);
                 proptest::prop_assert_eq!(whole_parts.grundy_value(&p).unwrap(), v);
                 proptest::prop_assert_eq!(final_parts.winning_moves(&p), plain.winning_moves(&p));
+                // misère play does not take parts: the same answer either way
+                proptest::prop_assert_eq!(
+                    crate::solve::misere_outcome(game(HandOver::FinalParts), &p),
+                    crate::solve::misere_outcome(game(HandOver::Options), &p)
+                );
             }
             // parts are stored as single atoms, never as sums
             proptest::prop_assert!(final_parts.positions_evaluated() <= moves.len() + 1);
