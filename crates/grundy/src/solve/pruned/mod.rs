@@ -85,12 +85,14 @@
 //! ```
 
 pub mod answer;
+pub mod dense;
 pub mod nimset;
 pub mod table;
 
 use crate::solve::traverse::components_error;
 use crate::{Error, Game, LabelledMoves, Nimber, Outcome};
 pub use answer::{answer, Answer, Question, SearchStats};
+pub use dense::Dense;
 pub use nimset::NimSet;
 pub use table::{Knowledge, Table};
 
@@ -133,6 +135,11 @@ pub enum ValueMethod {
 pub struct PrunedSolver<G: Game> {
     game: G,
     table: Table<G::Position>,
+    /// Exact values by the game's dense numbering ([`Game::dense_index`]), when it has one
+    /// that fits half the budget; decided at the first query.
+    dense: Option<Dense<G::Position>>,
+    dense_decided: bool,
+    memory: usize,
     nodes: u64,
     progress: Option<ProgressFn>,
     method: ValueMethod,
@@ -151,6 +158,9 @@ impl<G: Game> PrunedSolver<G> {
         PrunedSolver {
             game,
             table: Table::with_budget(bytes),
+            dense: None,
+            dense_decided: false,
+            memory: bytes,
             nodes: 0,
             progress: None,
             method: ValueMethod::default(),
@@ -175,16 +185,18 @@ impl<G: Game> PrunedSolver<G> {
 
     /// Counters so far.
     pub fn stats(&self) -> Stats {
+        let (dense_len, dense_bytes) = self.dense.as_ref().map_or((0, 0), |d| (d.len(), d.bytes()));
         Stats {
             nodes: self.nodes,
-            stored: self.table.len(),
+            stored: self.table.len() + dense_len,
             replaced: self.table.replaced(),
-            table_bytes: self.table.bytes(),
+            table_bytes: self.table.bytes() + dense_bytes,
         }
     }
 
     /// The Grundy value of `position`.
     pub fn grundy_value(&mut self, position: &G::Position) -> Result<Nimber, Error> {
+        self.prepare(position);
         let parts = self.flatten(position)?;
         let (mut v, rest) = self.fold(&parts);
         for p in &rest {
@@ -198,6 +210,7 @@ impl<G: Game> PrunedSolver<G> {
         let Some(want) = NimSet::single(v) else {
             return Ok(self.grundy_value(position)? == v);
         };
+        self.prepare(position);
         let parts = self.flatten(position)?;
         Ok(self.sum_in(&parts, want, 0)? == Some(v))
     }
@@ -220,6 +233,34 @@ impl<G: Game> PrunedSolver<G> {
             }
         }
         Ok(out)
+    }
+
+    /// At the first query: keep exact values in a dense array when the game numbers the
+    /// positions from `start` ([`Game::dense_size`]) in at most half the memory budget; the
+    /// hashed table gets the rest of the budget.
+    fn prepare(&mut self, start: &G::Position) {
+        if self.dense_decided {
+            return;
+        }
+        self.dense_decided = true;
+        if !self.table.is_empty() {
+            return;
+        }
+        self.dense = Dense::for_start(&self.game, start, self.memory / 2);
+        if let Some(d) = &self.dense {
+            self.table = Table::with_budget(self.memory - d.bytes());
+        }
+    }
+
+    /// What is known about the single canonical component `c`: the dense array's exact
+    /// value, else the hashed table's knowledge.
+    fn lookup(&self, c: &G::Position) -> Knowledge {
+        if let Some(d) = &self.dense {
+            if let Some(v) = d.index(&self.game, c).and_then(|i| d.get(i)) {
+                return Knowledge::exact(v);
+            }
+        }
+        self.table.get(c)
     }
 
     /// The parts of `p` after splitting as far as [`Game::components`] goes, canonicalised.
@@ -265,20 +306,29 @@ impl<G: Game> PrunedSolver<G> {
 
     /// The value of a single (canonical) component, if known without search.
     fn known(&mut self, c: &G::Position) -> Option<Nimber> {
-        if let Some(v) = self.table.get(c).value() {
+        if let Some(v) = self.lookup(c).value() {
             return Some(v);
         }
         self.game.known_value(c)
     }
 
     fn learn_exact(&mut self, c: &G::Position, v: Nimber) {
+        if let Some(d) = &mut self.dense {
+            if let Some(i) = d.index(&self.game, c) {
+                if d.put(i, v) {
+                    return;
+                }
+            }
+        }
         self.table.put(c, Knowledge::exact(v));
     }
 
     /// Remember that the value of `c` is none of `set`'s elements (those below 63).
     fn learn_not_in(&mut self, c: &G::Position, set: &NimSet) {
-        let k = self.table.get(c);
-        self.table.put(c, k.exclude_all(set.low_bits()));
+        let k = self.lookup(c);
+        if k.value().is_none() {
+            self.table.put(c, k.exclude_all(set.low_bits()));
+        }
     }
 
     /// Split flattened `parts` into the nim-sum of those whose value is known and the others,
@@ -366,7 +416,7 @@ impl<G: Game> PrunedSolver<G> {
         want: NimSet,
         depth: usize,
     ) -> Result<Option<Nimber>, Error> {
-        let k = self.table.get(c);
+        let k = self.lookup(c);
         if let Some(v) = k.value() {
             return Ok(Some(v));
         }
@@ -495,7 +545,7 @@ impl<G: Game> PrunedSolver<G> {
         }
         self.order(&options, &mut open);
         'values: for m in 0..=n {
-            let known_absent = self.table.get(c).excludes(m as u64);
+            let known_absent = self.lookup(c).excludes(m as u64);
             if present[m] || known_absent {
                 // With every value below m present, "the value is not m" means m is present.
                 continue;
