@@ -238,14 +238,14 @@ impl Game for Chomp {
     fn dense_index(&self, start: &u64, position: &u64) -> Option<usize> {
         let (rows, cols) = size(*start);
         let (r, c) = size(*position);
-        let code = if r <= rows && c <= cols {
-            *position
+        let (code, ones) = if r <= rows && c <= cols {
+            (*position, r)
         } else if c <= rows && r <= cols {
-            transpose(*position)
+            (transpose(*position), c)
         } else {
             return None;
         };
-        usize::try_from(rank(code, rows)).ok()
+        usize::try_from(rank(code, ones, rows)).ok()
     }
 }
 
@@ -279,8 +279,9 @@ fn size(code: u64) -> (u32, u32) {
 /// `0..rows - k`). The ones' positions `q_1 < ... < q_rows` are ranked by the combinatorial
 /// number system, `sum C(q_i, i)`, a bijection from the `rows`-subsets of `0..rows + c` onto
 /// `0..C(rows + c, rows)` (Knuth, TAOCP 7.2.1.3, Theorem L).
-fn rank(code: u64, rows: u32) -> u64 {
-    let missing = rows - code.count_ones();
+/// `ones` is the diagram's number of rows (the code's ones), which the caller knows.
+fn rank(code: u64, ones: u32, rows: u32) -> u64 {
+    let missing = rows - ones;
     // The missing rows' ones sit at q_i = i - 1 and add C(i - 1, i) = 0.
     let mut bits = code;
     let mut i = missing as usize + 1;
@@ -415,7 +416,7 @@ mod tests {
                 let mut seen = vec![false; n as usize];
                 // Every diagram in the box (with the empty one, code 0), each once.
                 let mut count = 1;
-                assert_eq!(rank(0, rows), 0);
+                assert_eq!(rank(0, 0, rows), 0);
                 assert_eq!(unrank(0, rows, cols), 0);
                 seen[0] = true;
                 for d in diagrams(rows * cols) {
@@ -423,7 +424,7 @@ mod tests {
                         continue;
                     }
                     let code = Chomp::shape(&d).unwrap();
-                    let r = rank(code, rows);
+                    let r = rank(code, code.count_ones(), rows);
                     assert!(r < n, "{d:?} in {rows}x{cols}: {r}");
                     assert!(!seen[r as usize], "{d:?} in {rows}x{cols}: {r} twice");
                     seen[r as usize] = true;

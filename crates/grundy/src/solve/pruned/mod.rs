@@ -248,7 +248,8 @@ impl<G: Game> PrunedSolver<G> {
         }
         self.dense = Dense::for_start(&self.game, start, self.memory / 2);
         if let Some(d) = &self.dense {
-            self.table = Table::with_budget(self.memory - d.bytes());
+            // Exact values go to the array: this table grows with partial knowledge.
+            self.table = Table::with_budget(self.memory - d.bytes()).growing_with_partial();
         }
     }
 
