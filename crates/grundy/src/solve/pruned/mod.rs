@@ -28,7 +28,9 @@
 //!   63 it is known *not* to have ([`Knowledge`]): a refused query is remembered too and
 //!   shrinks the next query's set. The table grows with the exact values; partial knowledge
 //!   fills the room left and is the first to go ([`Table`]). Values from
-//!   [`Game::known_value`] are not stored.
+//!   [`Game::known_value`] are not stored. When the game numbers its positions densely
+//!   ([`Game::dense_index`]) and the numbering's bytes fit half the budget, exact values below
+//!   255 go to a byte array instead ([`Dense`]) and the table keeps the rest.
 //! - **The full value** of the position asked about: for `m = 0, 1, ...`, every option not yet
 //!   valued is asked whether its value is `m` (keeping the exact answers it gives), and the
 //!   first `m` no option has is the value. Inner full values are set queries for every value.
