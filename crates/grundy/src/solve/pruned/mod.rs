@@ -142,6 +142,8 @@ pub struct PrunedSolver<G: Game> {
     dense: Option<Dense<G::Position>>,
     dense_decided: bool,
     memory: usize,
+    /// The raw options of the node being expanded, kept between nodes to save allocations.
+    scratch: Vec<G::Position>,
     nodes: u64,
     progress: Option<ProgressFn>,
     method: ValueMethod,
@@ -163,6 +165,7 @@ impl<G: Game> PrunedSolver<G> {
             dense: None,
             dense_decided: false,
             memory: bytes,
+            scratch: Vec::new(),
             nodes: 0,
             progress: None,
             method: ValueMethod::default(),
@@ -577,6 +580,10 @@ impl<G: Game> PrunedSolver<G> {
 
     /// The full value of a sum of flattened parts.
     fn sum_value(&mut self, parts: &[G::Position], depth: usize) -> Result<Nimber, Error> {
+        if let [single] = parts {
+            // One look-up, in value_of.
+            return self.value_of(single, depth);
+        }
         let (mut x, rest) = self.fold(parts);
         for p in &rest {
             x ^= self.value_of(p, depth)?;
@@ -604,8 +611,10 @@ impl<G: Game> PrunedSolver<G> {
     }
 
     /// The options of `c`, each flattened into canonical parts.
-    fn expanded_options(&self, c: &G::Position) -> Result<Expanded<G::Position>, Error> {
-        let mut opts = Vec::new();
+    fn expanded_options(&mut self, c: &G::Position) -> Result<Expanded<G::Position>, Error> {
+        // One buffer for every node's raw options (they are flattened before any recursion).
+        let mut opts = std::mem::take(&mut self.scratch);
+        opts.clear();
         self.game.options(c, &mut opts);
         let mut e = Expanded {
             parts: Vec::with_capacity(opts.len()),
@@ -615,6 +624,7 @@ impl<G: Game> PrunedSolver<G> {
             self.flatten_into(o, &mut e.parts)?;
             e.ends.push(e.parts.len());
         }
+        self.scratch = opts;
         Ok(e)
     }
 }
