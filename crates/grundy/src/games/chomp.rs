@@ -535,6 +535,25 @@ mod tests {
     }
 
     #[test]
+    fn winning_moves_asked_first_number_the_position_s_box() {
+        let mut plain = NormalPlay::new(Plain);
+        for (rows, cols) in [(8, 8), (5, 9)] {
+            let start = Chomp::rectangle(rows, cols).unwrap();
+            let mut moves = Vec::new();
+            Chomp.moves(&start, &mut moves);
+            let winning: Vec<Bite> = moves
+                .into_iter()
+                .filter(|(_, q)| plain.grundy_value(&Chomp::rows(*q)).unwrap() == 0)
+                .map(|(b, _)| b)
+                .collect();
+            let mut fresh = PrunedSolver::new(Chomp);
+            assert_eq!(fresh.winning_moves(&start).unwrap(), winning);
+            let n = Chomp.dense_size(&start).unwrap();
+            assert!(fresh.stats().table_bytes >= n, "{rows}x{cols}");
+        }
+    }
+
+    #[test]
     fn rectangles_are_n_positions_and_known_values() {
         let mut solver = PrunedSolver::new(Chomp);
         for rows in 1..=9u32 {

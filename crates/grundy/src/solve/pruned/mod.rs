@@ -231,6 +231,7 @@ impl<G: Game> PrunedSolver<G> {
 
     /// Every option of `position` that is a P-position (the winning moves), in option order.
     pub fn winning_options(&mut self, position: &G::Position) -> Result<Vec<G::Position>, Error> {
+        self.prepare(position);
         let mut out = Vec::new();
         for o in self.game.options_vec(position) {
             if self.has_value(&o, 0)? {
@@ -649,6 +650,7 @@ impl<P> Expanded<P> {
 impl<G: LabelledMoves> PrunedSolver<G> {
     /// Every winning move of `position` (to a P-position), as the game labels it.
     pub fn winning_moves(&mut self, position: &G::Position) -> Result<Vec<G::Move>, Error> {
+        self.prepare(position);
         let mut moves = Vec::new();
         self.game.moves(position, &mut moves);
         let mut out = Vec::new();
