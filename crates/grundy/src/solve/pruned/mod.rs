@@ -109,11 +109,11 @@ pub const DEFAULT_MEMORY: usize = 512 << 20;
 pub struct Stats {
     /// Components whose options were generated.
     pub nodes: u64,
-    /// Entries in the transposition table.
+    /// Entries in the transposition table, with the values in the dense array ([`Dense`]).
     pub stored: usize,
     /// Exact values overwritten for lack of room (partial knowledge gives way uncounted).
     pub replaced: u64,
-    /// Bytes of the table.
+    /// Bytes of the table, with the dense array's.
     pub table_bytes: usize,
 }
 
