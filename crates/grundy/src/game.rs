@@ -197,6 +197,33 @@ pub trait Game {
         None
     }
 
+    /// How many positions the dense numbering of [`dense_index`](Game::dense_index) has for
+    /// a search that starts at `start`, or `None` (the default: no dense numbering).
+    ///
+    /// An optional speed-up for games whose positions can be numbered `0..n` without gaps to
+    /// speak of: the pruned search ([`crate::solve::pruned`]) then keeps exact values in a
+    /// plain array of `n` bytes, one look-up one memory access, instead of in its hashed
+    /// table (which keeps only what is still partial, and values above 254). It does so only
+    /// when `n` bytes fit in half its memory budget. Chomp numbers the Young diagrams inside
+    /// the `R x C` box of its start as lattice paths, `C(R + C, R)` of them.
+    fn dense_size(&self, _start: &Self::Position) -> Option<usize> {
+        None
+    }
+
+    /// The number of `position` in the dense numbering for `start` (see
+    /// [`dense_size`](Game::dense_size)), or `None` for a position the numbering leaves out
+    /// (the engine then uses its hashed table for it). Only called when `dense_size(start)`
+    /// is `Some(n)`, on canonical single components ([`canonical`](Game::canonical)).
+    ///
+    /// Contract: every number is below `n` (the engine ignores those that are not), and two
+    /// positions share a number only when they have the same Grundy value (equal positions,
+    /// or positions the game considers equivalent, as a Chomp diagram and its transpose).
+    /// Engines trust it: test it, e.g. that it is a bijection on every position of small
+    /// starts (see `games/chomp.rs`). It is asked on every table look-up: keep it cheap.
+    fn dense_index(&self, _start: &Self::Position, _position: &Self::Position) -> Option<usize> {
+        None
+    }
+
     /// Whether the evaluation must stop now, and with which error; `None` (the default) to go
     /// on. The shared traversal ([`crate::solve::Solver`]) asks after every call of
     /// [`options`](Game::options), [`option_parts`](Game::option_parts) and
@@ -315,6 +342,16 @@ macro_rules! forward_game {
             }
             fn weight(&self, position: &Self::Position) -> Option<u64> {
                 (**self).weight(position)
+            }
+            fn dense_size(&self, start: &Self::Position) -> Option<usize> {
+                (**self).dense_size(start)
+            }
+            fn dense_index(
+                &self,
+                start: &Self::Position,
+                position: &Self::Position,
+            ) -> Option<usize> {
+                (**self).dense_index(start, position)
             }
             fn interrupted(&self) -> Option<crate::Error> {
                 (**self).interrupted()

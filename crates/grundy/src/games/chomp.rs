@@ -225,6 +225,94 @@ impl Game for Chomp {
         }
         Some(u64::from((first - 1) ^ (rows - 1)))
     }
+
+    /// The diagrams inside the `R x C` box of `start` (its rows and its longest row):
+    /// `C(R + C, R)` lattice paths.
+    fn dense_size(&self, start: &u64) -> Option<usize> {
+        let (r, c) = size(*start);
+        usize::try_from(BINOMIAL[(r + c) as usize][r as usize]).ok()
+    }
+
+    /// The diagram's rank among the lattice paths of the box of `start` ([`rank`]), or its
+    /// transpose's when only that fits (a square box holds both; the two have one value).
+    fn dense_index(&self, start: &u64, position: &u64) -> Option<usize> {
+        let (rows, cols) = size(*start);
+        let (r, c) = size(*position);
+        let (code, ones) = if r <= rows && c <= cols {
+            (*position, r)
+        } else if c <= rows && r <= cols {
+            (transpose(*position), c)
+        } else {
+            return None;
+        };
+        usize::try_from(rank(code, ones, rows)).ok()
+    }
+}
+
+/// `BINOMIAL[n][k]` = C(n, k) for n, k <= 64 (C(64, 32) < 2^61 fits).
+static BINOMIAL: [[u64; 65]; 65] = {
+    let mut t = [[0u64; 65]; 65];
+    let mut n = 0;
+    while n <= 64 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Rows and columns of the diagram `code` (its bounding box).
+fn size(code: u64) -> (u32, u32) {
+    let rows = code.count_ones();
+    (rows, 64 - code.leading_zeros() - rows)
+}
+
+/// The rank of the diagram `code`, which fits in `rows` rows, among all diagrams inside a box
+/// of `rows` rows (of any fixed width `c`): `0..C(rows + c, rows)`, the empty diagram 0.
+///
+/// The diagram inside the box is a lattice path of `rows` up-steps and `c` right-steps: its
+/// code with the box's missing top rows added as rows of length 0 (ones at bits
+/// `0..rows - k`). The ones' positions `q_1 < ... < q_rows` are ranked by the combinatorial
+/// number system, `sum C(q_i, i)`, a bijection from the `rows`-subsets of `0..rows + c` onto
+/// `0..C(rows + c, rows)` (Knuth, TAOCP 7.2.1.3, Theorem L).
+/// `ones` is the diagram's number of rows (the code's ones), which the caller knows.
+fn rank(code: u64, ones: u32, rows: u32) -> u64 {
+    let missing = rows - ones;
+    // The missing rows' ones sit at q_i = i - 1 and add C(i - 1, i) = 0.
+    let mut bits = code;
+    let mut i = missing as usize + 1;
+    let mut r = 0;
+    while bits != 0 {
+        let q = (bits.trailing_zeros() + missing) as usize;
+        bits &= bits - 1;
+        r += BINOMIAL[q][i];
+        i += 1;
+    }
+    r
+}
+
+/// The diagram of rank `r` in a box of `rows` rows and `cols` columns (the inverse of
+/// [`rank`]; `0` is the empty diagram).
+#[cfg(test)]
+fn unrank(mut r: u64, rows: u32, cols: u32) -> u64 {
+    let mut path = 0u64;
+    let mut q = (rows + cols) as usize;
+    for i in (1..=rows as usize).rev() {
+        // The largest q with C(q, i) <= r is the i-th one's position.
+        q -= 1;
+        while BINOMIAL[q][i] > r {
+            q -= 1;
+        }
+        r -= BINOMIAL[q][i];
+        path |= 1 << q;
+    }
+    // Drop the empty rows' ones at the bottom.
+    let empty = path.trailing_ones();
+    path.checked_shr(empty).unwrap_or(0)
 }
 
 /// The packed transpose: the transposed diagram's boundary path is the original's, reversed
@@ -321,8 +409,65 @@ mod tests {
     }
 
     #[test]
+    fn ranks_number_the_diagrams_of_a_box_without_gaps_and_unrank_inverts_them() {
+        for rows in 1..=7u32 {
+            for cols in 1..=7u32 {
+                let n = BINOMIAL[(rows + cols) as usize][rows as usize];
+                let mut seen = vec![false; n as usize];
+                // Every diagram in the box (with the empty one, code 0), each once.
+                let mut count = 1;
+                assert_eq!(rank(0, 0, rows), 0);
+                assert_eq!(unrank(0, rows, cols), 0);
+                seen[0] = true;
+                for d in diagrams(rows * cols) {
+                    if d.len() as u32 > rows || d[0] > cols {
+                        continue;
+                    }
+                    let code = Chomp::shape(&d).unwrap();
+                    let r = rank(code, code.count_ones(), rows);
+                    assert!(r < n, "{d:?} in {rows}x{cols}: {r}");
+                    assert!(!seen[r as usize], "{d:?} in {rows}x{cols}: {r} twice");
+                    seen[r as usize] = true;
+                    assert_eq!(unrank(r, rows, cols), code, "{d:?}");
+                    count += 1;
+                }
+                assert_eq!(count, n, "{rows}x{cols}");
+            }
+        }
+    }
+
+    #[test]
+    fn dense_indices_are_distinct_for_diagrams_of_different_canonical_forms() {
+        for (rows, cols) in [(1, 1), (3, 3), (2, 7), (7, 2), (4, 6), (6, 6)] {
+            let start = Chomp::rectangle(rows, cols).unwrap();
+            let n = Chomp.dense_size(&start).unwrap();
+            let mut owner = vec![None; n];
+            for d in diagrams(rows * cols) {
+                if d.len() as u32 > rows || d[0] > cols {
+                    continue;
+                }
+                let code = Chomp::shape(&d).unwrap();
+                for p in [code, transpose(code)] {
+                    let i = Chomp.dense_index(&start, &p).unwrap();
+                    assert!(i < n);
+                    let canonical = Chomp.canonical(&p);
+                    assert_eq!(*owner[i].get_or_insert(canonical), canonical, "{d:?}");
+                }
+            }
+            // A diagram outside the box (and its transpose) has no number.
+            let wide = Chomp::rectangle(1, rows.max(cols) + 1).unwrap();
+            assert_eq!(Chomp.dense_index(&start, &wide), None);
+        }
+        // 13x13: C(26, 13) diagrams.
+        let start = Chomp::rectangle(13, 13).unwrap();
+        assert_eq!(Chomp.dense_size(&start), Some(10_400_600));
+        assert_eq!(Chomp.dense_index(&start, &start), Some(10_400_599));
+    }
+
+    #[test]
     fn pruned_equals_plain_on_every_shape_up_to_25_squares() {
         let mut plain = NormalPlay::new(Plain);
+        // Numbered from the first shape asked (1x1): nearly everything is in the hashed table.
         let mut pruned = PrunedSolver::new(Chomp);
         let mut outcomes = PrunedSolver::new(Chomp);
         let mut by_mex = PrunedSolver::new(Chomp).with_value_method(ValueMethod::Mex);
@@ -333,6 +478,11 @@ mod tests {
             assert_eq!(pruned.grundy_value(&code).unwrap(), v, "{d:?}");
             assert_eq!(by_mex.grundy_value(&code).unwrap(), v, "{d:?}");
             assert_eq!(outcomes.has_value(&code, 0).unwrap(), v == 0, "{d:?}");
+            // A fresh solver numbers the shape's box: exact values in the dense array.
+            let mut dense = PrunedSolver::new(Chomp).with_value_method(ValueMethod::Mex);
+            assert_eq!(dense.grundy_value(&code).unwrap(), v, "{d:?}");
+            let mut dense = PrunedSolver::new(Chomp);
+            assert_eq!(dense.has_value(&code, 0).unwrap(), v == 0, "{d:?}");
         }
     }
 
@@ -353,6 +503,54 @@ mod tests {
             }
         }
         assert!(used > 100);
+    }
+
+    #[test]
+    fn rectangles_to_8x8_with_and_without_the_dense_array_equal_the_plain_values() {
+        let mut plain = NormalPlay::new(Plain);
+        for rows in 1..=8u32 {
+            for cols in 1..=8u32 {
+                let v = plain.grundy_value(&vec![cols; rows as usize]).unwrap();
+                let start = Chomp::rectangle(rows, cols).unwrap();
+                // Numbered from the rectangle, or from 1x1 first (then the hashed table
+                // holds nearly everything).
+                for prime in [false, true] {
+                    let mut solver = PrunedSolver::new(Chomp).with_value_method(ValueMethod::Mex);
+                    let mut outcome = PrunedSolver::new(Chomp);
+                    if prime {
+                        let one = Chomp::rectangle(1, 1).unwrap();
+                        assert_eq!(solver.grundy_value(&one).unwrap(), 0);
+                        assert!(outcome.has_value(&one, 0).unwrap());
+                    }
+                    assert_eq!(solver.grundy_value(&start).unwrap(), v, "{rows}x{cols}");
+                    assert_eq!(outcome.has_value(&start, 0).unwrap(), v == 0);
+                    if !prime {
+                        // Every exact value in the array: the hashed table was never needed.
+                        let n = Chomp.dense_size(&start).unwrap();
+                        assert_eq!(solver.stats().table_bytes, n, "{rows}x{cols}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn winning_moves_asked_first_number_the_position_s_box() {
+        let mut plain = NormalPlay::new(Plain);
+        for (rows, cols) in [(8, 8), (5, 9)] {
+            let start = Chomp::rectangle(rows, cols).unwrap();
+            let mut moves = Vec::new();
+            Chomp.moves(&start, &mut moves);
+            let winning: Vec<Bite> = moves
+                .into_iter()
+                .filter(|(_, q)| plain.grundy_value(&Chomp::rows(*q)).unwrap() == 0)
+                .map(|(b, _)| b)
+                .collect();
+            let mut fresh = PrunedSolver::new(Chomp);
+            assert_eq!(fresh.winning_moves(&start).unwrap(), winning);
+            let n = Chomp.dense_size(&start).unwrap();
+            assert!(fresh.stats().table_bytes >= n, "{rows}x{cols}");
+        }
     }
 
     #[test]

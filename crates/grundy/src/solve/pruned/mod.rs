@@ -28,7 +28,9 @@
 //!   63 it is known *not* to have ([`Knowledge`]): a refused query is remembered too and
 //!   shrinks the next query's set. The table grows with the exact values; partial knowledge
 //!   fills the room left and is the first to go ([`Table`]). Values from
-//!   [`Game::known_value`] are not stored.
+//!   [`Game::known_value`] are not stored. When the game numbers its positions densely
+//!   ([`Game::dense_index`]) and the numbering's bytes fit half the budget, exact values below
+//!   255 go to a byte array instead ([`Dense`]) and the table keeps the rest.
 //! - **The full value** of the position asked about: for `m = 0, 1, ...`, every option not yet
 //!   valued is asked whether its value is `m` (keeping the exact answers it gives), and the
 //!   first `m` no option has is the value. Inner full values are set queries for every value.
@@ -85,12 +87,14 @@
 //! ```
 
 pub mod answer;
+pub mod dense;
 pub mod nimset;
 pub mod table;
 
 use crate::solve::traverse::components_error;
 use crate::{Error, Game, LabelledMoves, Nimber, Outcome};
 pub use answer::{answer, Answer, Question, SearchStats};
+pub use dense::Dense;
 pub use nimset::NimSet;
 pub use table::{Knowledge, Table};
 
@@ -105,11 +109,11 @@ pub const DEFAULT_MEMORY: usize = 512 << 20;
 pub struct Stats {
     /// Components whose options were generated.
     pub nodes: u64,
-    /// Entries in the transposition table.
+    /// Entries in the transposition table, with the values in the dense array ([`Dense`]).
     pub stored: usize,
     /// Exact values overwritten for lack of room (partial knowledge gives way uncounted).
     pub replaced: u64,
-    /// Bytes of the table.
+    /// Bytes of the table, with the dense array's.
     pub table_bytes: usize,
 }
 
@@ -133,6 +137,13 @@ pub enum ValueMethod {
 pub struct PrunedSolver<G: Game> {
     game: G,
     table: Table<G::Position>,
+    /// Exact values by the game's dense numbering ([`Game::dense_index`]), when it has one
+    /// that fits half the budget; decided at the first query.
+    dense: Option<Dense<G::Position>>,
+    dense_decided: bool,
+    memory: usize,
+    /// The raw options of the node being expanded, kept between nodes to save allocations.
+    scratch: Vec<G::Position>,
     nodes: u64,
     progress: Option<ProgressFn>,
     method: ValueMethod,
@@ -151,6 +162,10 @@ impl<G: Game> PrunedSolver<G> {
         PrunedSolver {
             game,
             table: Table::with_budget(bytes),
+            dense: None,
+            dense_decided: false,
+            memory: bytes,
+            scratch: Vec::new(),
             nodes: 0,
             progress: None,
             method: ValueMethod::default(),
@@ -175,16 +190,18 @@ impl<G: Game> PrunedSolver<G> {
 
     /// Counters so far.
     pub fn stats(&self) -> Stats {
+        let (dense_len, dense_bytes) = self.dense.as_ref().map_or((0, 0), |d| (d.len(), d.bytes()));
         Stats {
             nodes: self.nodes,
-            stored: self.table.len(),
+            stored: self.table.len() + dense_len,
             replaced: self.table.replaced(),
-            table_bytes: self.table.bytes(),
+            table_bytes: self.table.bytes() + dense_bytes,
         }
     }
 
     /// The Grundy value of `position`.
     pub fn grundy_value(&mut self, position: &G::Position) -> Result<Nimber, Error> {
+        self.prepare(position);
         let parts = self.flatten(position)?;
         let (mut v, rest) = self.fold(&parts);
         for p in &rest {
@@ -198,6 +215,7 @@ impl<G: Game> PrunedSolver<G> {
         let Some(want) = NimSet::single(v) else {
             return Ok(self.grundy_value(position)? == v);
         };
+        self.prepare(position);
         let parts = self.flatten(position)?;
         Ok(self.sum_in(&parts, want, 0)? == Some(v))
     }
@@ -213,6 +231,7 @@ impl<G: Game> PrunedSolver<G> {
 
     /// Every option of `position` that is a P-position (the winning moves), in option order.
     pub fn winning_options(&mut self, position: &G::Position) -> Result<Vec<G::Position>, Error> {
+        self.prepare(position);
         let mut out = Vec::new();
         for o in self.game.options_vec(position) {
             if self.has_value(&o, 0)? {
@@ -220,6 +239,35 @@ impl<G: Game> PrunedSolver<G> {
             }
         }
         Ok(out)
+    }
+
+    /// At the first query: keep exact values in a dense array when the game numbers the
+    /// positions from `start` ([`Game::dense_size`]) in at most half the memory budget; the
+    /// hashed table gets the rest of the budget.
+    fn prepare(&mut self, start: &G::Position) {
+        if self.dense_decided {
+            return;
+        }
+        self.dense_decided = true;
+        if !self.table.is_empty() {
+            return;
+        }
+        self.dense = Dense::for_start(&self.game, start, self.memory / 2);
+        if let Some(d) = &self.dense {
+            // Exact values go to the array: this table grows with partial knowledge.
+            self.table = Table::with_budget(self.memory - d.bytes()).growing_with_partial();
+        }
+    }
+
+    /// What is known about the single canonical component `c`: the dense array's exact
+    /// value, else the hashed table's knowledge.
+    fn lookup(&self, c: &G::Position) -> Knowledge {
+        if let Some(d) = &self.dense {
+            if let Some(v) = d.index(&self.game, c).and_then(|i| d.get(i)) {
+                return Knowledge::exact(v);
+            }
+        }
+        self.table.get(c)
     }
 
     /// The parts of `p` after splitting as far as [`Game::components`] goes, canonicalised.
@@ -265,20 +313,29 @@ impl<G: Game> PrunedSolver<G> {
 
     /// The value of a single (canonical) component, if known without search.
     fn known(&mut self, c: &G::Position) -> Option<Nimber> {
-        if let Some(v) = self.table.get(c).value() {
+        if let Some(v) = self.lookup(c).value() {
             return Some(v);
         }
         self.game.known_value(c)
     }
 
     fn learn_exact(&mut self, c: &G::Position, v: Nimber) {
+        if let Some(d) = &mut self.dense {
+            if let Some(i) = d.index(&self.game, c) {
+                if d.put(i, v) {
+                    return;
+                }
+            }
+        }
         self.table.put(c, Knowledge::exact(v));
     }
 
     /// Remember that the value of `c` is none of `set`'s elements (those below 63).
     fn learn_not_in(&mut self, c: &G::Position, set: &NimSet) {
-        let k = self.table.get(c);
-        self.table.put(c, k.exclude_all(set.low_bits()));
+        let k = self.lookup(c);
+        if k.value().is_none() {
+            self.table.put(c, k.exclude_all(set.low_bits()));
+        }
     }
 
     /// Split flattened `parts` into the nim-sum of those whose value is known and the others,
@@ -366,7 +423,7 @@ impl<G: Game> PrunedSolver<G> {
         want: NimSet,
         depth: usize,
     ) -> Result<Option<Nimber>, Error> {
-        let k = self.table.get(c);
+        let k = self.lookup(c);
         if let Some(v) = k.value() {
             return Ok(Some(v));
         }
@@ -495,7 +552,7 @@ impl<G: Game> PrunedSolver<G> {
         }
         self.order(&options, &mut open);
         'values: for m in 0..=n {
-            let known_absent = self.table.get(c).excludes(m as u64);
+            let known_absent = self.lookup(c).excludes(m as u64);
             if present[m] || known_absent {
                 // With every value below m present, "the value is not m" means m is present.
                 continue;
@@ -524,6 +581,10 @@ impl<G: Game> PrunedSolver<G> {
 
     /// The full value of a sum of flattened parts.
     fn sum_value(&mut self, parts: &[G::Position], depth: usize) -> Result<Nimber, Error> {
+        if let [single] = parts {
+            // One look-up, in value_of.
+            return self.value_of(single, depth);
+        }
         let (mut x, rest) = self.fold(parts);
         for p in &rest {
             x ^= self.value_of(p, depth)?;
@@ -551,8 +612,10 @@ impl<G: Game> PrunedSolver<G> {
     }
 
     /// The options of `c`, each flattened into canonical parts.
-    fn expanded_options(&self, c: &G::Position) -> Result<Expanded<G::Position>, Error> {
-        let mut opts = Vec::new();
+    fn expanded_options(&mut self, c: &G::Position) -> Result<Expanded<G::Position>, Error> {
+        // One buffer for every node's raw options (they are flattened before any recursion).
+        let mut opts = std::mem::take(&mut self.scratch);
+        opts.clear();
         self.game.options(c, &mut opts);
         let mut e = Expanded {
             parts: Vec::with_capacity(opts.len()),
@@ -562,6 +625,7 @@ impl<G: Game> PrunedSolver<G> {
             self.flatten_into(o, &mut e.parts)?;
             e.ends.push(e.parts.len());
         }
+        self.scratch = opts;
         Ok(e)
     }
 }
@@ -586,6 +650,7 @@ impl<P> Expanded<P> {
 impl<G: LabelledMoves> PrunedSolver<G> {
     /// Every winning move of `position` (to a P-position), as the game labels it.
     pub fn winning_moves(&mut self, position: &G::Position) -> Result<Vec<G::Move>, Error> {
+        self.prepare(position);
         let mut moves = Vec::new();
         self.game.moves(position, &mut moves);
         let mut out = Vec::new();

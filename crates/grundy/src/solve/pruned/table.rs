@@ -84,6 +84,9 @@ pub struct Table<P> {
     exact: usize,
     max_buckets: usize,
     replaced: u64,
+    /// Whether partial knowledge counts towards growing (see
+    /// [`growing_with_partial`](Table::growing_with_partial)).
+    partial_grows: bool,
 }
 
 /// Slots per bucket.
@@ -106,7 +109,16 @@ impl<P: Eq + Hash + Clone> Table<P> {
             exact: 0,
             max_buckets,
             replaced: 0,
+            partial_grows: false,
         }
+    }
+
+    /// This table, growing (within its budget) with every entry rather than with the exact
+    /// values only: for a search that keeps its exact values elsewhere (the dense array of
+    /// [`super::Dense`]), so that this table holds mostly partial knowledge.
+    pub fn growing_with_partial(mut self) -> Self {
+        self.partial_grows = true;
+        self
     }
 
     /// Entries stored.
@@ -175,7 +187,14 @@ impl<P: Eq + Hash + Clone> Table<P> {
             self.buckets = vec![empty; 256.min(self.max_buckets)];
         }
         let is_exact = k.value().is_some();
-        if is_exact && self.exact * 2 >= self.buckets.len() * WAYS {
+        let counted = if self.partial_grows {
+            self.len
+        } else if is_exact {
+            self.exact
+        } else {
+            0
+        };
+        if counted * 2 >= self.buckets.len() * WAYS {
             self.grow();
         }
         let home = Self::home(p, self.buckets.len());
@@ -298,5 +317,22 @@ mod tests {
         assert_eq!(t.replaced(), 0);
         assert!((0..50_000u64).all(|p| t.get(&p).value() == Some(p % 7)));
         assert!(t.bytes() <= 4 * 50_000 * 16, "{}", t.bytes());
+    }
+
+    #[test]
+    fn a_table_growing_with_partial_knowledge_keeps_all_of_it() {
+        let mut t: Table<u64> = Table::with_budget(1 << 24).growing_with_partial();
+        for p in 0..50_000u64 {
+            t.put(&p, Knowledge::NONE.exclude(p % 3));
+        }
+        assert_eq!(t.len(), 50_000);
+        assert!((0..50_000u64).all(|p| t.get(&p) == Knowledge::NONE.exclude(p % 3)));
+        assert!(t.bytes() <= 4 * 50_000 * 16, "{}", t.bytes());
+        // Within its budget it still gives way instead of growing.
+        let mut small: Table<u64> = Table::with_budget(1 << 12).growing_with_partial();
+        for p in 0..10_000u64 {
+            small.put(&p, Knowledge::NONE.exclude(1));
+        }
+        assert!(small.bytes() <= 1 << 12 && small.len() <= 256);
     }
 }
