@@ -336,8 +336,17 @@ impl Game for Cram {
     /// every part is final ([`parts_are_final`](Game::parts_are_final)).
     fn components(&self, empty: &u64) -> Option<Vec<u64>> {
         let mut parts = Vec::new();
-        self.split_into(*empty, &mut parts);
-        (parts != [*empty]).then_some(parts)
+        self.components_into(empty, &mut parts).then_some(parts)
+    }
+
+    fn components_into(&self, empty: &u64, out: &mut Vec<u64>) -> bool {
+        let start = out.len();
+        self.split_into(*empty, out);
+        if out[start..] == [*empty] {
+            out.truncate(start);
+            return false;
+        }
+        true
     }
 
     fn parts_are_final(&self) -> bool {
@@ -361,7 +370,7 @@ impl Game for Cram {
         match empty.count_ones() {
             0 | 1 => Some(0),
             // Two or three connected cells: every move leaves at most one cell.
-            2 | 3 if self.grid.regions(*empty).len() == 1 => Some(1),
+            2 | 3 if self.grid.region_of_lowest(*empty) == *empty => Some(1),
             _ => symmetric_zero(&self.grid, *empty).then_some(0),
         }
     }

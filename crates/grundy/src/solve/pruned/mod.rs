@@ -186,7 +186,8 @@ impl<G: Game> PrunedSolver<G> {
     /// The Grundy value of `position`.
     pub fn grundy_value(&mut self, position: &G::Position) -> Result<Nimber, Error> {
         let parts = self.flatten(position)?;
-        let (mut v, rest) = self.fold(&parts);
+        let mut rest = Vec::new();
+        let mut v = self.fold(&parts, &mut rest);
         for p in &rest {
             v ^= self.value_of(p, 0)?;
         }
@@ -231,18 +232,22 @@ impl<G: Game> PrunedSolver<G> {
 
     /// [`flatten`](Self::flatten), appending to `out`.
     fn flatten_into(&self, p: &G::Position, out: &mut Vec<G::Position>) -> Result<(), Error> {
-        let Some(first) = self.game.components(p) else {
+        let start = out.len();
+        if !self.game.components_into(p, out) {
+            out.truncate(start);
             out.push(self.game.canonical(p));
             return Ok(());
-        };
-        if first.contains(p) {
+        }
+        if out[start..].contains(p) {
             return Err(components_error(p));
         }
         if self.game.parts_are_final() {
-            out.extend(first.iter().map(|x| self.game.canonical(x)));
+            for x in &mut out[start..] {
+                *x = self.game.canonical(x);
+            }
             return Ok(());
         }
-        let mut work = first;
+        let mut work = out.split_off(start);
         let mut splits = 0usize;
         while let Some(x) = work.pop() {
             match self.game.components(&x) {
@@ -281,11 +286,11 @@ impl<G: Game> PrunedSolver<G> {
         self.table.put(c, k.exclude_all(set.low_bits()));
     }
 
-    /// Split flattened `parts` into the nim-sum of those whose value is known and the others,
-    /// equal pairs of unknown parts cancelled (`G + G = 0`).
-    fn fold(&mut self, parts: &[G::Position]) -> (Nimber, Vec<G::Position>) {
+    /// Split flattened `parts` into the nim-sum of those whose value is known (returned) and
+    /// the others (`rest`, cleared first), equal pairs of unknown parts cancelled (`G + G = 0`).
+    fn fold(&mut self, parts: &[G::Position], rest: &mut Vec<G::Position>) -> Nimber {
+        rest.clear();
         let mut x = 0;
-        let mut rest: Vec<G::Position> = Vec::new();
         for p in parts {
             if let Some(v) = self.known(p) {
                 x ^= v;
@@ -295,7 +300,17 @@ impl<G: Game> PrunedSolver<G> {
                 rest.push(p.clone());
             }
         }
-        (x, rest)
+        x
+    }
+
+    /// The value of the sum of `parts` when [`fold`](Self::fold) leaves nothing unknown.
+    fn folded_value(
+        &mut self,
+        parts: &[G::Position],
+        rest: &mut Vec<G::Position>,
+    ) -> Option<Nimber> {
+        let x = self.fold(parts, rest);
+        rest.is_empty().then_some(x)
     }
 
     /// The game's [`Game::weight`] of a single component, or its number of options.
@@ -322,7 +337,8 @@ impl<G: Game> PrunedSolver<G> {
         if let [single] = parts {
             return self.in_set(single, want, depth);
         }
-        let (mut x, rest) = self.fold(parts);
+        let mut rest = Vec::new();
+        let mut x = self.fold(parts, &mut rest);
         if rest.is_empty() {
             return Ok(Some(x));
         }
@@ -379,20 +395,32 @@ impl<G: Game> PrunedSolver<G> {
             return Ok(None);
         };
         self.enter(depth)?;
-        let options = self.expanded_options(c)?;
-        let n = options.len();
+        let mut raw = Vec::new();
+        self.game.options(c, &mut raw);
+        let n = raw.len();
         if n >= NimSet::CAPACITY {
             return self.value_of(c, depth).map(Some);
         }
         let mut cand = NimSet::below(n + 1);
         let upto = NimSet::below(top as usize + 1);
+        // Options are split and looked up one at a time, so that those whose values are known
+        // can end the search before the rest are even split (an enhanced transposition
+        // cutoff): a candidate set that misses `want` stays missing it whatever comes next.
+        let mut options = Expanded::with_capacity(n);
         let mut open = Vec::new();
-        for i in 0..n {
-            let (x, rest) = self.fold(options.get(i));
-            if rest.is_empty() {
-                Self::settle(&mut cand, Some(x));
-            } else {
-                open.push(i);
+        let mut scratch = Vec::new();
+        for (i, o) in raw.iter().enumerate() {
+            self.flatten_into(o, &mut options.parts)?;
+            options.ends.push(options.parts.len());
+            match self.folded_value(options.get(i), &mut scratch) {
+                Some(x) => {
+                    Self::settle(&mut cand, Some(x));
+                    if cand.is_disjoint(&want) {
+                        self.learn_not_in(c, &want);
+                        return Ok(None);
+                    }
+                }
+                None => open.push(i),
             }
         }
         self.order(&options, &mut open);
@@ -485,12 +513,12 @@ impl<G: Game> PrunedSolver<G> {
             return Ok(m as u64);
         }
         let mut open = Vec::new();
+        let mut scratch = Vec::new();
         for i in 0..n {
-            let (x, rest) = self.fold(options.get(i));
-            if !rest.is_empty() {
-                open.push(i);
-            } else if x <= n as u64 {
-                present[x as usize] = true;
+            match self.folded_value(options.get(i), &mut scratch) {
+                None => open.push(i),
+                Some(x) if x <= n as u64 => present[x as usize] = true,
+                Some(_) => {}
             }
         }
         self.order(&options, &mut open);
@@ -524,7 +552,8 @@ impl<G: Game> PrunedSolver<G> {
 
     /// The full value of a sum of flattened parts.
     fn sum_value(&mut self, parts: &[G::Position], depth: usize) -> Result<Nimber, Error> {
-        let (mut x, rest) = self.fold(parts);
+        let mut rest = Vec::new();
+        let mut x = self.fold(parts, &mut rest);
         for p in &rest {
             x ^= self.value_of(p, depth)?;
         }
@@ -554,10 +583,7 @@ impl<G: Game> PrunedSolver<G> {
     fn expanded_options(&self, c: &G::Position) -> Result<Expanded<G::Position>, Error> {
         let mut opts = Vec::new();
         self.game.options(c, &mut opts);
-        let mut e = Expanded {
-            parts: Vec::with_capacity(opts.len()),
-            ends: Vec::with_capacity(opts.len()),
-        };
+        let mut e = Expanded::with_capacity(opts.len());
         for o in &opts {
             self.flatten_into(o, &mut e.parts)?;
             e.ends.push(e.parts.len());
@@ -574,6 +600,12 @@ struct Expanded<P> {
 }
 
 impl<P> Expanded<P> {
+    fn with_capacity(n: usize) -> Self {
+        Expanded {
+            parts: Vec::with_capacity(n),
+            ends: Vec::with_capacity(n),
+        }
+    }
     fn len(&self) -> usize {
         self.ends.len()
     }
