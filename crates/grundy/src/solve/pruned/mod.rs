@@ -468,23 +468,25 @@ impl<G: Game> PrunedSolver<G> {
             return;
         }
         let mut buf = Vec::new();
-        let mut keyed: Vec<(std::cmp::Reverse<usize>, u64, usize)> = open
+        // One u128 per option, sorted: most parts first, then the weight, then the index.
+        let mut keyed: Vec<u128> = open
             .iter()
             .map(|&i| {
-                let w = options
+                let w: u64 = options
                     .get(i)
                     .iter()
                     .map(|p| {
                         let w = self.weight(p, &mut buf);
-                        w * w
+                        w.saturating_mul(w)
                     })
-                    .sum();
-                (std::cmp::Reverse(options.get(i).len()), w, i)
+                    .fold(0, u64::saturating_add);
+                let fewer_parts = u32::MAX - options.get(i).len().min(u32::MAX as usize) as u32;
+                u128::from(fewer_parts) << 96 | u128::from(w) << 32 | i as u128
             })
             .collect();
         keyed.sort_unstable();
         open.clear();
-        open.extend(keyed.into_iter().map(|k| k.2));
+        open.extend(keyed.into_iter().map(|k| k as u32 as usize));
     }
 
     /// The full value of the single canonical component `c`, by the [`ValueMethod`]: either
