@@ -18,6 +18,8 @@ pub struct Grid {
     first_col: u64,
     /// `spread.0[x]`: the bits of `x` (8 at most) moved down column 0, bit `j` to row `j`.
     spread: Spread,
+    /// `place[i]`: `(row, col)` of bit `i` (a division is slow in the inner loops).
+    place: [(u8, u8); 64],
 }
 
 /// A row of at most 8 cells spread down column 0, for each of the 256 rows (see
@@ -90,11 +92,13 @@ impl Grid {
                 .filter(|j| x >> j & 1 == 1)
                 .fold(0, |m, j| m | 1 << (j * width))
         }));
+        let place = std::array::from_fn(|i| ((i as u32 / width) as u8, (i as u32 % width) as u8));
         Ok(Grid {
             width,
             height,
             first_col,
             spread,
+            place,
         })
     }
 
@@ -120,7 +124,8 @@ impl Grid {
 
     /// `(row, col)` of bit index `i`.
     pub fn cell(&self, i: u32) -> (u32, u32) {
-        (i / self.width, i % self.width)
+        let (r, c) = self.place[i as usize];
+        (u32::from(r), u32::from(c))
     }
 
     /// Every cell of the board.
@@ -165,8 +170,8 @@ impl Grid {
             region = self.fill_rows(region, links);
             let vertical = region.checked_shl(w).unwrap_or(0) | region.checked_shr(w).unwrap_or(0);
             let grown = region | (vertical & set);
-            if grown == region {
-                return region;
+            if grown == region || grown == set {
+                return grown;
             }
             region = grown;
         }
@@ -346,8 +351,8 @@ impl Grid {
     /// `(top row, bottom row, left column, right column)` of a non-empty set.
     pub fn bounding_box(&self, set: u64) -> (u32, u32, u32, u32) {
         debug_assert!(set != 0);
-        let top = set.trailing_zeros() / self.width;
-        let bottom = (63 - set.leading_zeros()) / self.width;
+        let top = u32::from(self.place[set.trailing_zeros() as usize].0);
+        let bottom = u32::from(self.place[63 - set.leading_zeros() as usize].0);
         // Every row folded onto row 0: shifts by 1, 2, 4, ... rows (a shift by whole rows
         // keeps each cell in its column).
         let mut s = set;

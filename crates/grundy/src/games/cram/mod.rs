@@ -317,7 +317,8 @@ impl Game for Cram {
             while bits != 0 {
                 let i = bits.trailing_zeros();
                 bits &= bits - 1;
-                let (r, c) = ((i / w) as i32 * 2, (i % w) as i32 * 2);
+                let (r, c) = self.grid.cell(i);
+                let (r, c) = (r as i32 * 2, c as i32 * 2);
                 let (dr, dc) = if vertical {
                     (r + 1 - cr, c - cc)
                 } else {
