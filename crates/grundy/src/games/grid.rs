@@ -535,6 +535,33 @@ mod tests {
     }
 
     #[test]
+    fn bounding_boxes_and_cells_equal_the_cells_extremes() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for (h, w) in [(3, 4), (5, 8), (8, 8), (1, 64), (64, 1), (7, 9), (4, 7)] {
+            let g = Grid::new(h, w).unwrap();
+            for i in 0..g.cells() {
+                assert_eq!(g.cell(i), (i / w, i % w));
+            }
+            for _ in 0..2000 {
+                let set = xorshift(&mut x) & xorshift(&mut x) & g.full();
+                if set == 0 {
+                    continue;
+                }
+                let cells = cells(&g, set);
+                let rows = cells.iter().map(|c| c.0);
+                let cols = cells.iter().map(|c| c.1);
+                let want = (
+                    rows.clone().min().unwrap(),
+                    rows.max().unwrap(),
+                    cols.clone().min().unwrap(),
+                    cols.max().unwrap(),
+                );
+                assert_eq!(g.bounding_box(set), want, "{h}x{w} {set:#x}");
+            }
+        }
+    }
+
+    #[test]
     fn regions_and_neighbours() {
         let g = Grid::new(3, 4).unwrap();
         // Row 0 cells 0,1 and row 2 cells 2,3: two regions; wrapping rows are not adjacent.
