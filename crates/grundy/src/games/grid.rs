@@ -277,11 +277,14 @@ impl Grid {
     }
 
     /// A box of `h` rows at the top-left corner, its rows in reverse order.
-    fn flip_rows_of_box(&self, at: u64, h: u32) -> u64 {
+    fn flip_rows_of_box(&self, mut at: u64, h: u32) -> u64 {
         let row = low_bits(self.width);
-        (0..h).fold(0, |acc, r| {
-            acc | ((at >> (r * self.width)) & row) << ((h - 1 - r) * self.width)
-        })
+        let mut out = at & row;
+        for _ in 1..h {
+            at >>= self.width;
+            out = out << self.width | (at & row);
+        }
+        out
     }
 
     /// The half turn of an `h` x `w` box at the top-left corner: cell (r, c) goes to

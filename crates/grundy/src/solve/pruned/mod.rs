@@ -24,9 +24,15 @@
 //!   about the candidates below the largest (cut at `max R`), and the search stops as soon as
 //!   no candidate is in `R`. The last candidate is the value when every option was answered,
 //!   or when it is at most `max R`. Outcome queries are the set `{0}`.
+//! - **Known options first, one at a time** (an enhanced transposition cutoff, as in Beling's
+//!   igsolve): a node's options are split and looked up in the game's order, each settled at
+//!   once when its value is known, and the search stops as soon as the candidates miss `R` —
+//!   before the remaining options are even split. The candidates keep the value whatever the
+//!   order of the options (each step of the argument above holds for any order).
 //! - **What the table keeps.** For each component either its exact value or the values below
-//!   63 it is known *not* to have ([`Knowledge`]): a refused query is remembered too and
-//!   shrinks the next query's set. The table grows with the exact values; partial knowledge
+//!   63 it is known *not* to have ([`Knowledge`]): a refused query is remembered too, with the
+//!   values of the options seen on the way (a mex is none of its options' values), and shrinks
+//!   the next query's set. The table grows with the exact values; partial knowledge
 //!   fills the room left and is the first to go ([`Table`]). Values from
 //!   [`Game::known_value`] are not stored.
 //! - **The full value** of the position asked about: for `m = 0, 1, ...`, every option not yet
@@ -280,10 +286,20 @@ impl<G: Game> PrunedSolver<G> {
         self.table.put(c, Knowledge::exact(v));
     }
 
-    /// Remember that the value of `c` is none of `set`'s elements (those below 63).
-    fn learn_not_in(&mut self, c: &G::Position, set: &NimSet) {
+    /// Remember that the value of `c` is none of `set`'s elements nor of the bits of `also`
+    /// (those below 63).
+    fn learn_not_in(&mut self, c: &G::Position, set: &NimSet, also: u64) {
         let k = self.table.get(c);
-        self.table.put(c, k.exclude_all(set.low_bits()));
+        self.table.put(c, k.exclude_all(set.low_bits() | also));
+    }
+
+    /// `v` as a bit of an exclusion mask (0 when `v` is 63 or more).
+    fn low_bit(v: Nimber) -> u64 {
+        if v < 63 {
+            1 << v
+        } else {
+            0
+        }
     }
 
     /// Split flattened `parts` into the nim-sum of those whose value is known (returned) and
@@ -406,17 +422,23 @@ impl<G: Game> PrunedSolver<G> {
         // Options are split and looked up one at a time, so that those whose values are known
         // can end the search before the rest are even split (an enhanced transposition
         // cutoff): a candidate set that misses `want` stays missing it whatever comes next.
+        //
+        // The values of options are values `c` does not have (a mex is none of them): those
+        // seen (below 63) are remembered with the refusal, so that a later query about them
+        // stops at once.
         let mut options = Expanded::with_capacity(n);
         let mut open = Vec::new();
         let mut scratch = Vec::new();
+        let mut seen = 0u64;
         for (i, o) in raw.iter().enumerate() {
             self.flatten_into(o, &mut options.parts)?;
             options.ends.push(options.parts.len());
             match self.folded_value(options.get(i), &mut scratch) {
                 Some(x) => {
+                    seen |= Self::low_bit(x);
                     Self::settle(&mut cand, Some(x));
                     if cand.is_disjoint(&want) {
-                        self.learn_not_in(c, &want);
+                        self.learn_not_in(c, &want, seen);
                         return Ok(None);
                     }
                 }
@@ -427,7 +449,7 @@ impl<G: Game> PrunedSolver<G> {
         let mut exact = true;
         for i in open {
             if cand.is_disjoint(&want) {
-                self.learn_not_in(c, &want);
+                self.learn_not_in(c, &want, seen);
                 return Ok(None);
             }
             let mut below_max = cand;
@@ -439,6 +461,7 @@ impl<G: Game> PrunedSolver<G> {
                 self.sum_in(options.get(i), ask, depth + 1)?
             };
             exact &= answer.is_some();
+            seen |= answer.map_or(0, Self::low_bit);
             Self::settle(&mut cand, answer);
         }
         let v = cand.min().expect("one element is left");
@@ -446,7 +469,7 @@ impl<G: Game> PrunedSolver<G> {
             self.learn_exact(c, v);
             Ok(Some(v))
         } else {
-            self.learn_not_in(c, &want);
+            self.learn_not_in(c, &want, seen);
             Ok(None)
         }
     }
