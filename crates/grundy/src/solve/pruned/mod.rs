@@ -142,6 +142,8 @@ pub struct PrunedSolver<G: Game> {
     nodes: u64,
     progress: Option<ProgressFn>,
     method: ValueMethod,
+    /// Vectors of finished nodes, for the next ones ([`NodeBuffers`]).
+    spare: Vec<NodeBuffers<G::Position>>,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 14;
@@ -160,6 +162,7 @@ impl<G: Game> PrunedSolver<G> {
             nodes: 0,
             progress: None,
             method: ValueMethod::default(),
+            spare: Vec::new(),
         }
     }
 
@@ -411,8 +414,34 @@ impl<G: Game> PrunedSolver<G> {
             return Ok(None);
         };
         self.enter(depth)?;
-        let mut raw = Vec::new();
-        self.game.options(c, &mut raw);
+        // The vectors of a node come from a pool and go back to it: no allocation per node.
+        let mut bufs = self.spare.pop().unwrap_or_default();
+        let answer = self.search_in_set(c, want, top, depth, &mut bufs);
+        self.spare.push(bufs);
+        answer
+    }
+
+    /// [`in_set`](Self::in_set) once the table and the theorems did not answer: the search
+    /// of node `c` for the candidates of `want` (whose largest is `top`), in `bufs`.
+    fn search_in_set(
+        &mut self,
+        c: &G::Position,
+        want: NimSet,
+        top: Nimber,
+        depth: usize,
+        bufs: &mut NodeBuffers<G::Position>,
+    ) -> Result<Option<Nimber>, Error> {
+        let NodeBuffers {
+            raw,
+            options,
+            open,
+            scratch,
+        } = bufs;
+        raw.clear();
+        options.parts.clear();
+        options.ends.clear();
+        open.clear();
+        self.game.options(c, raw);
         let n = raw.len();
         if n >= NimSet::CAPACITY {
             return self.value_of(c, depth).map(Some);
@@ -426,14 +455,11 @@ impl<G: Game> PrunedSolver<G> {
         // The values of options are values `c` does not have (a mex is none of them): those
         // seen (below 63) are remembered with the refusal, so that a later query about them
         // stops at once.
-        let mut options = Expanded::with_capacity(n);
-        let mut open = Vec::new();
-        let mut scratch = Vec::new();
         let mut seen = 0u64;
         for (i, o) in raw.iter().enumerate() {
             self.flatten_into(o, &mut options.parts)?;
             options.ends.push(options.parts.len());
-            match self.folded_value(options.get(i), &mut scratch) {
+            match self.folded_value(options.get(i), scratch) {
                 Some(x) => {
                     seen |= Self::low_bit(x);
                     Self::settle(&mut cand, Some(x));
@@ -445,9 +471,9 @@ impl<G: Game> PrunedSolver<G> {
                 None => open.push(i),
             }
         }
-        self.order(&options, &mut open);
+        self.order(options, open);
         let mut exact = true;
-        for i in open {
+        for &i in open.iter() {
             if cand.is_disjoint(&want) {
                 self.learn_not_in(c, &want, seen);
                 return Ok(None);
@@ -614,6 +640,26 @@ impl<G: Game> PrunedSolver<G> {
             e.ends.push(e.parts.len());
         }
         Ok(e)
+    }
+}
+
+/// The vectors one node of the set-query search works in: its options as the game lists
+/// them, the same flattened, the indices of those still open, and room to fold a sum.
+struct NodeBuffers<P> {
+    raw: Vec<P>,
+    options: Expanded<P>,
+    open: Vec<usize>,
+    scratch: Vec<P>,
+}
+
+impl<P> Default for NodeBuffers<P> {
+    fn default() -> Self {
+        NodeBuffers {
+            raw: Vec::new(),
+            options: Expanded::with_capacity(0),
+            open: Vec::new(),
+            scratch: Vec::new(),
+        }
     }
 }
 
