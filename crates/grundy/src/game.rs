@@ -85,6 +85,20 @@ pub trait Game {
         None
     }
 
+    /// [`components`](Game::components) appending the parts to `out` instead of returning a
+    /// new vector: `true` when `position` splits (its parts were appended), `false` when it
+    /// does not (`out` unchanged). The same contract; engines call this one, once per option,
+    /// so a game whose splitting is cheap may implement it to save an allocation each time.
+    fn components_into(&self, position: &Self::Position, out: &mut Vec<Self::Position>) -> bool {
+        match self.components(position) {
+            Some(parts) => {
+                out.extend(parts);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Whether the parts [`components`](Game::components) returns are always single
     /// components already (it would return `None` for each of them), so that engines need not
     /// ask again. `false` (the default) is always correct.
@@ -323,6 +337,13 @@ macro_rules! forward_game {
             }
             fn components(&self, position: &Self::Position) -> Option<Vec<Self::Position>> {
                 (**self).components(position)
+            }
+            fn components_into(
+                &self,
+                position: &Self::Position,
+                out: &mut Vec<Self::Position>,
+            ) -> bool {
+                (**self).components_into(position, out)
             }
             fn parts_are_final(&self) -> bool {
                 (**self).parts_are_final()

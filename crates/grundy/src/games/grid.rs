@@ -18,6 +18,8 @@ pub struct Grid {
     first_col: u64,
     /// `spread.0[x]`: the bits of `x` (8 at most) moved down column 0, bit `j` to row `j`.
     spread: Spread,
+    /// `place[i]`: `(row, col)` of bit `i` (a division is slow in the inner loops).
+    place: [(u8, u8); 64],
 }
 
 /// A row of at most 8 cells spread down column 0, for each of the 256 rows (see
@@ -90,11 +92,13 @@ impl Grid {
                 .filter(|j| x >> j & 1 == 1)
                 .fold(0, |m, j| m | 1 << (j * width))
         }));
+        let place = std::array::from_fn(|i| ((i as u32 / width) as u8, (i as u32 % width) as u8));
         Ok(Grid {
             width,
             height,
             first_col,
             spread,
+            place,
         })
     }
 
@@ -120,7 +124,8 @@ impl Grid {
 
     /// `(row, col)` of bit index `i`.
     pub fn cell(&self, i: u32) -> (u32, u32) {
-        (i / self.width, i % self.width)
+        let (r, c) = self.place[i as usize];
+        (u32::from(r), u32::from(c))
     }
 
     /// Every cell of the board.
@@ -165,8 +170,8 @@ impl Grid {
             region = self.fill_rows(region, links);
             let vertical = region.checked_shl(w).unwrap_or(0) | region.checked_shr(w).unwrap_or(0);
             let grown = region | (vertical & set);
-            if grown == region {
-                return region;
+            if grown == region || grown == set {
+                return grown;
             }
             region = grown;
         }
@@ -272,11 +277,14 @@ impl Grid {
     }
 
     /// A box of `h` rows at the top-left corner, its rows in reverse order.
-    fn flip_rows_of_box(&self, at: u64, h: u32) -> u64 {
+    fn flip_rows_of_box(&self, mut at: u64, h: u32) -> u64 {
         let row = low_bits(self.width);
-        (0..h).fold(0, |acc, r| {
-            acc | ((at >> (r * self.width)) & row) << ((h - 1 - r) * self.width)
-        })
+        let mut out = at & row;
+        for _ in 1..h {
+            at >>= self.width;
+            out = out << self.width | (at & row);
+        }
+        out
     }
 
     /// The half turn of an `h` x `w` box at the top-left corner: cell (r, c) goes to
@@ -346,8 +354,8 @@ impl Grid {
     /// `(top row, bottom row, left column, right column)` of a non-empty set.
     pub fn bounding_box(&self, set: u64) -> (u32, u32, u32, u32) {
         debug_assert!(set != 0);
-        let top = set.trailing_zeros() / self.width;
-        let bottom = (63 - set.leading_zeros()) / self.width;
+        let top = u32::from(self.place[set.trailing_zeros() as usize].0);
+        let bottom = u32::from(self.place[63 - set.leading_zeros() as usize].0);
         // Every row folded onto row 0: shifts by 1, 2, 4, ... rows (a shift by whole rows
         // keeps each cell in its column).
         let mut s = set;
@@ -525,6 +533,33 @@ mod tests {
                     slow = grown;
                 }
                 assert_eq!(g.region_of_lowest(set), slow, "{h}x{w} {set:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn bounding_boxes_and_cells_equal_the_cells_extremes() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for (h, w) in [(3, 4), (5, 8), (8, 8), (1, 64), (64, 1), (7, 9), (4, 7)] {
+            let g = Grid::new(h, w).unwrap();
+            for i in 0..g.cells() {
+                assert_eq!(g.cell(i), (i / w, i % w));
+            }
+            for _ in 0..2000 {
+                let set = xorshift(&mut x) & xorshift(&mut x) & g.full();
+                if set == 0 {
+                    continue;
+                }
+                let cells = cells(&g, set);
+                let rows = cells.iter().map(|c| c.0);
+                let cols = cells.iter().map(|c| c.1);
+                let want = (
+                    rows.clone().min().unwrap(),
+                    rows.max().unwrap(),
+                    cols.clone().min().unwrap(),
+                    cols.max().unwrap(),
+                );
+                assert_eq!(g.bounding_box(set), want, "{h}x{w} {set:#x}");
             }
         }
     }

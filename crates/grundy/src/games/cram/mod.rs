@@ -309,25 +309,36 @@ impl Game for Cram {
         let (top, bottom, left, right) = self.grid.bounding_box(*empty);
         // Twice the centre, so that half cells stay integers.
         let (cr, cc) = ((top + bottom) as i32, (left + right) as i32);
-        let mut keyed: [(u32, u64); 128] = [(0, 0); 128];
+        // One u32 per move, sorted: the distance key, then the anchor cell and the direction
+        // (unique, so the order does not depend on the sort).
+        let mut keyed = [0u32; 128];
         let mut n = 0;
         for (mut bits, vertical) in [(v, true), (h, false)] {
             while bits != 0 {
                 let i = bits.trailing_zeros();
                 bits &= bits - 1;
-                let (r, c) = ((i / w) as i32 * 2, (i % w) as i32 * 2);
-                let (dr, dc, cells) = if vertical {
-                    (r + 1 - cr, c - cc, (1 | 1 << w) << i)
+                let (r, c) = self.grid.cell(i);
+                let (r, c) = (r as i32 * 2, c as i32 * 2);
+                let (dr, dc) = if vertical {
+                    (r + 1 - cr, c - cc)
                 } else {
-                    (r - cr, c + 1 - cc, 3 << i)
+                    (r - cr, c + 1 - cc)
                 };
                 let d = (dr * dr + dc * dc) as u32 * 2 + u32::from(!vertical);
-                keyed[n] = (d, empty & !cells);
+                keyed[n] = d << 7 | i << 1 | u32::from(!vertical);
                 n += 1;
             }
         }
-        keyed[..n].sort_unstable_by_key(|k| k.0);
-        out.extend(keyed[..n].iter().map(|k| k.1));
+        keyed[..n].sort_unstable();
+        out.extend(keyed[..n].iter().map(|k| {
+            let i = k >> 1 & 63;
+            let cells = if k & 1 == 0 {
+                (1 | 1 << w) << i
+            } else {
+                3 << i
+            };
+            empty & !cells
+        }));
     }
 
     /// The regions of two or more cells of the [reduced](Cram::reduced) position (lone cells
@@ -336,8 +347,17 @@ impl Game for Cram {
     /// every part is final ([`parts_are_final`](Game::parts_are_final)).
     fn components(&self, empty: &u64) -> Option<Vec<u64>> {
         let mut parts = Vec::new();
-        self.split_into(*empty, &mut parts);
-        (parts != [*empty]).then_some(parts)
+        self.components_into(empty, &mut parts).then_some(parts)
+    }
+
+    fn components_into(&self, empty: &u64, out: &mut Vec<u64>) -> bool {
+        let start = out.len();
+        self.split_into(*empty, out);
+        if out[start..] == [*empty] {
+            out.truncate(start);
+            return false;
+        }
+        true
     }
 
     fn parts_are_final(&self) -> bool {
@@ -361,7 +381,7 @@ impl Game for Cram {
         match empty.count_ones() {
             0 | 1 => Some(0),
             // Two or three connected cells: every move leaves at most one cell.
-            2 | 3 if self.grid.regions(*empty).len() == 1 => Some(1),
+            2 | 3 if self.grid.region_of_lowest(*empty) == *empty => Some(1),
             _ => symmetric_zero(&self.grid, *empty).then_some(0),
         }
     }

@@ -180,6 +180,12 @@ fn components_are_worth_the_whole_on_every_position() {
                 let cut_region = cram.grid().region_of_lowest_linked(reduced, h & !cuts);
                 split_by_cuts += usize::from(plain_region != cut_region);
             }
+            // components_into appends the same parts after what `out` holds, or leaves it.
+            let mut out = vec![u64::MAX];
+            let split = cram.components_into(&empty, &mut out);
+            assert_eq!(out[0], u64::MAX);
+            assert_eq!(split.then(|| out[1..].to_vec()), cram.components(&empty));
+            assert!(split || out.len() == 1);
             if let Some(parts) = cram.components(&empty) {
                 assert!(parts.iter().all(|&p| p & !empty == 0 && p != empty));
                 // Final parts: none splits or reduces again.

@@ -24,9 +24,15 @@
 //!   about the candidates below the largest (cut at `max R`), and the search stops as soon as
 //!   no candidate is in `R`. The last candidate is the value when every option was answered,
 //!   or when it is at most `max R`. Outcome queries are the set `{0}`.
+//! - **Known options first, one at a time** (an enhanced transposition cutoff, as in Beling's
+//!   igsolve): a node's options are split and looked up in the game's order, each settled at
+//!   once when its value is known, and the search stops as soon as the candidates miss `R` —
+//!   before the remaining options are even split. The candidates keep the value whatever the
+//!   order of the options (each step of the argument above holds for any order).
 //! - **What the table keeps.** For each component either its exact value or the values below
-//!   63 it is known *not* to have ([`Knowledge`]): a refused query is remembered too and
-//!   shrinks the next query's set. The table grows with the exact values; partial knowledge
+//!   63 it is known *not* to have ([`Knowledge`]): a refused query is remembered too, with the
+//!   values of the options seen on the way (a mex is none of its options' values), and shrinks
+//!   the next query's set. The table grows with the exact values; partial knowledge
 //!   fills the room left and is the first to go ([`Table`]). Values from
 //!   [`Game::known_value`] are not stored. When the game numbers its positions densely
 //!   ([`Game::dense_index`]) and the numbering's bytes fit half the budget, exact values below
@@ -147,6 +153,8 @@ pub struct PrunedSolver<G: Game> {
     nodes: u64,
     progress: Option<ProgressFn>,
     method: ValueMethod,
+    /// Vectors of finished nodes, for the next ones ([`NodeBuffers`]).
+    spare: Vec<NodeBuffers<G::Position>>,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 14;
@@ -169,6 +177,7 @@ impl<G: Game> PrunedSolver<G> {
             nodes: 0,
             progress: None,
             method: ValueMethod::default(),
+            spare: Vec::new(),
         }
     }
 
@@ -203,7 +212,8 @@ impl<G: Game> PrunedSolver<G> {
     pub fn grundy_value(&mut self, position: &G::Position) -> Result<Nimber, Error> {
         self.prepare(position);
         let parts = self.flatten(position)?;
-        let (mut v, rest) = self.fold(&parts);
+        let mut rest = Vec::new();
+        let mut v = self.fold(&parts, &mut rest);
         for p in &rest {
             v ^= self.value_of(p, 0)?;
         }
@@ -279,18 +289,22 @@ impl<G: Game> PrunedSolver<G> {
 
     /// [`flatten`](Self::flatten), appending to `out`.
     fn flatten_into(&self, p: &G::Position, out: &mut Vec<G::Position>) -> Result<(), Error> {
-        let Some(first) = self.game.components(p) else {
+        let start = out.len();
+        if !self.game.components_into(p, out) {
+            out.truncate(start);
             out.push(self.game.canonical(p));
             return Ok(());
-        };
-        if first.contains(p) {
+        }
+        if out[start..].contains(p) {
             return Err(components_error(p));
         }
         if self.game.parts_are_final() {
-            out.extend(first.iter().map(|x| self.game.canonical(x)));
+            for x in &mut out[start..] {
+                *x = self.game.canonical(x);
+            }
             return Ok(());
         }
-        let mut work = first;
+        let mut work = out.split_off(start);
         let mut splits = 0usize;
         while let Some(x) = work.pop() {
             match self.game.components(&x) {
@@ -330,19 +344,29 @@ impl<G: Game> PrunedSolver<G> {
         self.table.put(c, Knowledge::exact(v));
     }
 
-    /// Remember that the value of `c` is none of `set`'s elements (those below 63).
-    fn learn_not_in(&mut self, c: &G::Position, set: &NimSet) {
+    /// Remember that the value of `c` is none of `set`'s elements nor of the bits of `also`
+    /// (those below 63).
+    fn learn_not_in(&mut self, c: &G::Position, set: &NimSet, also: u64) {
         let k = self.lookup(c);
         if k.value().is_none() {
-            self.table.put(c, k.exclude_all(set.low_bits()));
+            self.table.put(c, k.exclude_all(set.low_bits() | also));
         }
     }
 
-    /// Split flattened `parts` into the nim-sum of those whose value is known and the others,
-    /// equal pairs of unknown parts cancelled (`G + G = 0`).
-    fn fold(&mut self, parts: &[G::Position]) -> (Nimber, Vec<G::Position>) {
+    /// `v` as a bit of an exclusion mask (0 when `v` is 63 or more).
+    fn low_bit(v: Nimber) -> u64 {
+        if v < 63 {
+            1 << v
+        } else {
+            0
+        }
+    }
+
+    /// Split flattened `parts` into the nim-sum of those whose value is known (returned) and
+    /// the others (`rest`, cleared first), equal pairs of unknown parts cancelled (`G + G = 0`).
+    fn fold(&mut self, parts: &[G::Position], rest: &mut Vec<G::Position>) -> Nimber {
+        rest.clear();
         let mut x = 0;
-        let mut rest: Vec<G::Position> = Vec::new();
         for p in parts {
             if let Some(v) = self.known(p) {
                 x ^= v;
@@ -352,7 +376,17 @@ impl<G: Game> PrunedSolver<G> {
                 rest.push(p.clone());
             }
         }
-        (x, rest)
+        x
+    }
+
+    /// The value of the sum of `parts` when [`fold`](Self::fold) leaves nothing unknown.
+    fn folded_value(
+        &mut self,
+        parts: &[G::Position],
+        rest: &mut Vec<G::Position>,
+    ) -> Option<Nimber> {
+        let x = self.fold(parts, rest);
+        rest.is_empty().then_some(x)
     }
 
     /// The game's [`Game::weight`] of a single component, or its number of options.
@@ -379,7 +413,8 @@ impl<G: Game> PrunedSolver<G> {
         if let [single] = parts {
             return self.in_set(single, want, depth);
         }
-        let (mut x, rest) = self.fold(parts);
+        let mut rest = Vec::new();
+        let mut x = self.fold(parts, &mut rest);
         if rest.is_empty() {
             return Ok(Some(x));
         }
@@ -436,27 +471,68 @@ impl<G: Game> PrunedSolver<G> {
             return Ok(None);
         };
         self.enter(depth)?;
-        let options = self.expanded_options(c)?;
-        let n = options.len();
+        // The vectors of a node come from a pool and go back to it: no allocation per node.
+        let mut bufs = self.spare.pop().unwrap_or_default();
+        let answer = self.search_in_set(c, want, top, depth, &mut bufs);
+        self.spare.push(bufs);
+        answer
+    }
+
+    /// [`in_set`](Self::in_set) once the table and the theorems did not answer: the search
+    /// of node `c` for the candidates of `want` (whose largest is `top`), in `bufs`.
+    fn search_in_set(
+        &mut self,
+        c: &G::Position,
+        want: NimSet,
+        top: Nimber,
+        depth: usize,
+        bufs: &mut NodeBuffers<G::Position>,
+    ) -> Result<Option<Nimber>, Error> {
+        let NodeBuffers {
+            raw,
+            options,
+            open,
+            scratch,
+        } = bufs;
+        raw.clear();
+        options.parts.clear();
+        options.ends.clear();
+        open.clear();
+        self.game.options(c, raw);
+        let n = raw.len();
         if n >= NimSet::CAPACITY {
             return self.value_of(c, depth).map(Some);
         }
         let mut cand = NimSet::below(n + 1);
         let upto = NimSet::below(top as usize + 1);
-        let mut open = Vec::new();
-        for i in 0..n {
-            let (x, rest) = self.fold(options.get(i));
-            if rest.is_empty() {
-                Self::settle(&mut cand, Some(x));
-            } else {
-                open.push(i);
+        // Options are split and looked up one at a time, so that those whose values are known
+        // can end the search before the rest are even split (an enhanced transposition
+        // cutoff): a candidate set that misses `want` stays missing it whatever comes next.
+        //
+        // The values of options are values `c` does not have (a mex is none of them): those
+        // seen (below 63) are remembered with the refusal, so that a later query about them
+        // stops at once.
+        let mut seen = 0u64;
+        for (i, o) in raw.iter().enumerate() {
+            self.flatten_into(o, &mut options.parts)?;
+            options.ends.push(options.parts.len());
+            match self.folded_value(options.get(i), scratch) {
+                Some(x) => {
+                    seen |= Self::low_bit(x);
+                    Self::settle(&mut cand, Some(x));
+                    if cand.is_disjoint(&want) {
+                        self.learn_not_in(c, &want, seen);
+                        return Ok(None);
+                    }
+                }
+                None => open.push(i),
             }
         }
-        self.order(&options, &mut open);
+        self.order(options, open);
         let mut exact = true;
-        for i in open {
+        for &i in open.iter() {
             if cand.is_disjoint(&want) {
-                self.learn_not_in(c, &want);
+                self.learn_not_in(c, &want, seen);
                 return Ok(None);
             }
             let mut below_max = cand;
@@ -468,6 +544,7 @@ impl<G: Game> PrunedSolver<G> {
                 self.sum_in(options.get(i), ask, depth + 1)?
             };
             exact &= answer.is_some();
+            seen |= answer.map_or(0, Self::low_bit);
             Self::settle(&mut cand, answer);
         }
         let v = cand.min().expect("one element is left");
@@ -475,7 +552,7 @@ impl<G: Game> PrunedSolver<G> {
             self.learn_exact(c, v);
             Ok(Some(v))
         } else {
-            self.learn_not_in(c, &want);
+            self.learn_not_in(c, &want, seen);
             Ok(None)
         }
     }
@@ -497,23 +574,25 @@ impl<G: Game> PrunedSolver<G> {
             return;
         }
         let mut buf = Vec::new();
-        let mut keyed: Vec<(std::cmp::Reverse<usize>, u64, usize)> = open
+        // One u128 per option, sorted: most parts first, then the weight, then the index.
+        let mut keyed: Vec<u128> = open
             .iter()
             .map(|&i| {
-                let w = options
+                let w: u64 = options
                     .get(i)
                     .iter()
                     .map(|p| {
                         let w = self.weight(p, &mut buf);
-                        w * w
+                        w.saturating_mul(w)
                     })
-                    .sum();
-                (std::cmp::Reverse(options.get(i).len()), w, i)
+                    .fold(0, u64::saturating_add);
+                let fewer_parts = u32::MAX - options.get(i).len().min(u32::MAX as usize) as u32;
+                u128::from(fewer_parts) << 96 | u128::from(w) << 32 | i as u128
             })
             .collect();
         keyed.sort_unstable();
         open.clear();
-        open.extend(keyed.into_iter().map(|k| k.2));
+        open.extend(keyed.into_iter().map(|k| k as u32 as usize));
     }
 
     /// The full value of the single canonical component `c`, by the [`ValueMethod`]: either
@@ -542,12 +621,12 @@ impl<G: Game> PrunedSolver<G> {
             return Ok(m as u64);
         }
         let mut open = Vec::new();
+        let mut scratch = Vec::new();
         for i in 0..n {
-            let (x, rest) = self.fold(options.get(i));
-            if !rest.is_empty() {
-                open.push(i);
-            } else if x <= n as u64 {
-                present[x as usize] = true;
+            match self.folded_value(options.get(i), &mut scratch) {
+                None => open.push(i),
+                Some(x) if x <= n as u64 => present[x as usize] = true,
+                Some(_) => {}
             }
         }
         self.order(&options, &mut open);
@@ -585,7 +664,8 @@ impl<G: Game> PrunedSolver<G> {
             // One look-up, in value_of.
             return self.value_of(single, depth);
         }
-        let (mut x, rest) = self.fold(parts);
+        let mut rest = Vec::new();
+        let mut x = self.fold(parts, &mut rest);
         for p in &rest {
             x ^= self.value_of(p, depth)?;
         }
@@ -617,16 +697,33 @@ impl<G: Game> PrunedSolver<G> {
         let mut opts = std::mem::take(&mut self.scratch);
         opts.clear();
         self.game.options(c, &mut opts);
-        let mut e = Expanded {
-            parts: Vec::with_capacity(opts.len()),
-            ends: Vec::with_capacity(opts.len()),
-        };
+        let mut e = Expanded::with_capacity(opts.len());
         for o in &opts {
             self.flatten_into(o, &mut e.parts)?;
             e.ends.push(e.parts.len());
         }
         self.scratch = opts;
         Ok(e)
+    }
+}
+
+/// The vectors one node of the set-query search works in: its options as the game lists
+/// them, the same flattened, the indices of those still open, and room to fold a sum.
+struct NodeBuffers<P> {
+    raw: Vec<P>,
+    options: Expanded<P>,
+    open: Vec<usize>,
+    scratch: Vec<P>,
+}
+
+impl<P> Default for NodeBuffers<P> {
+    fn default() -> Self {
+        NodeBuffers {
+            raw: Vec::new(),
+            options: Expanded::with_capacity(0),
+            open: Vec::new(),
+            scratch: Vec::new(),
+        }
     }
 }
 
@@ -638,6 +735,12 @@ struct Expanded<P> {
 }
 
 impl<P> Expanded<P> {
+    fn with_capacity(n: usize) -> Self {
+        Expanded {
+            parts: Vec::with_capacity(n),
+            ends: Vec::with_capacity(n),
+        }
+    }
     fn len(&self) -> usize {
         self.ends.len()
     }
