@@ -124,15 +124,7 @@ fn mark_range(g: &[u16], m: usize, lo: usize, hi: usize, seen: &mut [u8]) {
 /// Pack a byte map of 0s and 1s into bit-set words (bit `j` of word `w` = byte `64 w + j`).
 #[inline]
 fn pack(seen: &[u8], found: &mut [u64]) {
-    for (word, bytes) in found.iter_mut().zip(seen.chunks_exact(64)) {
-        let mut bits = 0u64;
-        for (j, eight) in bytes.chunks_exact(8).enumerate() {
-            let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
-            // each byte is 0 or 1: the product gathers byte j's bit into bit 56 + j
-            bits |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * j);
-        }
-        *word = bits;
-    }
+    kernels::pack_bytes(seen, found);
 }
 
 /// The first value that is neither found nor blocked: the mex once every missing value below
