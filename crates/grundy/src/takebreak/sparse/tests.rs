@@ -262,7 +262,7 @@ proptest! {
 fn hint_pauses_double_after_each_run_of_failures_and_reset_on_success() {
     let mut control = HintControl::default();
     // tried heaps until `should_try` says no, then the pause length in heaps
-    let mut fail_run = |control: &mut HintControl| {
+    let fail_run = |control: &mut HintControl| {
         for _ in 0..8 {
             assert!(control.should_try());
             control.report(false);

@@ -74,6 +74,8 @@ pub(super) struct WideState {
     /// Witness search: per split move and stretch, the next split and the end.
     cursors: Vec<usize>,
     ends: Vec<usize>,
+    /// The witness search's first round: the wanted values it met.
+    collected: Vec<u16>,
     block: MapBlock,
 }
 
@@ -102,6 +104,7 @@ impl Default for WideState {
             taken: Vec::new(),
             cursors: Vec::new(),
             ends: Vec::new(),
+            collected: Vec::new(),
             block: MapBlock::default(),
         }
     }
@@ -235,28 +238,39 @@ fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES])
     None
 }
 
-/// The witness search's first round for a game whose values are below `S`: every value of the
-/// first `chunk` splits of each stretch (heap `m` of `heaps` for stretch `c`, from `cursors[c]`
-/// to at most `ends[c]`), packed into bit-set words (the first `S / 64`); the cursors move on.
+/// The witness search's first round for a game whose values are below `S`: every wanted value
+/// (of `bits`, `S = 32 W` values) among the first `chunk` splits of each stretch (heap `m` of
+/// `heaps` for stretch `c`, from `cursors[c]` to at most `ends[c]`), packed into bit-set words
+/// (the first `S / 64`; other values of those splits may be in them too); the cursors move on.
+/// `collected` is scratch room.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn first_round<const S: usize>(
+fn first_round<const W: usize, const S: usize>(
+    bits: &[u32; W],
     g: &[u16],
     heaps: impl Iterator<Item = usize>,
     cursors: &mut [usize],
     ends: &[usize],
     chunk: usize,
     scanned: &mut u64,
+    collected: &mut Vec<u16>,
 ) -> [u64; WIDE_SET / 64] {
     let mut seen = [0u8; S];
+    collected.clear();
     for (c, m) in heaps.enumerate() {
         let lo = cursors[c];
         let hi = (lo + chunk).min(ends[c]);
         if lo < hi {
-            kernels::mark_xors(g, m, lo, hi, &mut seen);
+            // the wanted xors of every stretch are collected first and marked at the end, so
+            // that they are not read back right after their vector stores
+            if !kernels::collect_wanted_xors(g, m, lo, hi, bits, collected) {
+                kernels::mark_xors(g, m, lo, hi, &mut seen);
+            }
             *scanned += (hi - lo) as u64;
             cursors[c] = hi;
         }
     }
+    kernels::mark_values(collected, &mut seen);
     let mut found = [0u64; WIDE_SET / 64];
     pack(&seen, &mut found[..S / 64]);
     found
@@ -481,10 +495,32 @@ impl RareCommon {
                     .split_heaps(n)
                     .flat_map(|m| std::iter::repeat(m).take(SEGMENTS));
                 let (cursors, ends) = (&mut state.cursors[..], &state.ends[..]);
+                let collected = &mut state.collected;
                 let found = if set.width == SMALL_SET {
-                    first_round::<SMALL_SET>(g, heaps, cursors, ends, chunk, &mut scanned)
+                    let small: &[u32; SMALL_SET / 32] = (&set.bits[..SMALL_SET / 32])
+                        .try_into()
+                        .expect("SMALL_SET bits");
+                    first_round::<{ SMALL_SET / 32 }, SMALL_SET>(
+                        small,
+                        g,
+                        heaps,
+                        cursors,
+                        ends,
+                        chunk,
+                        &mut scanned,
+                        collected,
+                    )
                 } else {
-                    first_round::<WIDE_SET>(g, heaps, cursors, ends, chunk, &mut scanned)
+                    first_round::<{ WIDE_SET / 32 }, WIDE_SET>(
+                        &set.bits,
+                        g,
+                        heaps,
+                        cursors,
+                        ends,
+                        chunk,
+                        &mut scanned,
+                        collected,
+                    )
                 };
                 for (w, &f) in found[..set.width / 64].iter().enumerate() {
                     for half in 0..2 {
