@@ -238,15 +238,15 @@ fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES])
     None
 }
 
-/// The witness search's first round for a game whose values are below `S`: every wanted value
-/// (of `bits`, `S = 32 W` values) among the first `chunk` splits of each stretch (heap `m` of
-/// `heaps` for stretch `c`, from `cursors[c]` to at most `ends[c]`), packed into bit-set words
-/// (the first `S / 64`; other values of those splits may be in them too); the cursors move on.
-/// `collected` is scratch room.
+/// The witness search's first round: every wanted value (of `bits`, a set of `32 * bits.len()`
+/// values as in [`WantedBits`], above every value of the game) among the first `chunk` splits
+/// of each stretch (heap `m` of `heaps` for stretch `c`, from `cursors[c]` to at most
+/// `ends[c]`), packed into bit-set words (other values of those splits may be in them too); the
+/// cursors move on. `collected` is scratch room.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn first_round<const W: usize, const S: usize>(
-    bits: &[u32; W],
+fn first_round(
+    bits: &[u32],
     g: &[u16],
     heaps: impl Iterator<Item = usize>,
     cursors: &mut [usize],
@@ -255,7 +255,7 @@ fn first_round<const W: usize, const S: usize>(
     scanned: &mut u64,
     collected: &mut Vec<u16>,
 ) -> [u64; WIDE_SET / 64] {
-    let mut seen = [0u8; S];
+    let mut seen = [0u8; WIDE_SET];
     collected.clear();
     for (c, m) in heaps.enumerate() {
         let lo = cursors[c];
@@ -263,7 +263,14 @@ fn first_round<const W: usize, const S: usize>(
         if lo < hi {
             // the wanted xors of every stretch are collected first and marked at the end, so
             // that they are not read back right after their vector stores
-            if !kernels::collect_wanted_xors(g, m, lo, hi, bits, collected) {
+            let done = match <&[u32; SMALL_SET / 32]>::try_from(bits) {
+                Ok(small) => kernels::collect_wanted_xors(g, m, lo, hi, small, collected),
+                Err(_) => {
+                    let wide = bits.try_into().expect("a SMALL_SET or WIDE_SET wanted set");
+                    kernels::collect_wanted_xors::<{ WIDE_SET / 32 }>(g, m, lo, hi, wide, collected)
+                }
+            };
+            if !done {
                 kernels::mark_xors(g, m, lo, hi, &mut seen);
             }
             *scanned += (hi - lo) as u64;
@@ -272,7 +279,7 @@ fn first_round<const W: usize, const S: usize>(
     }
     kernels::mark_values(collected, &mut seen);
     let mut found = [0u64; WIDE_SET / 64];
-    pack(&seen, &mut found[..S / 64]);
+    pack(&seen[..32 * bits.len()], &mut found);
     found
 }
 
@@ -495,33 +502,18 @@ impl RareCommon {
                     .split_heaps(n)
                     .flat_map(|m| std::iter::repeat(m).take(SEGMENTS));
                 let (cursors, ends) = (&mut state.cursors[..], &state.ends[..]);
+                let bits = &set.bits[..set.width / 32];
                 let collected = &mut state.collected;
-                let found = if set.width == SMALL_SET {
-                    let small: &[u32; SMALL_SET / 32] = (&set.bits[..SMALL_SET / 32])
-                        .try_into()
-                        .expect("SMALL_SET bits");
-                    first_round::<{ SMALL_SET / 32 }, SMALL_SET>(
-                        small,
-                        g,
-                        heaps,
-                        cursors,
-                        ends,
-                        chunk,
-                        &mut scanned,
-                        collected,
-                    )
-                } else {
-                    first_round::<{ WIDE_SET / 32 }, WIDE_SET>(
-                        &set.bits,
-                        g,
-                        heaps,
-                        cursors,
-                        ends,
-                        chunk,
-                        &mut scanned,
-                        collected,
-                    )
-                };
+                let found = first_round(
+                    bits,
+                    g,
+                    heaps,
+                    cursors,
+                    ends,
+                    chunk,
+                    &mut scanned,
+                    collected,
+                );
                 for (w, &f) in found[..set.width / 64].iter().enumerate() {
                     for half in 0..2 {
                         let word = &mut set.bits[2 * w + half];
