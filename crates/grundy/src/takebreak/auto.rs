@@ -344,12 +344,13 @@ mod tests {
         assert_eq!(engine.trial_share(), FAR_TRIAL_SHARE);
         engine.other_over_current = FAR_BEHIND * 0.99;
         assert_eq!(engine.trial_share(), TRIAL_SHARE);
-        // after a review on Officers the naive engine is far behind (hundreds of times at
-        // these sizes), and the values are still the definition's
+        // starting from a far-behind verdict, reviews still run and the values are still the
+        // definition's (which engine wins at these sizes is for scripts/bench-auto.sh)
         let mut engine = engine.with_first_review(2000);
+        engine.other_over_current = 2.0 * FAR_BEHIND;
         let c = compute(&rules, 6000, Finish::ComputeAll, &mut engine, None).unwrap();
         assert_eq!(c.values, sequence_of(&rules, 6000).unwrap());
-        assert_eq!(engine.current(), Which::Sparse);
+        assert!(engine.next_review > 6000 / 2, "{:?}", engine.next_review);
     }
 
     #[test]
