@@ -13,7 +13,8 @@
 //! rare/common engine's own reviews at powers of two so a rebuild of its state does not land in
 //! a measurement) the *other* engine computes the next values
 //! for a short trial (at least 5 values, then up to 256 values or 1/32 of the time since the
-//! previous review); then the current engine computes as many values, timed the same way. The
+//! previous review — 1/512 when the other engine was at least 4 times slower at the previous
+//! review); then the current engine computes as many values, timed the same way. The
 //! other engine takes over when its median time per value is below 90% of the current one's
 //! (medians, so that a value descheduled mid-computation on a shared machine decides nothing). Both engines compute the same G(n) (each proves every value), so the values do not
 //! depend on the choice; the hand-over costs little: the naive engine's tables keep a window
@@ -41,6 +42,13 @@ const TRIAL_MIN: usize = 5;
 const TRIAL_SHARE: u32 = 32;
 /// The other engine takes over when its time per value is below this share of the current one.
 const MARGIN: f64 = 0.9;
+/// When the other engine measured at least this many times slower at the last review, the
+/// next trial gets only 1/[`FAR_TRIAL_SHARE`] of the time (still [`TRIAL_MIN`] values): a
+/// gap that wide does not close in the 1.2–1.4 times n between two reviews, and a full trial
+/// cost about 3% of Officers' run (the naive engine is hundreds of times slower there).
+const FAR_BEHIND: f64 = 4.0;
+/// See [`FAR_BEHIND`].
+const FAR_TRIAL_SHARE: u32 = 512;
 
 /// The review point after heap size `n`: the least number above `n` of the form 3·2^k, 5·2^k
 /// or 7·2^k (so 12288, 14336, 20480, 24576, 28672, 40960, ...). Each trial costs at most 1/32 of the
@@ -124,6 +132,8 @@ pub struct AutoEngine {
     next_review: usize,
     stretch_start: Instant,
     trial: Option<Trial>,
+    /// At the last review, the other engine's median time per value over the current one's.
+    other_over_current: f64,
 }
 
 impl std::fmt::Debug for AutoEngine {
@@ -146,6 +156,7 @@ impl AutoEngine {
             next_review: FIRST_REVIEW,
             stretch_start: Instant::now(),
             trial: None,
+            other_over_current: 1.0,
         })
     }
 
@@ -184,6 +195,15 @@ impl AutoEngine {
         parts.join(", then ")
     }
 
+    /// The share (1/x) of the time since the last review that the next trial may take.
+    fn trial_share(&self) -> u32 {
+        if self.other_over_current >= FAR_BEHIND {
+            FAR_TRIAL_SHARE
+        } else {
+            TRIAL_SHARE
+        }
+    }
+
     fn compute(&mut self, which: Which, g: &[u16]) -> Result<u16, Error> {
         match which {
             Which::Sparse => self.sparse.next_value(g),
@@ -220,7 +240,7 @@ impl SequenceEngine for AutoEngine {
         let trial = match self.trial.take() {
             None if n >= self.next_review => Some(Trial::Other {
                 times: Vec::new(),
-                budget: self.stretch_start.elapsed() / TRIAL_SHARE,
+                budget: self.stretch_start.elapsed() / self.trial_share(),
             }),
             t => t,
         };
@@ -257,9 +277,12 @@ impl SequenceEngine for AutoEngine {
                         other: other_times,
                     });
                 } else {
-                    if median(&mut other_times) < MARGIN * median(&mut times) {
+                    let (theirs, ours) = (median(&mut other_times), median(&mut times));
+                    self.other_over_current = if ours > 0.0 { theirs / ours } else { 1.0 };
+                    if theirs < MARGIN * ours {
                         self.current = other;
                         self.switches.push((n + 1, other));
+                        self.other_over_current = 1.0;
                     }
                     self.next_review = review_after(n + 1);
                     self.stretch_start = Instant::now();
@@ -310,6 +333,24 @@ mod tests {
         let rules = Rules::parse("0.16").unwrap();
         let (_, engine) = auto_sequence(&rules, 200_000, FIRST_REVIEW);
         assert_eq!(engine.current(), Which::Sparse, "{}", engine.describe());
+    }
+
+    #[test]
+    fn a_far_slower_engine_gets_shorter_trials() {
+        let rules = Rules::parse("0.6").unwrap();
+        let mut engine = AutoEngine::for_rules(&rules).unwrap();
+        assert_eq!(engine.trial_share(), TRIAL_SHARE);
+        engine.other_over_current = FAR_BEHIND;
+        assert_eq!(engine.trial_share(), FAR_TRIAL_SHARE);
+        engine.other_over_current = FAR_BEHIND * 0.99;
+        assert_eq!(engine.trial_share(), TRIAL_SHARE);
+        // starting from a far-behind verdict, reviews still run and the values are still the
+        // definition's (which engine wins at these sizes is for scripts/bench-auto.sh)
+        let mut engine = engine.with_first_review(2000);
+        engine.other_over_current = 2.0 * FAR_BEHIND;
+        let c = compute(&rules, 6000, Finish::ComputeAll, &mut engine, None).unwrap();
+        assert_eq!(c.values, sequence_of(&rules, 6000).unwrap());
+        assert!(engine.next_review > 6000 / 2, "{:?}", engine.next_review);
     }
 
     #[test]

@@ -335,6 +335,49 @@ unsafe fn mark_xors_avx2<const S: usize>(low: &[u16], high: &[u16], seen: &mut [
     mark_xors_from(low, high, j, seen)
 }
 
+/// Pack a byte map of 0s and 1s into bit-set words: bit `j` of `found[w]` is byte `64 w + j` of
+/// `seen` (as many words as `seen` has whole 64-byte chunks, at most `found.len()`). Called
+/// twice per value of Officers (its option map and its witness search's first round): with
+/// AVX2 a 64-byte chunk is two shifts and two byte-sign masks instead of eight multiplies.
+#[inline]
+pub fn pack_bytes(seen: &[u8], found: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            return unsafe { pack_bytes_avx2(seen, found) };
+        }
+    }
+    pack_bytes_portable(seen, found)
+}
+
+fn pack_bytes_portable(seen: &[u8], found: &mut [u64]) {
+    for (word, bytes) in found.iter_mut().zip(seen.chunks_exact(64)) {
+        let mut bits = 0u64;
+        for (j, eight) in bytes.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+            // each byte is 0 or 1: the product gathers byte j's bit into bit 56 + j
+            bits |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * j);
+        }
+        *word = bits;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pack_bytes_avx2(seen: &[u8], found: &mut [u64]) {
+    use std::arch::x86_64::*;
+    for (word, bytes) in found.iter_mut().zip(seen.chunks_exact(64)) {
+        // SAFETY: `bytes` is 64 bytes: two 32-byte loads. Shifting each 16-bit lane left by 7
+        // moves bit 0 of both its bytes to their sign bits, which the mask gathers.
+        let lo = _mm256_loadu_si256(bytes.as_ptr() as *const __m256i);
+        let hi = _mm256_loadu_si256(bytes.as_ptr().add(32) as *const __m256i);
+        let lo = _mm256_movemask_epi8(_mm256_slli_epi16::<7>(lo)) as u32 as u64;
+        let hi = _mm256_movemask_epi8(_mm256_slli_epi16::<7>(hi)) as u32 as u64;
+        *word = lo | hi << 32;
+    }
+}
+
 /// Values below this have their "wanted" set held in two AVX2 registers by [`find_in_bits`].
 pub const SMALL_SET: usize = 512;
 
@@ -465,47 +508,13 @@ unsafe fn take_in_bits_avx512<const W: usize>(
     left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
-    use std::arch::x86_64::*;
+    use std::arch::x86_64::__m512i;
     let len = low.len().min(high.len());
-    // lane i takes lane 31 - i: reverses the 32 16-bit lanes
-    let reverse = _mm512_set_epi16(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
-        25, 26, 27, 28, 29, 30, 31,
-    );
-    let value_mask = _mm512_set1_epi16((32 * W - 1) as i16);
-    let low_bits = _mm512_set1_epi16(15);
-    let one = _mm512_set1_epi16(1);
-    // the set in one register (W = 16) or two (W = 32: words 32..64 in the second)
-    // SAFETY: `bits` is W u32 = 64 or 128 bytes.
-    let load = |bits: &[u32; W]| {
-        let second = if W == 32 {
-            bits.as_ptr().add(16)
-        } else {
-            bits.as_ptr()
-        };
-        (
-            _mm512_loadu_si512(bits.as_ptr() as *const __m512i),
-            _mm512_loadu_si512(second as *const __m512i),
-        )
-    };
-    let mut table = load(bits);
+    let mut table = wanted_table_512(bits);
     // the lookup of the 32 splits from `j`: bit `i` set when split `j + i` is wanted
-    let lookup = |j: usize, (table, upper): (__m512i, __m512i)| {
-        // SAFETY: the caller has j + 32 <= len, so low[j..j + 32] and
-        // high[len - j - 32..len - j] are in bounds.
-        let a = _mm512_loadu_si512(low.as_ptr().add(j) as *const __m512i);
-        let b = _mm512_loadu_si512(high.as_ptr().add(len - j - 32) as *const __m512i);
-        let b = _mm512_permutexvar_epi16(reverse, b);
-        let x = _mm512_and_si512(_mm512_xor_si512(a, b), value_mask);
-        let index = _mm512_srli_epi16::<4>(x);
-        let word = if W == 32 {
-            // 64 words in two registers: bit 5 of the index picks the register
-            _mm512_permutex2var_epi16(table, index, upper)
-        } else {
-            _mm512_permutexvar_epi16(index, table)
-        };
-        let bit = _mm512_srlv_epi16(word, _mm512_and_si512(x, low_bits));
-        _mm512_test_epi16_mask(bit, one)
+    let lookup = |j: usize, table: (__m512i, __m512i)| {
+        // SAFETY: the caller has j + 32 <= len.
+        wanted_lanes_512::<W>(split_xors_512::<W>(low, high, j), table)
     };
     let mut j = 0;
     // 64 splits per step: one branch per 64 (hits are dense at first, so fewer steps means
@@ -516,7 +525,7 @@ unsafe fn take_in_bits_avx512<const W: usize>(
             if let Some(end) = take_hits(hits, j, low, high, lo, bits, left, taken) {
                 return Some(end);
             }
-            table = load(bits);
+            table = wanted_table_512(bits);
         }
         j += 64;
     }
@@ -529,7 +538,7 @@ unsafe fn take_in_bits_avx512<const W: usize>(
                 if let Some(end) = take_hits(hits, j, low, high, lo, bits, left, taken) {
                     return Some(end);
                 }
-                table = load(bits);
+                table = wanted_table_512(bits);
             }
             j += 32;
         }
@@ -538,6 +547,220 @@ unsafe fn take_in_bits_avx512<const W: usize>(
         return take_hits(hits, base, low, high, lo, bits, left, taken);
     }
     take_in_bits_from(low, high, lo, j, bits, left, taken)
+}
+
+/// The wanted set of [`take_in_bits`] in registers: words `0..32` of 16 bits in the first,
+/// `32..64` in the second (the same as the first when `W = 16`).
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn wanted_table_512<const W: usize>(
+    bits: &[u32; W],
+) -> (std::arch::x86_64::__m512i, std::arch::x86_64::__m512i) {
+    use std::arch::x86_64::*;
+    let second = if W == 32 {
+        bits.as_ptr().add(16)
+    } else {
+        bits.as_ptr()
+    };
+    // SAFETY: `bits` is W u32 = 64 or 128 bytes.
+    (
+        _mm512_loadu_si512(bits.as_ptr() as *const __m512i),
+        _mm512_loadu_si512(second as *const __m512i),
+    )
+}
+
+/// `G(i) ^ G(m - i)` for the 32 splits from offset `j` of `low` (and the mirrored end of
+/// `high`), below `32 * W`. Needs `j + 32 <= min(low.len(), high.len())`.
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn split_xors_512<const W: usize>(
+    low: &[u16],
+    high: &[u16],
+    j: usize,
+) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    let len = low.len().min(high.len());
+    debug_assert!(j + 32 <= len);
+    // lane i takes lane 31 - i: reverses the 32 16-bit lanes
+    let reverse = _mm512_set_epi16(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    );
+    // SAFETY: j + 32 <= len, so low[j..j + 32] and high[len - j - 32..len - j] are in bounds.
+    let a = _mm512_loadu_si512(low.as_ptr().add(j) as *const __m512i);
+    let b = _mm512_loadu_si512(high.as_ptr().add(len - j - 32) as *const __m512i);
+    let b = _mm512_permutexvar_epi16(reverse, b);
+    _mm512_and_si512(
+        _mm512_xor_si512(a, b),
+        _mm512_set1_epi16((32 * W - 1) as i16),
+    )
+}
+
+/// Which of the 32 values `x` are in the wanted set `(table, upper)` (see
+/// [`wanted_table_512`]): one in-register permute picks word `x / 16` for each lane, one
+/// variable shift bit `x % 16`.
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn wanted_lanes_512<const W: usize>(
+    x: std::arch::x86_64::__m512i,
+    (table, upper): (std::arch::x86_64::__m512i, std::arch::x86_64::__m512i),
+) -> u32 {
+    use std::arch::x86_64::*;
+    let index = _mm512_srli_epi16::<4>(x);
+    let word = if W == 32 {
+        // 64 words in two registers: bit 5 of the index picks the register
+        _mm512_permutex2var_epi16(table, index, upper)
+    } else {
+        _mm512_permutexvar_epi16(index, table)
+    };
+    let bit = _mm512_srlv_epi16(word, _mm512_and_si512(x, _mm512_set1_epi16(15)));
+    _mm512_test_epi16_mask(bit, _mm512_set1_epi16(1))
+}
+
+/// Append to `out` every `G(i) ^ G(m - i)` (`lo <= i < hi`) that is in the wanted set `bits`
+/// (as in [`take_in_bits`]: `32 * W` values, every value of `g` below that), in split order,
+/// with repeats. Returns `false`, having appended nothing, where there is no AVX-512 VBMI2 copy
+/// (the caller then marks every xor of the range with [`mark_xors`]). Range conditions as in
+/// [`targets_hit`].
+///
+/// The first round of Officers' witness search: of its 512 splits per heap only about one in
+/// five produces a value still wanted, so the 32 xors of a step are looked up in the wanted set
+/// (as in [`take_in_bits`]) and the wanted ones packed together with one compress: the caller
+/// then marks about 110 values per heap ([`mark_values`]) instead of 512.
+#[inline]
+pub fn collect_wanted_xors<const W: usize>(
+    g: &[u16],
+    m: usize,
+    lo: usize,
+    hi: usize,
+    bits: &[u32; W],
+    out: &mut Vec<u16>,
+) -> bool {
+    const { assert!(W == 16 || W == 32) };
+    #[cfg(target_arch = "x86_64")]
+    {
+        if lo >= hi {
+            return true;
+        }
+        debug_assert!(lo >= 1 && hi <= m / 2 + 1 && m <= g.len());
+        collect_wanted_xors_512(&g[lo..hi], &g[m + 1 - hi..=m - lo], bits, out)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (g, m, lo, hi, bits, out);
+        false
+    }
+}
+
+/// Mark every value of `xs` in `seen` (masked to `S`, a power of two): one load and one store
+/// each.
+#[inline]
+pub fn mark_values<const S: usize>(xs: &[u16], seen: &mut [u8; S]) {
+    const { assert!(S.is_power_of_two()) };
+    for x in xs {
+        // read through a volatile load: the vectoriser would otherwise widen the values and
+        // extract them lane by lane, two shuffle uops per mark
+        // SAFETY: `x` is a valid, aligned reference.
+        let x = unsafe { std::ptr::read_volatile(x) };
+        seen[x as usize & (S - 1)] = 1;
+    }
+}
+
+/// [`collect_wanted_xors_avx512`] when the processor has AVX-512 BW and VBMI2 and this
+/// compiler the intrinsics.
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
+fn collect_wanted_xors_512<const W: usize>(
+    low: &[u16],
+    high: &[u16],
+    bits: &[u32; W],
+    out: &mut Vec<u16>,
+) -> bool {
+    if std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        && std::arch::is_x86_feature_detected!("popcnt")
+    {
+        // SAFETY: the processor supports these features (checked just above).
+        unsafe { collect_wanted_xors_avx512(low, high, bits, out) };
+        true
+    } else {
+        false
+    }
+}
+
+/// Older compilers: no AVX-512 copy.
+#[cfg(target_arch = "x86_64")]
+#[rustversion::before(1.89)]
+fn collect_wanted_xors_512<const W: usize>(
+    _low: &[u16],
+    _high: &[u16],
+    _bits: &[u32; W],
+    _out: &mut Vec<u16>,
+) -> bool {
+    false
+}
+
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+unsafe fn collect_wanted_xors_avx512<const W: usize>(
+    low: &[u16],
+    high: &[u16],
+    bits: &[u32; W],
+    out: &mut Vec<u16>,
+) {
+    use std::arch::x86_64::*;
+    let len = low.len().min(high.len());
+    let table = wanted_table_512(bits);
+    // every step stores 32 lanes at the end of what is kept: room for all splits plus 32
+    out.reserve(len + 32);
+    let start = out.len();
+    let base = out.as_mut_ptr().add(start);
+    let mut count = 0;
+    let mut keep = |hits: u32, x: __m512i| {
+        // SAFETY: count <= the splits looked at before this step, so count + 32 <= len + 32
+        // fits the reserved room.
+        _mm512_storeu_si512(
+            base.add(count) as *mut __m512i,
+            _mm512_maskz_compress_epi16(hits, x),
+        );
+        count += hits.count_ones() as usize;
+    };
+    let mut j = 0;
+    while j + 32 <= len {
+        let x = split_xors_512::<W>(low, high, j);
+        keep(wanted_lanes_512::<W>(x, table), x);
+        j += 32;
+    }
+    if j < len && len >= 32 {
+        // the last splits: the 32 ending at `len`, those looked at already masked off
+        let last = len - 32;
+        let x = split_xors_512::<W>(low, high, last);
+        keep(
+            wanted_lanes_512::<W>(x, table) >> (j - last) << (j - last),
+            x,
+        );
+        j = len;
+    }
+    // SAFETY: the first `count` values from `start` were written above.
+    out.set_len(start + count);
+    for k in j..len {
+        let x = (low[k] ^ high[len - 1 - k]) as usize & (32 * W - 1);
+        if bits[x >> 5] >> (x & 31) & 1 == 1 {
+            out.push(x as u16);
+        }
+    }
 }
 
 /// The scalar [`take_in_bits`] from offset `from`.
@@ -855,6 +1078,73 @@ mod tests {
                 assert_eq!(&maps[j * stride..(j + 1) * stride], &expect[..], "heap {j}");
             }
         }
+    }
+
+    #[test]
+    fn packed_bytes_agree_with_the_byte_map() {
+        let mut state = 5u64;
+        for len in [0usize, 64, 128, 576, 1024, 1000] {
+            let seen: Vec<u8> = (0..len)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (state >> 61 == 0) as u8
+                })
+                .collect();
+            let words = len / 64;
+            let mut want = vec![0u64; words + 1];
+            for (i, &b) in seen[..64 * words].iter().enumerate() {
+                want[i / 64] |= (b as u64) << (i % 64);
+            }
+            let (mut fast, mut portable) = (vec![!0u64; words + 1], vec![!0u64; words + 1]);
+            pack_bytes(&seen, &mut fast);
+            pack_bytes_portable(&seen, &mut portable);
+            // a word past the whole chunks is left alone
+            want[words] = !0;
+            assert_eq!(fast, want, "len {len}");
+            assert_eq!(portable, want, "len {len}");
+        }
+    }
+
+    #[test]
+    fn collected_xors_are_the_wanted_xors_of_the_range_in_order() {
+        fn check<const W: usize>(g: &[u16], wanted: &[u16]) {
+            let bits = wanted_bits::<W>(wanted);
+            for (m, lo, hi) in [
+                (2999, 1, 1500),
+                (2000, 3, 40),
+                (1500, 700, 751),
+                (100, 1, 2),
+            ] {
+                for hi in [hi, lo + 31, lo + 32, lo + 33, lo + 128, lo + 200] {
+                    let hi = hi.min(m / 2 + 1);
+                    let want: Vec<u16> = pairs(g, m, lo, hi)
+                        .into_iter()
+                        .filter(|x| wanted.contains(x))
+                        .collect();
+                    let mut out = vec![7u16];
+                    if collect_wanted_xors(g, m, lo, hi, &bits, &mut out) {
+                        assert_eq!(out[0], 7, "what was there stays");
+                        assert_eq!(&out[1..], &want[..], "m {m} lo {lo} hi {hi}");
+                    } else {
+                        assert_eq!(out, [7], "nothing appended when there is no copy");
+                    }
+                    let mut seen = [0u8; 1024];
+                    mark_values(&want, &mut seen);
+                    for x in 0..1024u16 {
+                        assert_eq!(seen[x as usize] == 1, want.contains(&x), "{x}");
+                    }
+                }
+            }
+        }
+        let g = random_values(13, 3000, 512);
+        let wanted: Vec<u16> = (0..512).filter(|x| x % 5 == 1 || x % 7 == 3).collect();
+        check::<16>(&g, &wanted);
+        check::<16>(&g, &[]);
+        let g = random_values(14, 3000, 1024);
+        let wanted: Vec<u16> = (0..1024).filter(|x| x % 3 == 2).collect();
+        check::<32>(&g, &wanted);
     }
 
     #[test]

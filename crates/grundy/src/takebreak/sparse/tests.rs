@@ -257,3 +257,29 @@ proptest! {
         prop_assert_eq!(got, reference(&c, n));
     }
 }
+
+#[test]
+fn hint_pauses_double_after_each_run_of_failures_and_reset_on_success() {
+    let mut control = HintControl::default();
+    // tried heaps until `should_try` says no, then the pause length in heaps
+    let fail_run = |control: &mut HintControl| {
+        for _ in 0..8 {
+            assert!(control.should_try());
+            control.report(false);
+        }
+        let mut paused = 0;
+        while !control.should_try() {
+            paused += 1;
+        }
+        paused
+    };
+    assert_eq!(fail_run(&mut control), HINT_PAUSE);
+    assert_eq!(fail_run(&mut control), 2 * HINT_PAUSE);
+    assert_eq!(fail_run(&mut control), 4 * HINT_PAUSE);
+    for _ in 0..10 {
+        fail_run(&mut control);
+    }
+    assert_eq!(fail_run(&mut control), HINT_PAUSE_MAX);
+    control.report(true);
+    assert_eq!(fail_run(&mut control), HINT_PAUSE);
+}

@@ -74,6 +74,8 @@ pub(super) struct WideState {
     /// Witness search: per split move and stretch, the next split and the end.
     cursors: Vec<usize>,
     ends: Vec<usize>,
+    /// The witness search's first round: the wanted values it met.
+    collected: Vec<u16>,
     block: MapBlock,
 }
 
@@ -102,6 +104,7 @@ impl Default for WideState {
             taken: Vec::new(),
             cursors: Vec::new(),
             ends: Vec::new(),
+            collected: Vec::new(),
             block: MapBlock::default(),
         }
     }
@@ -124,15 +127,7 @@ fn mark_range(g: &[u16], m: usize, lo: usize, hi: usize, seen: &mut [u8]) {
 /// Pack a byte map of 0s and 1s into bit-set words (bit `j` of word `w` = byte `64 w + j`).
 #[inline]
 fn pack(seen: &[u8], found: &mut [u64]) {
-    for (word, bytes) in found.iter_mut().zip(seen.chunks_exact(64)) {
-        let mut bits = 0u64;
-        for (j, eight) in bytes.chunks_exact(8).enumerate() {
-            let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
-            // each byte is 0 or 1: the product gathers byte j's bit into bit 56 + j
-            bits |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * j);
-        }
-        *word = bits;
-    }
+    kernels::pack_bytes(seen, found);
 }
 
 /// The first value that is neither found nor blocked: the mex once every missing value below
@@ -243,30 +238,48 @@ fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES])
     None
 }
 
-/// The witness search's first round for a game whose values are below `S`: every value of the
-/// first `chunk` splits of each stretch (heap `m` of `heaps` for stretch `c`, from `cursors[c]`
-/// to at most `ends[c]`), packed into bit-set words (the first `S / 64`); the cursors move on.
+/// The witness search's first round: every wanted value (of `bits`, a set of `32 * bits.len()`
+/// values as in [`WantedBits`], above every value of the game) among the first `chunk` splits
+/// of each stretch (heap `m` of `heaps` for stretch `c`, from `cursors[c]` to at most
+/// `ends[c]`), packed into bit-set words (other values of those splits may be in them too); the
+/// cursors move on. `collected` is scratch room.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn first_round<const S: usize>(
+fn first_round(
+    bits: &[u32],
     g: &[u16],
     heaps: impl Iterator<Item = usize>,
     cursors: &mut [usize],
     ends: &[usize],
     chunk: usize,
     scanned: &mut u64,
+    collected: &mut Vec<u16>,
 ) -> [u64; WIDE_SET / 64] {
-    let mut seen = [0u8; S];
+    let mut seen = [0u8; WIDE_SET];
+    collected.clear();
     for (c, m) in heaps.enumerate() {
         let lo = cursors[c];
         let hi = (lo + chunk).min(ends[c]);
         if lo < hi {
-            kernels::mark_xors(g, m, lo, hi, &mut seen);
+            // the wanted xors of every stretch are collected first and marked at the end, so
+            // that they are not read back right after their vector stores
+            let done = match <&[u32; SMALL_SET / 32]>::try_from(bits) {
+                Ok(small) => kernels::collect_wanted_xors(g, m, lo, hi, small, collected),
+                Err(_) => {
+                    let wide = bits.try_into().expect("a SMALL_SET or WIDE_SET wanted set");
+                    kernels::collect_wanted_xors::<{ WIDE_SET / 32 }>(g, m, lo, hi, wide, collected)
+                }
+            };
+            if !done {
+                kernels::mark_xors(g, m, lo, hi, &mut seen);
+            }
             *scanned += (hi - lo) as u64;
             cursors[c] = hi;
         }
     }
+    kernels::mark_values(collected, &mut seen);
     let mut found = [0u64; WIDE_SET / 64];
-    pack(&seen, &mut found[..S / 64]);
+    pack(&seen[..32 * bits.len()], &mut found);
     found
 }
 
@@ -489,11 +502,18 @@ impl RareCommon {
                     .split_heaps(n)
                     .flat_map(|m| std::iter::repeat(m).take(SEGMENTS));
                 let (cursors, ends) = (&mut state.cursors[..], &state.ends[..]);
-                let found = if set.width == SMALL_SET {
-                    first_round::<SMALL_SET>(g, heaps, cursors, ends, chunk, &mut scanned)
-                } else {
-                    first_round::<WIDE_SET>(g, heaps, cursors, ends, chunk, &mut scanned)
-                };
+                let bits = &set.bits[..set.width / 32];
+                let collected = &mut state.collected;
+                let found = first_round(
+                    bits,
+                    g,
+                    heaps,
+                    cursors,
+                    ends,
+                    chunk,
+                    &mut scanned,
+                    collected,
+                );
                 for (w, &f) in found[..set.width / 64].iter().enumerate() {
                     for half in 0..2 {
                         let word = &mut set.bits[2 * w + half];
