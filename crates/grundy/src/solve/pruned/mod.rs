@@ -86,6 +86,7 @@
 
 pub mod answer;
 pub mod nimset;
+pub mod persist;
 pub mod table;
 
 use crate::solve::traverse::components_error;
@@ -117,6 +118,10 @@ pub struct Stats {
 /// with an "interrupted" error (the table keeps what was learnt).
 pub type ProgressFn = Box<dyn FnMut(&Stats) -> bool + Send>;
 
+/// A callback shown the table every few thousand nodes (after the [`ProgressFn`]), e.g. to save
+/// it now and then ([`persist`]).
+pub type SnapshotFn<P> = Box<dyn FnMut(&Table<P>) + Send>;
+
 /// How [`PrunedSolver::grundy_value`] finds the full value of a component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ValueMethod {
@@ -136,6 +141,7 @@ pub struct PrunedSolver<G: Game> {
     nodes: u64,
     progress: Option<ProgressFn>,
     method: ValueMethod,
+    snapshot: Option<SnapshotFn<G::Position>>,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 14;
@@ -154,6 +160,7 @@ impl<G: Game> PrunedSolver<G> {
             nodes: 0,
             progress: None,
             method: ValueMethod::default(),
+            snapshot: None,
         }
     }
 
@@ -166,6 +173,22 @@ impl<G: Game> PrunedSolver<G> {
     /// Call `f` every few thousand nodes; `f` returning `false` interrupts the search.
     pub fn on_progress(&mut self, f: ProgressFn) {
         self.progress = Some(f);
+    }
+
+    /// Show the table to `f` every few thousand nodes (see [`SnapshotFn`]).
+    pub fn on_snapshot(&mut self, f: SnapshotFn<G::Position>) {
+        self.snapshot = Some(f);
+    }
+
+    /// The transposition table.
+    pub fn table(&self) -> &Table<G::Position> {
+        &self.table
+    }
+
+    /// The transposition table, to fill it with knowledge from elsewhere (a saved table): any
+    /// true facts about positions are safe to add (see [`persist`]).
+    pub fn table_mut(&mut self) -> &mut Table<G::Position> {
+        &mut self.table
     }
 
     /// The game.
@@ -545,6 +568,9 @@ impl<G: Game> PrunedSolver<G> {
                 if !f(&stats) {
                     return Err(Error::Invalid("interrupted".into()));
                 }
+            }
+            if let Some(f) = self.snapshot.as_mut() {
+                f(&self.table);
             }
         }
         Ok(())
