@@ -1,14 +1,17 @@
-//! What `cram` and `chomp` share: the `--memory`, `--outcome-only` and `--no-moves` flags, running the
-//! library's pruned search ([`grundy::solve::pruned::answer`]) with a late progress spinner and
-//! Ctrl-C, and the report's value lines.
+//! What `cram` and `chomp` share: the `--memory`, `--outcome-only`, `--no-moves` and
+//! `--checkpoint` flags, running the library's pruned search ([`grundy::solve::pruned::answer`],
+//! or [`grundy::solve::pruned::persist::answer_saved`] with a saved table) with a late progress
+//! spinner and Ctrl-C, and the report's value lines.
 
 pub use grundy::solve::pruned::Answer;
 
-use crate::common::CliResult;
+use crate::common::{CliError, CliResult};
+use grundy::solve::pruned::persist::{answer_saved, SavedTable, Saving, TableKey};
 use grundy::solve::pruned::{answer, ProgressFn, Question, Stats, ValueMethod};
 use grundy::text::parse_memory;
 use grundy::LabelledMoves;
 use serde::Serialize;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -27,6 +30,19 @@ pub struct SearchArgs {
     /// much again as the value (the list is then empty)
     #[arg(long)]
     pub no_moves: bool,
+    /// Keep the search's table in FILE: loaded when it exists (a search stopped by Ctrl-C or
+    /// killed goes on from what it knew), saved every --checkpoint-every seconds, on Ctrl-C and
+    /// at the end; its directory must exist
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between two saves of the --checkpoint table [default: 30]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "checkpoint",
+        allow_hyphen_values = true
+    )]
+    pub checkpoint_every: Option<String>,
 }
 
 /// Set by the Ctrl-C handler.
@@ -34,17 +50,31 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 /// The library's answer ([`grundy::solve::pruned::answer`]) to the flags, with a spinner on
 /// stderr once the search has lasted a second; Ctrl-C stops it with one line.
-pub fn solve<G: LabelledMoves>(
+pub fn solve<G>(
     game: G,
     position: &G::Position,
     args: &SearchArgs,
     method: ValueMethod,
-) -> CliResult<Answer<G::Move>> {
+) -> CliResult<Answer<G::Move>>
+where
+    G: LabelledMoves + SavedTable,
+    G::Position: TableKey,
+{
     let question = Question {
         memory: parse_memory(&args.memory)?,
         method,
         outcome_only: args.outcome_only,
         moves: !args.no_moves,
+    };
+    let saving = match &args.checkpoint {
+        Some(path) => Some(Saving {
+            path: path.clone(),
+            every: match &args.checkpoint_every {
+                Some(text) => grundy_runs::run::checkpoint_every(text)?,
+                None => grundy::solve::pruned::persist::DEFAULT_SAVE_EVERY,
+            },
+        }),
+        None => None,
     };
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let bar = Arc::new(indicatif::ProgressBar::hidden());
@@ -68,9 +98,22 @@ pub fn solve<G: LabelledMoves>(
             !STOP.load(Ordering::SeqCst)
         })
     };
-    let result = answer(game, position, &question, Some(progress));
+    let result = match &saving {
+        Some(saving) => {
+            let tell = |n| bar.suspend(|| crate::common::tell(grundy_runs::Message::from(n)));
+            answer_saved(game, position, &question, Some(progress), saving, &tell)
+        }
+        None => answer(game, position, &question, Some(progress)),
+    };
     bar.finish_and_clear();
-    Ok(result?)
+    match result {
+        // 128 + SIGINT, as a shell reports a process ended by Ctrl-C (and as `takebreak` does)
+        Err(e) if STOP.load(Ordering::SeqCst) => Err(CliError {
+            message: e.to_string(),
+            code: 130,
+        }),
+        r => Ok(r?),
+    }
 }
 
 /// The value and outcome lines of the human report.

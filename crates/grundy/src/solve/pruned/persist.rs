@@ -453,11 +453,6 @@ where
         notices: Vec::new(),
         saved: 0,
     };
-    match Lock::try_acquire(path) {
-        Ok(Some(lock)) => store.lock = Some(lock),
-        Ok(None) => store.give_up("another search is using this table file".into()),
-        Err(e) => store.give_up(e.to_string()),
-    }
     let mut solver = solver(game, question, progress);
     if let Some(n) = load_table(path, &store.identity, solver.table_mut())? {
         let kept = solver.table().len();
@@ -473,6 +468,13 @@ where
             )
         };
         tell(Notice::Note(note));
+    }
+    // Locked after loading, so that a refused file leaves no lock file beside it. (A file
+    // saved by another search in between is complete too: it was renamed into place.)
+    match Lock::try_acquire(path) {
+        Ok(Some(lock)) => store.lock = Some(lock),
+        Ok(None) => store.give_up("another search is using this table file".into()),
+        Err(e) => store.give_up(e.to_string()),
     }
     for n in store.notices.drain(..) {
         tell(n);
