@@ -6,8 +6,9 @@
 pub use grundy::solve::pruned::Answer;
 
 use crate::common::{CliError, CliResult};
+use grundy::solve::pruned::parallel::answer_parallel;
 use grundy::solve::pruned::persist::{answer_saved, SavedTable, Saving, TableKey};
-use grundy::solve::pruned::{answer, ProgressFn, Question, Stats, ValueMethod};
+use grundy::solve::pruned::{ProgressFn, Question, Stats, ValueMethod};
 use grundy::text::parse_memory;
 use grundy::LabelledMoves;
 use serde::Serialize;
@@ -43,7 +44,18 @@ pub struct SearchArgs {
         allow_hyphen_values = true
     )]
     pub checkpoint_every: Option<String>,
+    /// Search on N threads sharing one table (0: one per core); the answer is the same
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        conflicts_with = "checkpoint"
+    )]
+    pub threads: usize,
 }
+
+/// The most `--threads` (each has a deep stack).
+const MAX_THREADS: usize = 256;
 
 /// Set by the Ctrl-C handler.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -57,8 +69,9 @@ pub fn solve<G>(
     method: ValueMethod,
 ) -> CliResult<Answer<G::Move>>
 where
-    G: LabelledMoves + SavedTable,
-    G::Position: TableKey,
+    G: LabelledMoves + SavedTable + Clone + Send + Sync,
+    G::Position: TableKey + Send + Sync + 'static,
+    G::Move: Send + Sync,
 {
     let question = Question {
         memory: parse_memory(&args.memory)?,
@@ -66,6 +79,12 @@ where
         outcome_only: args.outcome_only,
         moves: !args.no_moves,
     };
+    if args.threads > MAX_THREADS {
+        return Err(CliError::input(format!(
+            "--threads {} is too many: at most {MAX_THREADS} (0 for one per core)",
+            args.threads
+        )));
+    }
     let saving = match &args.checkpoint {
         Some(path) => Some(Saving {
             path: path.clone(),
@@ -103,7 +122,13 @@ where
             let tell = |n| bar.suspend(|| crate::common::tell(grundy_runs::Message::from(n)));
             answer_saved(game, position, &question, Some(progress), saving, &tell)
         }
-        None => answer(game, position, &question, Some(progress)),
+        None => {
+            let threads = match args.threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            answer_parallel(game, position, &question, threads, Some(progress))
+        }
     };
     bar.finish_and_clear();
     match result {

@@ -100,8 +100,8 @@ pub(crate) fn solver<G: LabelledMoves>(
 }
 
 /// Answer `question` about `position` with `solver` (and whatever its table already knows).
-pub(crate) fn ask<G: LabelledMoves>(
-    solver: &mut PrunedSolver<G>,
+pub(crate) fn ask<G: LabelledMoves, T: super::KnowledgeStore<G::Position>>(
+    solver: &mut PrunedSolver<G, T>,
     position: &G::Position,
     question: &Question,
 ) -> Result<Answer<G::Move>, Error> {

@@ -86,6 +86,7 @@
 
 pub mod answer;
 pub mod nimset;
+pub mod parallel;
 pub mod persist;
 pub mod table;
 
@@ -93,6 +94,7 @@ use crate::solve::traverse::components_error;
 use crate::{Error, Game, LabelledMoves, Nimber, Outcome};
 pub use answer::{answer, Answer, Question, SearchStats};
 pub use nimset::NimSet;
+pub use parallel::{KnowledgeStore, SharedTable};
 pub use table::{Knowledge, Table};
 
 /// Nested moves the search may follow before it gives up (it recurses on the call stack).
@@ -118,9 +120,9 @@ pub struct Stats {
 /// with an "interrupted" error (the table keeps what was learnt).
 pub type ProgressFn = Box<dyn FnMut(&Stats) -> bool + Send>;
 
-/// A callback shown the table every few thousand nodes (after the [`ProgressFn`]), e.g. to save
-/// it now and then ([`persist`]).
-pub type SnapshotFn<P> = Box<dyn FnMut(&Table<P>) + Send>;
+/// A callback shown the table (of type `T`) every few thousand nodes (after the
+/// [`ProgressFn`]), e.g. to save it now and then ([`persist`]).
+pub type SnapshotFn<T> = Box<dyn FnMut(&T) + Send>;
 
 /// How [`PrunedSolver::grundy_value`] finds the full value of a component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -134,14 +136,15 @@ pub enum ValueMethod {
     Mex,
 }
 
-/// The pruned normal-play engine for one game, with its transposition table.
-pub struct PrunedSolver<G: Game> {
+/// The pruned normal-play engine for one game, with its transposition table (by default its
+/// own [`Table`]; a [`SharedTable`] when several threads search at once, see [`parallel`]).
+pub struct PrunedSolver<G: Game, T = Table<<G as Game>::Position>> {
     game: G,
-    table: Table<G::Position>,
+    table: T,
     nodes: u64,
     progress: Option<ProgressFn>,
     method: ValueMethod,
-    snapshot: Option<SnapshotFn<G::Position>>,
+    snapshot: Option<SnapshotFn<T>>,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 14;
@@ -154,9 +157,16 @@ impl<G: Game> PrunedSolver<G> {
 
     /// An engine whose table uses at most about `bytes` (then it replaces old entries).
     pub fn with_memory(game: G, bytes: usize) -> Self {
+        PrunedSolver::with_table(game, Table::with_budget(bytes))
+    }
+}
+
+impl<G: Game, T: KnowledgeStore<G::Position>> PrunedSolver<G, T> {
+    /// An engine that keeps what it learns in `table`.
+    pub fn with_table(game: G, table: T) -> Self {
         PrunedSolver {
             game,
-            table: Table::with_budget(bytes),
+            table,
             nodes: 0,
             progress: None,
             method: ValueMethod::default(),
@@ -176,18 +186,18 @@ impl<G: Game> PrunedSolver<G> {
     }
 
     /// Show the table to `f` every few thousand nodes (see [`SnapshotFn`]).
-    pub fn on_snapshot(&mut self, f: SnapshotFn<G::Position>) {
+    pub fn on_snapshot(&mut self, f: SnapshotFn<T>) {
         self.snapshot = Some(f);
     }
 
     /// The transposition table.
-    pub fn table(&self) -> &Table<G::Position> {
+    pub fn table(&self) -> &T {
         &self.table
     }
 
     /// The transposition table, to fill it with knowledge from elsewhere (a saved table): any
     /// true facts about positions are safe to add (see [`persist`]).
-    pub fn table_mut(&mut self) -> &mut Table<G::Position> {
+    pub fn table_mut(&mut self) -> &mut T {
         &mut self.table
     }
 
@@ -609,7 +619,7 @@ impl<P> Expanded<P> {
     }
 }
 
-impl<G: LabelledMoves> PrunedSolver<G> {
+impl<G: LabelledMoves, T: KnowledgeStore<G::Position>> PrunedSolver<G, T> {
     /// Every winning move of `position` (to a P-position), as the game labels it.
     pub fn winning_moves(&mut self, position: &G::Position) -> Result<Vec<G::Move>, Error> {
         let mut moves = Vec::new();
