@@ -43,7 +43,7 @@ fn a_saved_table_answers_the_next_run_without_search() {
     );
     bad_input(
         &["cram", "3x4", "--checkpoint", t],
-        "belongs to another search (its game is 'chomp'",
+        "belongs to another run (its game is 'chomp'",
     );
 }
 

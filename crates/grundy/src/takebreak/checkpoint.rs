@@ -82,7 +82,7 @@ impl From<CheckpointError> for Error {
     }
 }
 
-fn io_error(path: &Path, e: impl std::fmt::Display) -> CheckpointError {
+pub(crate) fn io_error(path: &Path, e: impl std::fmt::Display) -> CheckpointError {
     CheckpointError::Io {
         path: path.display().to_string(),
         message: e.to_string(),

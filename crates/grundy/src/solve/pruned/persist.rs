@@ -39,7 +39,7 @@ use super::answer::{ask, solver, Answer, Question, INTERRUPTED};
 use super::{Knowledge, ProgressFn, Table};
 use crate::games::chomp::Chomp;
 use crate::games::cram::Cram;
-use crate::takebreak::checkpoint::{write_atomically, Lock, Notice};
+use crate::takebreak::checkpoint::{io_error, write_atomically, CheckpointError, Lock, Notice};
 use crate::{Error, Game, LabelledMoves};
 use std::fs::File;
 use std::hash::Hash;
@@ -142,33 +142,6 @@ impl SavedTable for Chomp {
     }
 }
 
-/// Why a table file was refused or could not be written.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TableError {
-    /// The file could not be read or written.
-    #[error("table file '{path}': {message}")]
-    Io { path: String, message: String },
-    /// Not a table file, truncated, or damaged.
-    #[error("table file '{path}' is corrupt ({reason}); delete it to start over")]
-    Corrupt { path: String, reason: String },
-    /// A valid table of another game or board.
-    #[error("table file '{path}' belongs to another search ({reason}); delete it or choose another file")]
-    Mismatch { path: String, reason: String },
-}
-
-impl From<TableError> for Error {
-    fn from(e: TableError) -> Self {
-        Error::Invalid(e.to_string())
-    }
-}
-
-fn io_error(path: &Path, e: impl std::fmt::Display) -> TableError {
-    TableError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    }
-}
-
 fn header(identity: &TableIdentity, key_bytes: usize, count: u64, exact: u64) -> Vec<u8> {
     let mut h = Vec::with_capacity(64);
     h.extend_from_slice(MAGIC);
@@ -190,7 +163,7 @@ pub fn save_table<P: TableKey>(
     path: &Path,
     identity: &TableIdentity,
     table: &Table<P>,
-) -> Result<u64, TableError> {
+) -> Result<u64, CheckpointError> {
     let (mut count, mut exact) = (0, 0);
     for (_, k) in table.entries() {
         count += 1;
@@ -229,14 +202,14 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn corrupt(&self, reason: &str) -> TableError {
-        TableError::Corrupt {
+    fn corrupt(&self, reason: &str) -> CheckpointError {
+        CheckpointError::Corrupt {
             path: self.path.display().to_string(),
             reason: reason.to_string(),
         }
     }
 
-    fn bytes(&mut self, buf: &mut [u8]) -> Result<(), TableError> {
+    fn bytes(&mut self, buf: &mut [u8]) -> Result<(), CheckpointError> {
         self.inner
             .read_exact(buf)
             .map_err(|_| self.corrupt("truncated"))?;
@@ -244,13 +217,13 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn u16(&mut self) -> Result<u16, TableError> {
+    fn u16(&mut self) -> Result<u16, CheckpointError> {
         let mut b = [0; 2];
         self.bytes(&mut b)?;
         Ok(u16::from_le_bytes(b))
     }
 
-    fn text(&mut self) -> Result<String, TableError> {
+    fn text(&mut self) -> Result<String, CheckpointError> {
         let mut b = vec![0; self.u16()? as usize];
         self.bytes(&mut b)?;
         String::from_utf8(b).map_err(|_| self.corrupt("its header is not UTF-8"))
@@ -258,13 +231,14 @@ impl Reader<'_> {
 }
 
 /// Load the table file `path` into `table`: `Ok(None)` when there is no file, else how many
-/// entries it held. The whole file is checked (format, length, checksum, then the identity)
+/// entries it held. The whole file is checked (format, length, checksum, then the identity; errors are
+/// [`CheckpointError`]s, as for the take-and-break checkpoints)
 /// before one entry is added, so a refused file leaves `table` as it was.
 pub fn load_table<P: TableKey>(
     path: &Path,
     identity: &TableIdentity,
     table: &mut Table<P>,
-) -> Result<Option<u64>, TableError> {
+) -> Result<Option<u64>, CheckpointError> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -328,7 +302,7 @@ pub fn load_table<P: TableKey>(
     if u32::from_le_bytes(tail) != expected {
         return Err(r.corrupt("checksum mismatch"));
     }
-    let mismatch = |what: &str, file: &str, run: &str| TableError::Mismatch {
+    let mismatch = |what: &str, file: &str, run: &str| CheckpointError::Mismatch {
         path: path.display().to_string(),
         reason: format!("its {what} is '{file}', this search's is '{run}'"),
     };

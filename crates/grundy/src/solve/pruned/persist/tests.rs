@@ -103,7 +103,11 @@ fn corrupt_truncated_and_foreign_files_are_refused_and_load_nothing() {
     // Another board, another game: refused, naming what differs.
     let other = Cram::new(5, 4).unwrap().table_identity();
     let e = refused(&good, &other);
-    assert!(e.contains("another search") && e.contains("'4x5 grid'") && e.contains("'5x4 grid'"));
+    assert!(
+        e.contains("belongs to another run")
+            && e.contains("'4x5 grid'")
+            && e.contains("'5x4 grid'")
+    );
     let e = refused(&good, &Chomp.table_identity());
     assert!(e.contains("game is 'cram'") && e.contains("'chomp'"), "{e}");
     // Positions of another size.
