@@ -148,15 +148,12 @@ struct Shared<P> {
 
 impl<P: Eq + Hash + Clone + Send + 'static> Shared<P> {
     /// A solver for one task of round `round`, on the shared table.
-    fn solver<G: Game<Position = P>>(
+    fn solver<G: Game<Position = P> + Clone>(
         self: &Arc<Self>,
         game: &G,
         method: ValueMethod,
         round: u64,
-    ) -> PrunedSolver<G, SharedTable<P>>
-    where
-        G: Clone,
-    {
+    ) -> PrunedSolver<G, SharedTable<P>> {
         let mut solver =
             PrunedSolver::with_table(game.clone(), self.table.clone()).with_value_method(method);
         let shared = Arc::clone(self);
@@ -263,9 +260,10 @@ where
     G::Position: Send + Sync + 'static,
     G::Move: Send + Sync,
 {
-    let simple_root = game.components(position).is_none()
-        && game.known_value(&game.canonical(position)).is_none();
-    if threads <= 1 || !simple_root {
+    let simple_root = || {
+        game.components(position).is_none() && game.known_value(&game.canonical(position)).is_none()
+    };
+    if threads <= 1 || !simple_root() {
         return super::answer(game, position, question, progress);
     }
     #[cfg(test)]
@@ -285,7 +283,7 @@ where
     });
     let method = question.method;
     let options = game.options_vec(position);
-    let run = || -> Result<(Option<Nimber>, Outcome, Option<Vec<G::Move>>), Error> {
+    let run = || -> Result<_, Error> {
         let value = if question.outcome_only {
             None
         } else if method == ValueMethod::Mex {
