@@ -123,6 +123,10 @@ fn corrupt_and_unusable_table_files_are_refused_with_one_line() {
         "its board is '3x4 grid', this search's is '4x3 grid'",
     );
     bad_input(
+        &["cram", "3x4", "--checkpoint", "/dev/null"],
+        "'/dev/null': not a regular file",
+    );
+    bad_input(
         &["chomp", "3x4", "--checkpoint", &path("none/x.table")],
         "does not exist",
     );

@@ -244,7 +244,12 @@ pub fn load_table<P: TableKey>(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(path, format!("cannot open: {e}"))),
     };
-    let size = file.metadata().map_err(|e| io_error(path, e))?.len();
+    let meta = file.metadata().map_err(|e| io_error(path, e))?;
+    if !meta.is_file() {
+        // a directory, a device (/dev/null): not a table, and nothing to delete
+        return Err(io_error(path, "not a regular file"));
+    }
+    let size = meta.len();
     let mut r = Reader {
         inner: BufReader::with_capacity(CHUNK, file),
         crc: crc32fast::Hasher::new(),
