@@ -3,9 +3,8 @@
 //! corrupt or foreign file is refused with one line and exit status 2.
 
 mod common;
-use common::{bad_input, grundy, json};
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use common::{bad_input, grundy, json, signalled};
+use std::time::Duration;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -53,29 +52,13 @@ fn ctrl_c_saves_the_table_and_the_next_run_resumes_from_it() {
     let table = dir.path().join("big.table");
     let t = table.to_str().unwrap();
     // Chomp 13x13 runs far longer than the second before the signal.
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .args([
-            "chomp",
-            "13x13",
-            "--checkpoint",
-            t,
-            "--checkpoint-every",
-            "1000",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let pid = child.id().to_string();
-    assert!(std::process::Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
-    let start = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    assert!(start.elapsed() < Duration::from_secs(60));
+    let out = signalled(
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+            .args(["chomp", "13x13", "--checkpoint", t])
+            .args(["--checkpoint-every", "1000"]),
+        "-INT",
+        Duration::from_millis(1500),
+    );
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     let last = err.trim_end().rsplit(['\n', '\r']).next().unwrap();
