@@ -3,13 +3,13 @@
 //! read-only places, SIGTERM, paths the user chose, the default catalogue, fonts.
 
 mod common;
-use common::{bad_input, values_of};
+use common::{bad_input, signalled, values_of};
 use grundy::takebreak::checkpoint;
 use grundy::takebreak::sparse::RareCommon;
 use grundy::takebreak::{compute, Finish, Rules};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The binary with its own user data directory `data` (and no `GRUNDY_DB`).
 fn grundy_in(data: &Path) -> Command {
@@ -251,23 +251,13 @@ fn sigint_and_sigterm_save_a_checkpoint_and_the_run_resumes_bit_identically() {
         let dir = tempfile::tempdir().unwrap();
         let ckpt = dir.path().join("signal.ckpt");
         let c = ckpt.to_str().unwrap();
-        let child = grundy_in(dir.path())
-            .args(["takebreak", "officers", "-n", "20000000", "--checkpoint", c])
-            .args(["--checkpoint-every", "1000", "--no-record"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(1000));
-        let pid = child.id().to_string();
-        assert!(Command::new("kill")
-            .args([signal, &pid])
-            .status()
-            .unwrap()
-            .success());
-        let start = Instant::now();
-        let out = child.wait_with_output().unwrap();
-        assert!(start.elapsed() < Duration::from_secs(60));
+        let out = signalled(
+            grundy_in(dir.path())
+                .args(["takebreak", "officers", "-n", "20000000", "--checkpoint", c])
+                .args(["--checkpoint-every", "1000", "--no-record"]),
+            signal,
+            Duration::from_millis(1000),
+        );
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(130), "{signal}: {err}");
         assert!(err.contains("saved to"), "{err}");

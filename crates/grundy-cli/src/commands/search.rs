@@ -1,14 +1,18 @@
-//! What `cram` and `chomp` share: the `--memory`, `--outcome-only` and `--no-moves` flags, running the
-//! library's pruned search ([`grundy::solve::pruned::answer`]) with a late progress spinner and
-//! Ctrl-C, and the report's value lines.
+//! What `cram` and `chomp` share: the `--memory`, `--outcome-only`, `--no-moves` and
+//! `--checkpoint` flags, running the library's pruned search ([`grundy::solve::pruned::answer`],
+//! or [`grundy::solve::pruned::persist::answer_saved`] with a saved table) with a late progress
+//! spinner and Ctrl-C, and the report's value lines.
 
 pub use grundy::solve::pruned::Answer;
 
-use crate::common::CliResult;
-use grundy::solve::pruned::{answer, ProgressFn, Question, Stats, ValueMethod};
+use crate::common::{CliError, CliResult};
+use grundy::solve::pruned::parallel::answer_parallel;
+use grundy::solve::pruned::persist::{answer_saved, SavedTable, Saving, TableKey};
+use grundy::solve::pruned::{ProgressFn, Question, Stats, ValueMethod};
 use grundy::text::parse_memory;
 use grundy::LabelledMoves;
 use serde::Serialize;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -27,24 +31,69 @@ pub struct SearchArgs {
     /// much again as the value (the list is then empty)
     #[arg(long)]
     pub no_moves: bool,
+    /// Keep the search's table in FILE: loaded when it exists (a search stopped by Ctrl-C or
+    /// killed goes on from what it knew), saved every --checkpoint-every seconds, on Ctrl-C and
+    /// at the end; its directory must exist
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between two saves of the --checkpoint table [default: 30]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "checkpoint",
+        allow_hyphen_values = true
+    )]
+    pub checkpoint_every: Option<String>,
+    /// Search on N threads sharing one table (0: one per core); the answer is the same
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        conflicts_with = "checkpoint"
+    )]
+    pub threads: usize,
 }
+
+/// The most `--threads` (each has a deep stack).
+const MAX_THREADS: usize = 256;
 
 /// Set by the Ctrl-C handler.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// The library's answer ([`grundy::solve::pruned::answer`]) to the flags, with a spinner on
 /// stderr once the search has lasted a second; Ctrl-C stops it with one line.
-pub fn solve<G: LabelledMoves>(
+pub fn solve<G>(
     game: G,
     position: &G::Position,
     args: &SearchArgs,
     method: ValueMethod,
-) -> CliResult<Answer<G::Move>> {
+) -> CliResult<Answer<G::Move>>
+where
+    G: LabelledMoves + SavedTable + Clone + Send + Sync,
+    G::Position: TableKey + Send + Sync + 'static,
+    G::Move: Send + Sync,
+{
     let question = Question {
         memory: parse_memory(&args.memory)?,
         method,
         outcome_only: args.outcome_only,
         moves: !args.no_moves,
+    };
+    if args.threads > MAX_THREADS {
+        return Err(CliError::input(format!(
+            "--threads {} is too many: at most {MAX_THREADS} (0 for one per core)",
+            args.threads
+        )));
+    }
+    let saving = match &args.checkpoint {
+        Some(path) => Some(Saving {
+            path: path.clone(),
+            every: match &args.checkpoint_every {
+                Some(text) => grundy_runs::run::checkpoint_every(text)?,
+                None => grundy::solve::pruned::persist::DEFAULT_SAVE_EVERY,
+            },
+        }),
+        None => None,
     };
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let bar = Arc::new(indicatif::ProgressBar::hidden());
@@ -68,9 +117,28 @@ pub fn solve<G: LabelledMoves>(
             !STOP.load(Ordering::SeqCst)
         })
     };
-    let result = answer(game, position, &question, Some(progress));
+    let result = match &saving {
+        Some(saving) => {
+            let tell = |n| bar.suspend(|| crate::common::tell(grundy_runs::Message::from(n)));
+            answer_saved(game, position, &question, Some(progress), saving, &tell)
+        }
+        None => {
+            let threads = match args.threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            answer_parallel(game, position, &question, threads, Some(progress))
+        }
+    };
     bar.finish_and_clear();
-    Ok(result?)
+    match result {
+        // 128 + SIGINT, as a shell reports a process ended by Ctrl-C (and as `takebreak` does)
+        Err(e) if STOP.load(Ordering::SeqCst) => Err(CliError {
+            message: e.to_string(),
+            code: 130,
+        }),
+        r => Ok(r?),
+    }
 }
 
 /// The value and outcome lines of the human report.

@@ -63,3 +63,29 @@ pub fn bad_input(args: &[&str], needle: &str) {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// Start `cmd` (stdout discarded, stderr kept), send it `signal` (e.g. `-INT`) after `after`,
+/// and return how it ended; it must end within a minute of the signal.
+pub fn signalled(
+    cmd: &mut std::process::Command,
+    signal: &str,
+    after: std::time::Duration,
+) -> std::process::Output {
+    use std::process::Stdio;
+    let child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(after);
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill")
+        .args([signal, &pid])
+        .status()
+        .unwrap()
+        .success());
+    let start = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
+    out
+}

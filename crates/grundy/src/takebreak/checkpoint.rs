@@ -82,7 +82,7 @@ impl From<CheckpointError> for Error {
     }
 }
 
-fn io_error(path: &Path, e: impl std::fmt::Display) -> CheckpointError {
+pub(crate) fn io_error(path: &Path, e: impl std::fmt::Display) -> CheckpointError {
     CheckpointError::Io {
         path: path.display().to_string(),
         message: e.to_string(),
@@ -150,25 +150,18 @@ fn header(identity: &Identity, count: usize) -> Vec<u8> {
     h
 }
 
-/// Save `values` as the checkpoint of `identity`, atomically (see the module docs).
-pub fn save(path: &Path, identity: &Identity, values: &[u16]) -> Result<(), CheckpointError> {
+/// Write `path` atomically (see the module docs): `write` fills a temporary file of this save's
+/// own beside it, which is synced, renamed over `path`, and the directory synced. On any error
+/// the temporary file is removed and `path` is untouched. Also used by the pruned search's
+/// saved tables ([`crate::solve::pruned::persist`]).
+pub(crate) fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let tmp = temp_path(path);
-    let write = || -> std::io::Result<()> {
+    let run = || -> std::io::Result<()> {
         let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        let mut crc = crc32fast::Hasher::new();
-        let head = header(identity, values.len());
-        crc.update(&head);
-        file.write_all(&head)?;
-        let mut buf = Vec::with_capacity(2 * CHUNK);
-        for chunk in values.chunks(CHUNK) {
-            buf.clear();
-            for &v in chunk {
-                buf.extend_from_slice(&v.to_le_bytes());
-            }
-            crc.update(&buf);
-            file.write_all(&buf)?;
-        }
-        file.write_all(&crc.finalize().to_le_bytes())?;
+        write(&mut file)?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&tmp, path)?;
@@ -185,11 +178,31 @@ pub fn save(path: &Path, identity: &Identity, values: &[u16]) -> Result<(), Chec
         }
         Ok(())
     };
-    write().map_err(|e| {
+    run().inspect_err(|_| {
         // never leave a partial temporary file behind
         let _ = std::fs::remove_file(&tmp);
-        io_error(path, format!("cannot save: {e}"))
     })
+}
+
+/// Save `values` as the checkpoint of `identity`, atomically (see the module docs).
+pub fn save(path: &Path, identity: &Identity, values: &[u16]) -> Result<(), CheckpointError> {
+    write_atomically(path, |file| {
+        let mut crc = crc32fast::Hasher::new();
+        let head = header(identity, values.len());
+        crc.update(&head);
+        file.write_all(&head)?;
+        let mut buf = Vec::with_capacity(2 * CHUNK);
+        for chunk in values.chunks(CHUNK) {
+            buf.clear();
+            for &v in chunk {
+                buf.extend_from_slice(&v.to_le_bytes());
+            }
+            crc.update(&buf);
+            file.write_all(&buf)?;
+        }
+        file.write_all(&crc.finalize().to_le_bytes())
+    })
+    .map_err(|e| io_error(path, format!("cannot save: {e}")))
 }
 
 /// A loaded checkpoint.

@@ -81,11 +81,30 @@ pub fn answer<G: LabelledMoves>(
     question: &Question,
     progress: Option<ProgressFn>,
 ) -> Result<Answer<G::Move>, Error> {
+    ask(&mut solver(game, question, progress), position, question)
+}
+
+/// A fresh [`PrunedSolver`] for `question` (its memory budget and value method), told of
+/// `progress`.
+pub(crate) fn solver<G: LabelledMoves>(
+    game: G,
+    question: &Question,
+    progress: Option<ProgressFn>,
+) -> PrunedSolver<G> {
     let mut solver =
         PrunedSolver::with_memory(game, question.memory).with_value_method(question.method);
     if let Some(f) = progress {
         solver.on_progress(f);
     }
+    solver
+}
+
+/// Answer `question` about `position` with `solver` (and whatever its table already knows).
+pub(crate) fn ask<G: LabelledMoves, T: super::KnowledgeStore<G::Position>>(
+    solver: &mut PrunedSolver<G, T>,
+    position: &G::Position,
+    question: &Question,
+) -> Result<Answer<G::Move>, Error> {
     let mut run = || -> Result<_, Error> {
         let (value, outcome) = if question.outcome_only {
             (None, solver.outcome(position)?)

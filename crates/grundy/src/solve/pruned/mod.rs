@@ -95,6 +95,8 @@
 pub mod answer;
 pub mod dense;
 pub mod nimset;
+pub mod parallel;
+pub mod persist;
 pub mod table;
 
 use crate::solve::traverse::components_error;
@@ -102,6 +104,7 @@ use crate::{Error, Game, LabelledMoves, Nimber, Outcome};
 pub use answer::{answer, Answer, Question, SearchStats};
 pub use dense::Dense;
 pub use nimset::NimSet;
+pub use parallel::{KnowledgeStore, SharedTable};
 pub use table::{Knowledge, Table};
 
 /// Nested moves the search may follow before it gives up (it recurses on the call stack).
@@ -127,6 +130,10 @@ pub struct Stats {
 /// with an "interrupted" error (the table keeps what was learnt).
 pub type ProgressFn = Box<dyn FnMut(&Stats) -> bool + Send>;
 
+/// A callback shown the table (of type `T`) every few thousand nodes (after the
+/// [`ProgressFn`]), e.g. to save it now and then ([`persist`]).
+pub type SnapshotFn<T> = Box<dyn FnMut(&T) + Send>;
+
 /// How [`PrunedSolver::grundy_value`] finds the full value of a component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ValueMethod {
@@ -139,15 +146,16 @@ pub enum ValueMethod {
     Mex,
 }
 
-/// The pruned normal-play engine for one game, with its transposition table.
-pub struct PrunedSolver<G: Game> {
+/// The pruned normal-play engine for one game, with its transposition table (by default its
+/// own [`Table`]; a [`SharedTable`] when several threads search at once, see [`parallel`]).
+pub struct PrunedSolver<G: Game, T = Table<<G as Game>::Position>> {
     game: G,
-    table: Table<G::Position>,
+    table: T,
     /// Exact values by the game's dense numbering ([`Game::dense_index`]), when it has one
-    /// that fits half the budget; decided at the first query.
+    /// that fits half the budget and the table can give up room for it
+    /// ([`KnowledgeStore::dense_budget`]); decided at the first query.
     dense: Option<Dense<G::Position>>,
     dense_decided: bool,
-    memory: usize,
     /// The raw options of the node being expanded, kept between nodes to save allocations.
     scratch: Vec<G::Position>,
     nodes: u64,
@@ -155,6 +163,7 @@ pub struct PrunedSolver<G: Game> {
     method: ValueMethod,
     /// Vectors of finished nodes, for the next ones ([`NodeBuffers`]).
     spare: Vec<NodeBuffers<G::Position>>,
+    snapshot: Option<SnapshotFn<T>>,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 14;
@@ -167,17 +176,24 @@ impl<G: Game> PrunedSolver<G> {
 
     /// An engine whose table uses at most about `bytes` (then it replaces old entries).
     pub fn with_memory(game: G, bytes: usize) -> Self {
+        PrunedSolver::with_table(game, Table::with_budget(bytes))
+    }
+}
+
+impl<G: Game, T: KnowledgeStore<G::Position>> PrunedSolver<G, T> {
+    /// An engine that keeps what it learns in `table`.
+    pub fn with_table(game: G, table: T) -> Self {
         PrunedSolver {
             game,
-            table: Table::with_budget(bytes),
+            table,
             dense: None,
             dense_decided: false,
-            memory: bytes,
             scratch: Vec::new(),
             nodes: 0,
             progress: None,
             method: ValueMethod::default(),
             spare: Vec::new(),
+            snapshot: None,
         }
     }
 
@@ -190,6 +206,22 @@ impl<G: Game> PrunedSolver<G> {
     /// Call `f` every few thousand nodes; `f` returning `false` interrupts the search.
     pub fn on_progress(&mut self, f: ProgressFn) {
         self.progress = Some(f);
+    }
+
+    /// Show the table to `f` every few thousand nodes (see [`SnapshotFn`]).
+    pub fn on_snapshot(&mut self, f: SnapshotFn<T>) {
+        self.snapshot = Some(f);
+    }
+
+    /// The transposition table.
+    pub fn table(&self) -> &T {
+        &self.table
+    }
+
+    /// The transposition table, to fill it with knowledge from elsewhere (a saved table): any
+    /// true facts about positions are safe to add (see [`persist`]).
+    pub fn table_mut(&mut self) -> &mut T {
+        &mut self.table
     }
 
     /// The game.
@@ -259,14 +291,23 @@ impl<G: Game> PrunedSolver<G> {
             return;
         }
         self.dense_decided = true;
-        if !self.table.is_empty() {
+        // Only an empty table owned by this solver gives up room (not one loaded from a saved
+        // file, nor one shared between threads).
+        let Some(memory) = self.table.dense_budget() else {
             return;
-        }
-        self.dense = Dense::for_start(&self.game, start, self.memory / 2);
+        };
+        self.dense = Dense::for_start(&self.game, start, memory / 2);
         if let Some(d) = &self.dense {
             // Exact values go to the array: this table grows with partial knowledge.
-            self.table = Table::with_budget(self.memory - d.bytes()).growing_with_partial();
+            self.table.shrink_for_dense(memory - d.bytes());
         }
+    }
+
+    /// This engine without the dense array: every exact value stays in its table (for a
+    /// table that is saved to a file, see [`persist`]).
+    pub fn without_dense(mut self) -> Self {
+        self.dense_decided = true;
+        self
     }
 
     /// What is known about the single canonical component `c`: the dense array's exact
@@ -687,6 +728,9 @@ impl<G: Game> PrunedSolver<G> {
                     return Err(Error::Invalid("interrupted".into()));
                 }
             }
+            if let Some(f) = self.snapshot.as_mut() {
+                f(&self.table);
+            }
         }
         Ok(())
     }
@@ -750,7 +794,7 @@ impl<P> Expanded<P> {
     }
 }
 
-impl<G: LabelledMoves> PrunedSolver<G> {
+impl<G: LabelledMoves, T: KnowledgeStore<G::Position>> PrunedSolver<G, T> {
     /// Every winning move of `position` (to a P-position), as the game labels it.
     pub fn winning_moves(&mut self, position: &G::Position) -> Result<Vec<G::Move>, Error> {
         self.prepare(position);

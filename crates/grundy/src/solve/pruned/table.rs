@@ -58,6 +58,16 @@ impl Knowledge {
         }
     }
 
+    /// The 64 bits this knowledge is packed in (what a saved table stores).
+    pub fn to_bits(self) -> u64 {
+        self.0
+    }
+
+    /// The knowledge packed in `bits` by [`to_bits`](Self::to_bits).
+    pub fn from_bits(bits: u64) -> Self {
+        Knowledge(bits)
+    }
+
     /// This knowledge plus "the value is not `v`".
     pub fn exclude(self, v: u64) -> Self {
         if self.value().is_some() || v >= 63 {
@@ -83,6 +93,8 @@ pub struct Table<P> {
     len: usize,
     exact: usize,
     max_buckets: usize,
+    /// The budget asked for, in bytes.
+    budget: usize,
     replaced: u64,
     /// Whether partial knowledge counts towards growing (see
     /// [`growing_with_partial`](Table::growing_with_partial)).
@@ -108,6 +120,7 @@ impl<P: Eq + Hash + Clone> Table<P> {
             len: 0,
             exact: 0,
             max_buckets,
+            budget: budget_bytes,
             replaced: 0,
             partial_grows: false,
         }
@@ -119,6 +132,11 @@ impl<P: Eq + Hash + Clone> Table<P> {
     pub fn growing_with_partial(mut self) -> Self {
         self.partial_grows = true;
         self
+    }
+
+    /// The memory budget given at creation, in bytes.
+    pub fn budget(&self) -> usize {
+        self.budget
     }
 
     /// Entries stored.
@@ -140,6 +158,15 @@ impl<P: Eq + Hash + Clone> Table<P> {
     /// Bytes the slot array occupies now.
     pub fn bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket<P>>()
+    }
+
+    /// Every stored entry, in slot order (what a saved table writes).
+    pub fn entries(&self) -> impl Iterator<Item = (&P, Knowledge)> + '_ {
+        self.buckets
+            .iter()
+            .flat_map(|b| b.0.iter())
+            .filter(|(_, k)| *k != Knowledge::NONE)
+            .map(|(p, k)| (p, *k))
     }
 
     /// The home bucket of `p` in an array of `n` buckets (a power of two).
@@ -233,6 +260,19 @@ impl<P: Eq + Hash + Clone> Table<P> {
         self.exact = self.exact + usize::from(is_exact) - usize::from(lost_exact);
         self.buckets[b].0[i] = (p.clone(), k);
         self.replaced += u64::from(lost_exact);
+    }
+
+    /// Make room for `exact` exact values at once (within the budget), as the array would have
+    /// grown had they come one by one in the search's order. Entries inserted in the order of
+    /// another table's slots (a saved table) are sorted by hash and would otherwise replace
+    /// each other in the first buckets before the array grows. No effect on an empty table.
+    pub fn reserve(&mut self, exact: usize) {
+        while !self.buckets.is_empty()
+            && self.buckets.len() < self.max_buckets
+            && exact * 2 >= self.buckets.len() * WAYS
+        {
+            self.grow();
+        }
     }
 
     fn grow(&mut self) {

@@ -1,0 +1,493 @@
+//! Saved tables: the pruned search's transposition table written to a file now and then (and
+//! when the search is interrupted or finishes), and loaded again by the next run on the same
+//! game, so that a killed search continues with what it knew.
+//!
+//! # Why any saved knowledge is safe
+//!
+//! Every entry of the table ([`Knowledge`]) is a true statement about one position of the game:
+//! "its value is `v`", or "its value is none of these". The search writes an entry only when it
+//! has proved it (`learn_exact` / `learn_not_in` in [`super::PrunedSolver`]), and a position's
+//! value does not depend on which position was asked about, which question, the value method
+//! or the memory budget. The search is already correct with *any* subset of its own entries —
+//! the table drops entries whenever it is full ([`Table`]), and what is missing is recomputed —
+//! so it stays correct when it starts from any set of true entries. A file of another run of
+//! the same game (same position encoding) holds only such entries. What has to match is
+//! therefore exactly the meaning of a stored position: the game, its board (for Cram: the grid
+//! the cells are numbered in) and the encoding of positions as bits, which the header records
+//! ([`TableIdentity`]) and which is checked before anything is loaded; the checksum rules out a
+//! damaged file.
+//!
+//! # File format (little-endian)
+//! ```text
+//! magic "GRUNDYTT" | format u32 | game, board, encoding (each u16 length, UTF-8 bytes)
+//! | key bytes u16 | count u64 | exact values among them u64
+//! | count × (position: key bytes, knowledge u64)
+//! | CRC-32 of everything before
+//! ```
+//! Exact values come first, so that a run with a smaller memory budget keeps them and drops
+//! partial knowledge.
+//!
+//! # Two runs on one file
+//!
+//! The conventions of the take-and-break checkpoints ([`crate::takebreak::checkpoint`]): a save
+//! writes a temporary file of its own and renames it over the file (atomic, so the file is
+//! always a complete table, whenever a process dies), and only the run holding the exclusive
+//! lock on `FILE.lock` writes. A second run on the same file loads it, says it will not save,
+//! and goes on; nothing is merged, and nothing is ever corrupted.
+
+use super::answer::{ask, solver, Answer, Question, INTERRUPTED};
+use super::{Knowledge, ProgressFn, Table};
+use crate::games::chomp::Chomp;
+use crate::games::cram::Cram;
+use crate::takebreak::checkpoint::{io_error, write_atomically, CheckpointError, Lock, Notice};
+use crate::{Error, Game, LabelledMoves};
+use std::fs::File;
+use std::hash::Hash;
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The first bytes of every saved table.
+pub const MAGIC: &[u8; 8] = b"GRUNDYTT";
+/// Version of the file layout.
+pub const FORMAT: u32 = 1;
+/// Default time between two saves.
+pub const DEFAULT_SAVE_EVERY: Duration = Duration::from_secs(30);
+/// Bytes per read/write chunk.
+const CHUNK: usize = 1 << 20;
+
+/// A position type a table file can hold: a fixed number of bytes each.
+pub trait TableKey: Clone + Eq + Hash {
+    /// Bytes per position in the file.
+    const BYTES: usize;
+    /// Append the position's [`BYTES`](Self::BYTES) bytes to `out`.
+    fn write_key(&self, out: &mut Vec<u8>);
+    /// The position from [`BYTES`](Self::BYTES) bytes written by [`write_key`](Self::write_key).
+    fn read_key(bytes: &[u8]) -> Self;
+}
+
+macro_rules! table_key_for_integers {
+    ($($t:ty),*) => {$(
+        impl TableKey for $t {
+            const BYTES: usize = std::mem::size_of::<$t>();
+            fn write_key(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn read_key(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(bytes.try_into().expect("BYTES bytes"))
+            }
+        }
+    )*};
+}
+table_key_for_integers!(u32, u64, u128);
+
+/// What the positions of a table file mean: a file is loaded only into a search whose identity
+/// is equal (see the module docs for why that is all that must match).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableIdentity {
+    /// The game, e.g. `cram`.
+    pub game: String,
+    /// What positions are positions *of*, e.g. `5x8 grid` (a Cram board's cells are numbered
+    /// in its grid), or `any diagram` when the encoding alone fixes it.
+    pub board: String,
+    /// How a position is encoded as bits, derived from the game's own encoding functions, so
+    /// that a change of encoding in a later version refuses old files instead of misreading
+    /// them.
+    pub encoding: String,
+}
+
+/// A game whose search tables can be saved: it says what its positions mean.
+pub trait SavedTable: Game {
+    /// The identity written in the header of this game's table files.
+    fn table_identity(&self) -> TableIdentity;
+}
+
+impl SavedTable for Cram {
+    /// Positions are sets of empty cells of the board's grid; the table is the same for every
+    /// board drawn in a grid of that size (blocked cells are simply never empty).
+    fn table_identity(&self) -> TableIdentity {
+        let g = self.grid();
+        let bits: Vec<u32> = (0..g.height())
+            .flat_map(|r| (0..g.width()).map(move |c| g.bit(r, c).trailing_zeros()))
+            .collect();
+        let encoding = if bits.iter().zip(0..).all(|(&b, i)| b == i) {
+            format!("u64 set of empty cells, cell (r,c) is bit {}r+c", g.width())
+        } else {
+            let list: Vec<String> = bits.iter().map(u32::to_string).collect();
+            format!("u64 set of empty cells, cell bits {}", list.join(","))
+        };
+        TableIdentity {
+            game: "cram".into(),
+            board: format!("{}x{} grid", g.height(), g.width()),
+            encoding,
+        }
+    }
+}
+
+impl SavedTable for Chomp {
+    /// Positions are Young diagrams, whatever the shape first asked about: one table serves
+    /// every Chomp search.
+    fn table_identity(&self) -> TableIdentity {
+        let probe = |rows: &[u32]| Chomp::shape(rows).expect("a small diagram");
+        TableIdentity {
+            game: "chomp".into(),
+            board: "any diagram".into(),
+            encoding: format!(
+                "u64 boundary path (3,1 is {:#x}, 2,2 is {:#x})",
+                probe(&[3, 1]),
+                probe(&[2, 2])
+            ),
+        }
+    }
+}
+
+fn header(identity: &TableIdentity, key_bytes: usize, count: u64, exact: u64) -> Vec<u8> {
+    let mut h = Vec::with_capacity(64);
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&FORMAT.to_le_bytes());
+    for text in [&identity.game, &identity.board, &identity.encoding] {
+        // Identities are short: made by this program, never by a user.
+        let bytes = &text.as_bytes()[..text.len().min(u16::MAX as usize)];
+        h.extend_from_slice(&(bytes.len() as u16).to_le_bytes());
+        h.extend_from_slice(bytes);
+    }
+    h.extend_from_slice(&(key_bytes as u16).to_le_bytes());
+    h.extend_from_slice(&count.to_le_bytes());
+    h.extend_from_slice(&exact.to_le_bytes());
+    h
+}
+
+/// Save every entry of `table` to `path` atomically, exact values first; returns how many.
+pub fn save_table<P: TableKey>(
+    path: &Path,
+    identity: &TableIdentity,
+    table: &Table<P>,
+) -> Result<u64, CheckpointError> {
+    let (mut count, mut exact) = (0, 0);
+    for (_, k) in table.entries() {
+        count += 1;
+        exact += u64::from(k.value().is_some());
+    }
+    write_atomically(path, |file| {
+        let mut crc = crc32fast::Hasher::new();
+        let mut buf = header(identity, P::BYTES, count, exact);
+        for exact in [true, false] {
+            for (p, k) in table.entries() {
+                if k.value().is_some() != exact {
+                    continue;
+                }
+                p.write_key(&mut buf);
+                buf.extend_from_slice(&k.to_bits().to_le_bytes());
+                if buf.len() >= CHUNK {
+                    crc.update(&buf);
+                    file.write_all(&buf)?;
+                    buf.clear();
+                }
+            }
+        }
+        crc.update(&buf);
+        file.write_all(&buf)?;
+        file.write_all(&crc.finalize().to_le_bytes())
+    })
+    .map_err(|e| io_error(path, format!("cannot save: {e}")))?;
+    Ok(count)
+}
+
+/// Reads a table file's fields, keeping the checksum of everything read.
+struct Reader<'a> {
+    inner: BufReader<File>,
+    crc: crc32fast::Hasher,
+    path: &'a Path,
+}
+
+impl Reader<'_> {
+    fn corrupt(&self, reason: &str) -> CheckpointError {
+        CheckpointError::Corrupt {
+            path: self.path.display().to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    fn bytes(&mut self, buf: &mut [u8]) -> Result<(), CheckpointError> {
+        self.inner
+            .read_exact(buf)
+            .map_err(|_| self.corrupt("truncated"))?;
+        self.crc.update(buf);
+        Ok(())
+    }
+
+    fn u16(&mut self) -> Result<u16, CheckpointError> {
+        let mut b = [0; 2];
+        self.bytes(&mut b)?;
+        Ok(u16::from_le_bytes(b))
+    }
+
+    fn text(&mut self) -> Result<String, CheckpointError> {
+        let mut b = vec![0; self.u16()? as usize];
+        self.bytes(&mut b)?;
+        String::from_utf8(b).map_err(|_| self.corrupt("its header is not UTF-8"))
+    }
+}
+
+/// Load the table file `path` into `table`: `Ok(None)` when there is no file, else how many
+/// entries it held. The whole file is checked (format, length, checksum, then the identity; errors are
+/// [`CheckpointError`]s, as for the take-and-break checkpoints)
+/// before one entry is added, so a refused file leaves `table` as it was.
+pub fn load_table<P: TableKey>(
+    path: &Path,
+    identity: &TableIdentity,
+    table: &mut Table<P>,
+) -> Result<Option<u64>, CheckpointError> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error(path, format!("cannot open: {e}"))),
+    };
+    let meta = file.metadata().map_err(|e| io_error(path, e))?;
+    if !meta.is_file() {
+        // a directory, a device (/dev/null): not a table, and nothing to delete
+        return Err(io_error(path, "not a regular file"));
+    }
+    let size = meta.len();
+    let mut r = Reader {
+        inner: BufReader::with_capacity(CHUNK, file),
+        crc: crc32fast::Hasher::new(),
+        path,
+    };
+    let mut magic = [0; 8];
+    r.bytes(&mut magic)
+        .map_err(|_| r.corrupt("not a grundy table file"))?;
+    if &magic != MAGIC {
+        return Err(r.corrupt("not a grundy table file"));
+    }
+    let mut format = [0; 4];
+    r.bytes(&mut format)?;
+    let format = u32::from_le_bytes(format);
+    if format != FORMAT {
+        return Err(r.corrupt(&format!(
+            "file format {format}, this program reads format {FORMAT}"
+        )));
+    }
+    let found = TableIdentity {
+        game: r.text()?,
+        board: r.text()?,
+        encoding: r.text()?,
+    };
+    let key_bytes = r.u16()? as u64;
+    let mut count_bytes = [0; 8];
+    r.bytes(&mut count_bytes)?;
+    let count = u64::from_le_bytes(count_bytes);
+    r.bytes(&mut count_bytes)?;
+    let exact = u64::from_le_bytes(count_bytes);
+    let head_len = r.inner.stream_position().map_err(|e| io_error(path, e))?;
+    let entry = key_bytes + 8;
+    if count
+        .checked_mul(entry)
+        .and_then(|b| b.checked_add(head_len + 4))
+        != Some(size)
+    {
+        return Err(r.corrupt(&format!(
+            "its length does not match the {count} entries it announces"
+        )));
+    }
+    // First pass: the checksum of the entries.
+    let mut left = count * entry;
+    let mut buf = vec![0u8; CHUNK];
+    while left > 0 {
+        let take = left.min(CHUNK as u64) as usize;
+        r.bytes(&mut buf[..take])?;
+        left -= take as u64;
+    }
+    let expected = r.crc.clone().finalize();
+    let mut tail = [0; 4];
+    r.inner
+        .read_exact(&mut tail)
+        .map_err(|_| r.corrupt("truncated"))?;
+    if u32::from_le_bytes(tail) != expected {
+        return Err(r.corrupt("checksum mismatch"));
+    }
+    let mismatch = |what: &str, file: &str, run: &str| CheckpointError::Mismatch {
+        path: path.display().to_string(),
+        reason: format!("its {what} is '{file}', this search's is '{run}'"),
+    };
+    for (what, file, run) in [
+        ("game", &found.game, &identity.game),
+        ("board", &found.board, &identity.board),
+        ("encoding", &found.encoding, &identity.encoding),
+    ] {
+        if file != run {
+            return Err(mismatch(what, file, run));
+        }
+    }
+    if key_bytes != P::BYTES as u64 {
+        return Err(mismatch(
+            "position size",
+            &format!("{key_bytes} bytes"),
+            &format!("{} bytes", P::BYTES),
+        ));
+    }
+    // Second pass: the entries.
+    r.inner
+        .seek(SeekFrom::Start(head_len))
+        .map_err(|e| io_error(path, e))?;
+    let per_chunk = CHUNK / entry as usize;
+    let mut left = count;
+    let mut first = true;
+    while left > 0 {
+        let n = left.min(per_chunk as u64) as usize;
+        let bytes = &mut buf[..n * entry as usize];
+        r.inner.read_exact(bytes).map_err(|e| io_error(path, e))?;
+        for e in bytes.chunks_exact(entry as usize) {
+            let (key, bits) = e.split_at(key_bytes as usize);
+            let bits = u64::from_le_bytes(bits.try_into().expect("8 bytes"));
+            table.put(&P::read_key(key), Knowledge::from_bits(bits));
+            if first {
+                // The array exists now: size it for every exact value at once.
+                table.reserve(usize::try_from(exact).unwrap_or(usize::MAX));
+                first = false;
+            }
+        }
+        left -= n as u64;
+    }
+    Ok(Some(count))
+}
+
+/// Where a search keeps its table, and how often it saves it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Saving {
+    /// The table file; its directory must exist.
+    pub path: PathBuf,
+    /// Time between two saves (the table is also saved when the search ends or is stopped).
+    pub every: Duration,
+}
+
+/// One search's hold on its table file: whether it writes (holds the lock), and why not.
+struct Store {
+    path: PathBuf,
+    identity: TableIdentity,
+    lock: Option<Lock>,
+    /// Why this run does not write (told once).
+    read_only: Option<String>,
+    notices: Vec<Notice>,
+    saved: u64,
+}
+
+impl Store {
+    fn give_up(&mut self, reason: String) {
+        self.lock = None;
+        if self.read_only.is_none() {
+            let message = format!(
+                "{reason}; this search goes on without saving its table to '{}'",
+                self.path.display()
+            );
+            self.read_only = Some(message.clone());
+            self.notices.push(Notice::Warning(message));
+        }
+    }
+
+    fn save<P: TableKey>(&mut self, table: &Table<P>) {
+        if self.read_only.is_some() {
+            return;
+        }
+        match save_table(&self.path, &self.identity, table) {
+            Ok(n) => self.saved = n,
+            Err(e) => self.give_up(e.to_string()),
+        }
+    }
+}
+
+/// [`super::answer`] with a saved table: an existing table file of the same game is loaded
+/// first (a corrupt or foreign one is refused with an error), the table is saved every
+/// `saving.every` while the search runs and once more when it ends — finished, interrupted by
+/// `progress`, or stopped by an error. `tell` hears where it resumed from and any warning
+/// (another run holds the file; a save failed: the search goes on without saving).
+pub fn answer_saved<G>(
+    game: G,
+    position: &G::Position,
+    question: &Question,
+    progress: Option<ProgressFn>,
+    saving: &Saving,
+    tell: &dyn Fn(Notice),
+) -> Result<Answer<G::Move>, Error>
+where
+    G: LabelledMoves + SavedTable,
+    G::Position: TableKey,
+{
+    let path = &saving.path;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(io_error(
+                path,
+                format!("directory '{}' does not exist", dir.display()),
+            )
+            .into());
+        }
+    }
+    let mut store = Store {
+        path: path.clone(),
+        identity: game.table_identity(),
+        lock: None,
+        read_only: None,
+        notices: Vec::new(),
+        saved: 0,
+    };
+    // The dense array is not saved: every exact value stays in the saved table.
+    let mut solver = solver(game, question, progress).without_dense();
+    if let Some(n) = load_table(path, &store.identity, solver.table_mut())? {
+        let kept = solver.table().len();
+        let note = if kept as u64 == n {
+            format!(
+                "resuming from table '{}' ({n} positions known)",
+                path.display()
+            )
+        } else {
+            format!(
+                "resuming from table '{}' ({n} positions known, {kept} kept within the memory budget)",
+                path.display()
+            )
+        };
+        tell(Notice::Note(note));
+    }
+    // Locked after loading, so that a refused file leaves no lock file beside it. (A file
+    // saved by another search in between is complete too: it was renamed into place.)
+    match Lock::try_acquire(path) {
+        Ok(Some(lock)) => store.lock = Some(lock),
+        Ok(None) => store.give_up("another search is using this table file".into()),
+        Err(e) => store.give_up(e.to_string()),
+    }
+    for n in store.notices.drain(..) {
+        tell(n);
+    }
+    let store = Arc::new(Mutex::new(store));
+    {
+        let (store, every) = (Arc::clone(&store), saving.every);
+        let mut last = Instant::now();
+        solver.on_snapshot(Box::new(move |table| {
+            if last.elapsed() >= every {
+                store.lock().unwrap_or_else(|e| e.into_inner()).save(table);
+                last = Instant::now();
+            }
+        }));
+    }
+    let result = ask(&mut solver, position, question);
+    let mut store = store.lock().unwrap_or_else(|e| e.into_inner());
+    store.save(solver.table());
+    for n in store.notices.drain(..) {
+        tell(n);
+    }
+    match result {
+        Err(Error::Invalid(m)) if m == INTERRUPTED => Err(Error::Invalid(match store.read_only {
+            None => format!(
+                "interrupted: {} positions saved to '{}'; run the same command again to resume",
+                store.saved,
+                path.display()
+            ),
+            Some(_) => format!("{INTERRUPTED} (its table was not saved)"),
+        })),
+        r => r,
+    }
+}
+
+#[cfg(test)]
+mod tests;
