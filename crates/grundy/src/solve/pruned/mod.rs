@@ -386,12 +386,13 @@ impl<G: Game, T: KnowledgeStore<G::Position>> PrunedSolver<G, T> {
     }
 
     /// Remember that the value of `c` is none of `set`'s elements nor of the bits of `also`
-    /// (those below 63).
+    /// (those below 63). The store merges this with what it holds, under one lock when
+    /// threads share it ([`KnowledgeStore::put`]): an exact value stored meanwhile stays. (The
+    /// dense array cannot hold `c`'s value here: `c` had none when its search began, and no
+    /// position below `c` is `c`.)
     fn learn_not_in(&mut self, c: &G::Position, set: &NimSet, also: u64) {
-        let k = self.lookup(c);
-        if k.value().is_none() {
-            self.table.put(c, k.exclude_all(set.low_bits() | also));
-        }
+        self.table
+            .put(c, Knowledge::NONE.exclude_all(set.low_bits() | also));
     }
 
     /// `v` as a bit of an exclusion mask (0 when `v` is 63 or more).

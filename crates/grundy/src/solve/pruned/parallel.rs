@@ -33,7 +33,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 pub trait KnowledgeStore<P> {
     /// What is known about `p`.
     fn get(&self, p: &P) -> Knowledge;
-    /// Record `k` (which includes whatever was known before) for `p`.
+    /// Add `k` to what is known about `p`, as one step ([`Table::put`]): exclusions add up,
+    /// and partial knowledge never replaces an exact value.
     fn put(&mut self, p: &P, k: Knowledge);
     /// Entries stored.
     fn len(&self) -> usize;
@@ -129,6 +130,8 @@ impl<P: Eq + Hash + Clone> KnowledgeStore<P> for SharedTable<P> {
     fn get(&self, p: &P) -> Knowledge {
         self.shard(p).get(p)
     }
+    /// The merge happens under the shard's one lock: a thread's exclusions cannot overwrite
+    /// an exact value another thread stored after the first one looked.
     fn put(&mut self, p: &P, k: Knowledge) {
         self.shard(p).put(p, k)
     }

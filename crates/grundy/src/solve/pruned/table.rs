@@ -68,6 +68,16 @@ impl Knowledge {
         Knowledge(bits)
     }
 
+    /// What is known from `self` and `other` together (two true statements about one
+    /// position): an exact value wins over exclusions, and exclusions add up.
+    pub fn merge(self, other: Knowledge) -> Self {
+        match (self.value(), other.value()) {
+            (_, Some(_)) => other,
+            (Some(_), None) => self,
+            (None, None) => Knowledge(self.0 | other.0),
+        }
+    }
+
     /// This knowledge plus "the value is not `v`".
     pub fn exclude(self, v: u64) -> Self {
         if self.value().is_some() || v >= 63 {
@@ -204,7 +214,10 @@ impl<P: Eq + Hash + Clone> Table<P> {
         Knowledge::NONE
     }
 
-    /// Record `k` (which includes whatever was known before) for `p`.
+    /// Add `k` to what is known about `p` ([`Knowledge::merge`]): exclusions add up, and
+    /// partial knowledge never replaces an exact value of the same position. So a search may
+    /// store "not these values" without reading the entry first, and a store that interleaves
+    /// with another search's exact value (threads sharing one table) cannot undo it.
     pub fn put(&mut self, p: &P, k: Knowledge) {
         if k == Knowledge::NONE {
             return; // nothing to remember (and NONE marks an empty slot)
@@ -236,8 +249,9 @@ impl<P: Eq + Hash + Clone> Table<P> {
                     return;
                 }
                 if q == p {
+                    let merged = old.merge(k);
                     self.exact += usize::from(is_exact && old.value().is_none());
-                    self.buckets[b].0[i].1 = k;
+                    self.buckets[b].0[i].1 = merged;
                     return;
                 }
                 if victim.is_none() && old.value().is_none() {
@@ -320,6 +334,28 @@ mod tests {
         assert_eq!(e.value(), Some(7));
         assert!(e.excludes(6) && !e.excludes(7));
         assert_eq!(e.exclude(3), e);
+    }
+
+    #[test]
+    fn put_merges_and_never_replaces_an_exact_value_with_partial_knowledge() {
+        let mut t: Table<u64> = Table::with_budget(1 << 16);
+        t.put(&1, Knowledge::NONE.exclude(0));
+        t.put(&1, Knowledge::NONE.exclude(2));
+        assert_eq!(t.get(&1), Knowledge::NONE.exclude(0).exclude(2));
+        t.put(&1, Knowledge::exact(1));
+        assert_eq!(t.get(&1), Knowledge::exact(1));
+        // What a search that read the entry before the exact value came would write.
+        t.put(&1, Knowledge::NONE.exclude(0).exclude(2).exclude(3));
+        assert_eq!(t.get(&1), Knowledge::exact(1));
+        assert_eq!((t.len(), t.exact), (1, 1));
+        // Exact over partial counts once; every other key is untouched.
+        t.put(&2, Knowledge::NONE.exclude(4));
+        t.put(&2, Knowledge::exact(0));
+        assert_eq!((t.len(), t.exact), (2, 2));
+        assert_eq!(t.get(&3), Knowledge::NONE);
+        // merge is symmetric in what it keeps.
+        let (e, x) = (Knowledge::exact(5), Knowledge::NONE.exclude(1));
+        assert_eq!((e.merge(x), x.merge(e)), (e, e));
     }
 
     #[test]

@@ -124,3 +124,57 @@ fn a_parallel_search_stops_when_progress_says_so() {
     let e = answer_parallel(Chomp, &p, &q, 2, Some(stop)).unwrap_err();
     assert_eq!(e.to_string(), INTERRUPTED);
 }
+
+/// Threads that store exclusions (as a refused query does) while another stores the exact
+/// values of the same positions: every exact value survives, whatever the interleaving. On a
+/// store that let partial knowledge replace an exact value, the blind writes of the second
+/// excluding thread undo them every time, and the read-then-write of the first whenever an
+/// exact value comes between its read and its write.
+#[test]
+fn exclusions_from_other_threads_never_undo_an_exact_value() {
+    const KEYS: u64 = 4096;
+    let table: SharedTable<u64> = SharedTable::with_budget(1 << 22);
+    let exact_done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for t in 0..2u64 {
+            let mut store = table.clone();
+            let exact_done = &exact_done;
+            s.spawn(move || {
+                // Until the exact values are all in, and one more pass after.
+                let mut passes_after = 0;
+                while passes_after < 2 {
+                    if exact_done.load(Ordering::SeqCst) {
+                        passes_after += 1;
+                    }
+                    for p in 0..KEYS {
+                        // Exclusions true of p: its value is p % 7, never 7 + t nor 9.
+                        let not = Knowledge::NONE.exclude(7 + t).exclude(9);
+                        if t == 0 {
+                            // As the search once did: read, then store the merged knowledge
+                            // unless the value was known (an exact value may come between).
+                            let k = store.get(&p);
+                            if k.value().is_none() {
+                                store.put(&p, k.merge(not));
+                            }
+                        } else {
+                            // As it does now: store the exclusions, the table merges them.
+                            store.put(&p, not);
+                        }
+                    }
+                }
+            });
+        }
+        let mut store = table.clone();
+        let exact_done = &exact_done;
+        s.spawn(move || {
+            for p in 0..KEYS {
+                store.put(&p, Knowledge::exact(p % 7));
+            }
+            exact_done.store(true, Ordering::SeqCst);
+        });
+    });
+    for p in 0..KEYS {
+        assert_eq!(table.get(&p), Knowledge::exact(p % 7), "position {p}");
+    }
+    assert_eq!(table.len(), KEYS as usize);
+}
