@@ -114,6 +114,16 @@ fn corrupt_and_unusable_table_files_are_refused_with_one_line() {
         "does not exist",
     );
     bad_input(&["cram", "3x4", "--checkpoint-every", "5"], "--checkpoint");
+    // The library's checks of --threads (the same words as Python's ValueError).
+    bad_input(
+        &["cram", "3x4", "--checkpoint", &path("t"), "--threads", "2"],
+        "--threads 2 cannot be used with --checkpoint: a saved table is searched on one thread",
+    );
+    assert!(!std::path::Path::new(&path("t")).exists());
+    bad_input(
+        &["chomp", "3x4", "--threads", "300"],
+        "--threads 300 is too many: at most 256 (0 for one per core)",
+    );
     bad_input(
         &[
             "cram",

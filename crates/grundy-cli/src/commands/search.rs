@@ -1,14 +1,13 @@
-//! What `cram` and `chomp` share: the `--memory`, `--outcome-only`, `--no-moves` and
-//! `--checkpoint` flags, running the library's pruned search ([`grundy::solve::pruned::answer`],
-//! or [`grundy::solve::pruned::persist::answer_saved`] with a saved table) with a late progress
-//! spinner and Ctrl-C, and the report's value lines.
+//! What `cram` and `chomp` share: the `--memory`, `--outcome-only`, `--no-moves`,
+//! `--checkpoint` and `--threads` flags, read into the library's
+//! [`grundy::solve::pruned::SearchOptions`] and answered by [`grundy::solve::pruned::search`]
+//! with a late progress spinner and Ctrl-C, and the report's value lines.
 
 pub use grundy::solve::pruned::Answer;
 
 use crate::common::{CliError, CliResult};
-use grundy::solve::pruned::parallel::answer_parallel;
-use grundy::solve::pruned::persist::{answer_saved, SavedTable, Saving, TableKey};
-use grundy::solve::pruned::{ProgressFn, Question, Stats, ValueMethod};
+use grundy::solve::pruned::persist::{SavedTable, Saving, TableKey};
+use grundy::solve::pruned::{search, ProgressFn, Question, SearchOptions, Stats, ValueMethod};
 use grundy::text::parse_memory;
 use grundy::LabelledMoves;
 use serde::Serialize;
@@ -45,22 +44,15 @@ pub struct SearchArgs {
     )]
     pub checkpoint_every: Option<String>,
     /// Search on N threads sharing one table (0: one per core); the answer is the same
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 1,
-        conflicts_with = "checkpoint"
-    )]
+    /// (not with --checkpoint)
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 }
-
-/// The most `--threads` (each has a deep stack).
-const MAX_THREADS: usize = 256;
 
 /// Set by the Ctrl-C handler.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// The library's answer ([`grundy::solve::pruned::answer`]) to the flags, with a spinner on
+/// The library's answer ([`grundy::solve::pruned::search`]) to the flags, with a spinner on
 /// stderr once the search has lasted a second; Ctrl-C stops it with one line.
 pub fn solve<G>(
     game: G,
@@ -73,28 +65,27 @@ where
     G::Position: TableKey + Send + Sync + 'static,
     G::Move: Send + Sync,
 {
-    let question = Question {
-        memory: parse_memory(&args.memory)?,
-        method,
-        outcome_only: args.outcome_only,
-        moves: !args.no_moves,
+    let options = SearchOptions {
+        question: Question {
+            memory: parse_memory(&args.memory)?,
+            method,
+            outcome_only: args.outcome_only,
+            moves: !args.no_moves,
+        },
+        threads: args.threads,
+        saving: match &args.checkpoint {
+            Some(path) => Some(Saving {
+                path: path.clone(),
+                every: match &args.checkpoint_every {
+                    Some(text) => grundy_runs::run::checkpoint_every(text)?,
+                    None => grundy::solve::pruned::persist::DEFAULT_SAVE_EVERY,
+                },
+            }),
+            None => None,
+        },
     };
-    if args.threads > MAX_THREADS {
-        return Err(CliError::input(format!(
-            "--threads {} is too many: at most {MAX_THREADS} (0 for one per core)",
-            args.threads
-        )));
-    }
-    let saving = match &args.checkpoint {
-        Some(path) => Some(Saving {
-            path: path.clone(),
-            every: match &args.checkpoint_every {
-                Some(text) => grundy_runs::run::checkpoint_every(text)?,
-                None => grundy::solve::pruned::persist::DEFAULT_SAVE_EVERY,
-            },
-        }),
-        None => None,
-    };
+    // Refused before Ctrl-C is taken over or anything is shown.
+    options.thread_count()?;
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let bar = Arc::new(indicatif::ProgressBar::hidden());
     let start = Instant::now();
@@ -117,19 +108,8 @@ where
             !STOP.load(Ordering::SeqCst)
         })
     };
-    let result = match &saving {
-        Some(saving) => {
-            let tell = |n| bar.suspend(|| crate::common::tell(grundy_runs::Message::from(n)));
-            answer_saved(game, position, &question, Some(progress), saving, &tell)
-        }
-        None => {
-            let threads = match args.threads {
-                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                n => n,
-            };
-            answer_parallel(game, position, &question, threads, Some(progress))
-        }
-    };
+    let tell = |n| bar.suspend(|| crate::common::tell(grundy_runs::Message::from(n)));
+    let result = search(game, position, &options, Some(progress), &tell);
     bar.finish_and_clear();
     match result {
         // 128 + SIGINT, as a shell reports a process ended by Ctrl-C (and as `takebreak` does)

@@ -97,6 +97,7 @@ pub mod dense;
 pub mod nimset;
 pub mod parallel;
 pub mod persist;
+pub mod run;
 pub mod table;
 
 use crate::solve::traverse::components_error;
@@ -105,6 +106,7 @@ pub use answer::{answer, Answer, Question, SearchStats};
 pub use dense::Dense;
 pub use nimset::NimSet;
 pub use parallel::{KnowledgeStore, SharedTable};
+pub use run::{search, SearchOptions};
 pub use table::{Knowledge, Table};
 
 /// Nested moves the search may follow before it gives up (it recurses on the call stack).

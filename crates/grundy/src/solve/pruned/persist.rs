@@ -490,4 +490,4 @@ where
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

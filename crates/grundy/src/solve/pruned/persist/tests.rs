@@ -4,7 +4,8 @@ use crate::NormalPlay;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A fresh empty directory for one test.
+pub(in crate::solve::pruned) fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("grundy-table-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
