@@ -1,16 +1,22 @@
-//! Cram and Chomp by the library's pruned search ([`grundy::solve::pruned::answer`], the code of
-//! `grundy cram` and `grundy chomp`): results are dicts with the keys of their `--json`
-//! reports. The search runs without the GIL; every few thousand nodes it takes the GIL to let
-//! Python handle Ctrl-C (`KeyboardInterrupt` stops the search and reaches the caller) and to
-//! call the progress callback `progress(nodes, None)` at most every 100 ms.
+//! Cram and Chomp by the library's pruned search ([`grundy::solve::pruned::search`], the code of
+//! `grundy cram` and `grundy chomp`, with the same saved tables and threads): results are dicts
+//! with the keys of their `--json` reports. The search runs without the GIL; every few thousand
+//! nodes it takes the GIL to let Python handle Ctrl-C (`KeyboardInterrupt` stops the search —
+//! after saving a saved table — and reaches the caller) and to call the progress callback
+//! `progress(nodes, None)` at most every 100 ms.
 
+use crate::runs::tell;
 use crate::{guarded, to_py, value_error};
 use grundy::games::chomp::{parse_shape, Chomp, ChompReport};
 use grundy::games::cram::{Cram, CramReport};
-use grundy::solve::pruned::{answer, Answer, ProgressFn, Question, Stats, ValueMethod};
+use grundy::solve::pruned::persist::{SavedTable, Saving, TableKey, DEFAULT_SAVE_EVERY};
+use grundy::solve::pruned::ValueMethod;
+use grundy::solve::pruned::{search, Answer, ProgressFn, Question, SearchOptions, Stats};
 use grundy::text::{parse_memory, parse_size};
 use grundy::LabelledMoves;
+use grundy_runs::Message;
 use pyo3::prelude::*;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -32,17 +38,18 @@ struct Raised {
     shown: bool,
 }
 
-/// Answer `question` without the GIL, polling Python for signals and progress.
-fn run<G: LabelledMoves + Send>(
+/// Answer as `options` say without the GIL, polling Python for signals and progress.
+fn run<G>(
     py: Python<'_>,
     game: G,
     position: &G::Position,
-    question: &Question,
+    options: &SearchOptions,
     progress: Option<PyObject>,
 ) -> PyResult<Answer<G::Move>>
 where
-    G::Position: Sync,
-    G::Move: Send,
+    G: LabelledMoves + SavedTable + Clone + Send + Sync,
+    G::Position: TableKey + Send + Sync + 'static,
+    G::Move: Send + Sync,
 {
     let shared = Arc::new(Mutex::new(Raised::default()));
     let progress = progress.map(Arc::new);
@@ -71,7 +78,8 @@ where
             })
         })
     };
-    let result = py.allow_threads(|| answer(game, position, question, Some(hook)));
+    let notice = |n| tell(Message::from(n));
+    let result = py.allow_threads(|| search(game, position, options, Some(hook), &notice));
     let raised = std::mem::take(&mut *shared.lock().unwrap_or_else(|p| p.into_inner()));
     if let (Some(f), true) = (&progress, raised.shown) {
         // a last report with the final count, then close() (a tqdm bar ends its line)
@@ -83,38 +91,81 @@ where
         }
     }
     match (result, raised.error) {
+        (Err(e), Some(interrupt)) if options.saving.is_some() => {
+            // say what was saved, then let the KeyboardInterrupt (or the callback's
+            // exception) reach the caller unchanged
+            tell(Message::Info(e.to_string()));
+            Err(interrupt)
+        }
         (_, Some(e)) => Err(e),
         (Err(e), None) => Err(value_error(e)),
         (Ok(a), None) => Ok(a),
     }
 }
 
-fn question(
-    memory: &str,
-    method: ValueMethod,
-    outcome_only: bool,
-    moves: bool,
-) -> PyResult<Question> {
-    Ok(Question {
-        memory: parse_memory(memory).map_err(value_error)?,
-        method,
-        outcome_only,
-        moves,
-    })
+/// The flags' words in Python's: `--checkpoint-every` is `checkpoint_every=` and so on.
+fn python_words(e: impl std::fmt::Display) -> PyErr {
+    let text = e.to_string();
+    value_error(
+        text.replace("--checkpoint-every", "checkpoint_every")
+            .replace("--checkpoint", "checkpoint")
+            .replace("--threads", "threads"),
+    )
 }
 
-/// Cram on a `size` ("RxC") board or a `board` drawn as text (`.` empty, `#` blocked): the
-/// keys of `grundy cram --json`.
+/// What `cram_position` and `chomp_position` take besides the board and the progress, as a
+/// dict with these keys (the wrapper's keyword arguments): read into the library's
+/// [`SearchOptions`], checked as the CLI checks its flags.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Flags {
+    memory: String,
+    outcome_only: bool,
+    moves: bool,
+    checkpoint: Option<PathBuf>,
+    checkpoint_every: Option<f64>,
+    threads: usize,
+}
+
+impl Flags {
+    fn options(&self, method: ValueMethod) -> PyResult<SearchOptions> {
+        let saving = match &self.checkpoint {
+            None => None,
+            Some(path) => Some(Saving {
+                path: path.clone(),
+                every: match self.checkpoint_every {
+                    None => DEFAULT_SAVE_EVERY,
+                    // the CLI's check of the same number (Rust shows 5.0 as "5")
+                    Some(s) => {
+                        grundy_runs::run::checkpoint_every(&s.to_string()).map_err(python_words)?
+                    }
+                },
+            }),
+        };
+        let options = SearchOptions {
+            question: Question {
+                memory: parse_memory(&self.memory).map_err(value_error)?,
+                method,
+                outcome_only: self.outcome_only,
+                moves: self.moves,
+            },
+            threads: self.threads,
+            saving,
+        };
+        options.thread_count().map_err(python_words)?;
+        Ok(options)
+    }
+}
+
+/// Cram on a `size` ("RxC") board or a `board` drawn as text (`.` empty, `#` blocked), asked
+/// as `flags` say ([`Flags`]): the keys of `grundy cram --json`.
 #[pyfunction]
-#[pyo3(signature = (size=None, board=None, memory="512M", outcome_only=false, moves=true,
-                    progress=None))]
+#[pyo3(signature = (size, board, flags, progress))]
 fn cram_position(
     py: Python<'_>,
     size: Option<&str>,
     board: Option<&str>,
-    memory: &str,
-    outcome_only: bool,
-    moves: bool,
+    flags: Flags,
     progress: Option<PyObject>,
 ) -> PyResult<PyObject> {
     guarded(|| {
@@ -127,25 +178,22 @@ fn cram_position(
             (None, Some(text)) => Cram::from_text(text).map_err(value_error)?,
             _ => return Err(value_error("give a board size (e.g. 3x4) or a board")),
         };
-        let q = question(memory, ValueMethod::Queries, outcome_only, moves)?;
-        let answer = run(py, cram, &empty, &q, progress)?;
+        let options = flags.options(ValueMethod::Queries)?;
+        let answer = run(py, cram, &empty, &options, progress)?;
         let report = CramReport::new(&cram, empty, answer);
         to_py(py, &report)
     })
 }
 
 /// Chomp on a `size` ("RxC") bar or a `shape` of row lengths ("5,3,3,1", the poisoned row
-/// first): the keys of `grundy chomp --json`.
+/// first), asked as `flags` say ([`Flags`]): the keys of `grundy chomp --json`.
 #[pyfunction]
-#[pyo3(signature = (size=None, shape=None, memory="512M", outcome_only=false, moves=true,
-                    progress=None))]
+#[pyo3(signature = (size, shape, flags, progress))]
 fn chomp_position(
     py: Python<'_>,
     size: Option<&str>,
     shape: Option<&str>,
-    memory: &str,
-    outcome_only: bool,
-    moves: bool,
+    flags: Flags,
     progress: Option<PyObject>,
 ) -> PyResult<PyObject> {
     guarded(|| {
@@ -162,8 +210,8 @@ fn chomp_position(
             }
         };
         // as the CLI: Chomp's values are large, so full values are the mex of full values
-        let q = question(memory, ValueMethod::Mex, outcome_only, moves)?;
-        let answer = run(py, Chomp, &position, &q, progress)?;
+        let options = flags.options(ValueMethod::Mex)?;
+        let answer = run(py, Chomp, &position, &options, progress)?;
         let report = ChompReport::new(position, answer);
         to_py(py, &report)
     })

@@ -223,3 +223,110 @@ def test_ctrl_c_raises_keyboard_interrupt_promptly():
     finally:
         timer.cancel()
     assert time.monotonic() - start < 10
+
+
+# ---- saved tables and threads (the library's SearchOptions, as `--checkpoint`/`--threads`) ----
+
+
+def _answer(d):
+    return {k: v for k, v in d.items() if k != "search"}
+
+
+def test_a_saved_table_resumes_and_gives_the_same_answer(tmp_path, capfd):
+    table = tmp_path / "chomp.table"
+    plain = grundy.chomp(7, 7)
+    first = grundy.chomp(7, 7, checkpoint=table, checkpoint_every=0.5)
+    assert table.exists() and _answer(first) == _answer(plain)
+    capfd.readouterr()
+    # the next call (a str path this time) starts from the file: nothing left to search
+    again = grundy.chomp(7, 7, checkpoint=str(table))
+    assert _answer(again) == _answer(plain)
+    assert again["search"]["nodes"] < first["search"]["nodes"]
+    assert "resuming from table" in capfd.readouterr().err
+    # the CLI reads the file Python wrote
+    assert _answer(run_cli("chomp", "7x7", "--checkpoint", str(table))) == _answer(plain)
+    cram = tmp_path / "cram.table"
+    assert _answer(grundy.cram(4, 5, checkpoint=cram)) == _answer(grundy.cram(4, 5))
+    assert _answer(grundy.cram(4, 5, checkpoint=cram)) == _answer(grundy.cram(4, 5))
+
+
+def test_ctrl_c_saves_the_table_and_the_same_call_resumes(tmp_path, capfd):
+    table = tmp_path / "chomp.table"
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            grundy.chomp(13, 13, moves=False, progress=False, checkpoint=table)
+    finally:
+        timer.cancel()
+    err = capfd.readouterr().err
+    assert "interrupted:" in err and "positions saved to" in err, err
+    assert table.stat().st_size > 0
+    resumed = grundy.chomp(8, 8, moves=False, checkpoint=table)
+    assert "resuming from table" in capfd.readouterr().err
+    assert _answer(resumed) == _answer(grundy.chomp(8, 8, moves=False))
+
+
+@pytest.mark.parametrize("threads", [2, 0])
+def test_threads_give_the_single_threaded_answer(threads):
+    for kwargs in [{}, {"outcome_only": True}, {"moves": False}]:
+        assert _answer(grundy.cram(4, 5, threads=threads, **kwargs)) == _answer(
+            grundy.cram(4, 5, **kwargs)
+        )
+        assert _answer(grundy.chomp(6, 7, threads=threads, **kwargs)) == _answer(
+            grundy.chomp(6, 7, **kwargs)
+        )
+    assert _answer(grundy.cram(board=BOARDS[1], threads=threads)) == _answer(
+        grundy.cram(board=BOARDS[1])
+    )
+
+
+def _python_words(message):
+    return (
+        message.replace("--checkpoint-every", "checkpoint_every")
+        .replace("--checkpoint", "checkpoint")
+        .replace("--threads", "threads")
+    )
+
+
+def test_bad_saved_table_options_have_the_cli_message(tmp_path):
+    t = str(tmp_path / "t.table")
+    for call, args in [
+        (lambda: grundy.cram(3, 4, threads=300), ["cram", "3x4", "--threads", "300"]),
+        (
+            lambda: grundy.cram(3, 4, checkpoint=t, threads=2),
+            ["cram", "3x4", "--checkpoint", t, "--threads", "2"],
+        ),
+        (
+            lambda: grundy.chomp(3, 4, checkpoint=t, checkpoint_every=-1),
+            ["chomp", "3x4", "--checkpoint", t, "--checkpoint-every", "-1"],
+        ),
+        (
+            lambda: grundy.chomp(3, 4, checkpoint=t, checkpoint_every=0),
+            ["chomp", "3x4", "--checkpoint", t, "--checkpoint-every", "0"],
+        ),
+        (
+            lambda: grundy.chomp(3, 4, checkpoint=str(tmp_path / "none" / "x")),
+            ["chomp", "3x4", "--checkpoint", str(tmp_path / "none" / "x")],
+        ),
+    ]:
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value) == _python_words(cli_error(*args))
+    # a file of another game is refused, as by the CLI
+    grundy.cram(3, 4, checkpoint=t)
+    with pytest.raises(ValueError) as info:
+        grundy.chomp(3, 4, checkpoint=t)
+    assert str(info.value) == cli_error("chomp", "3x4", "--checkpoint", t)
+    with pytest.raises(TypeError):
+        grundy.cram(3, 4, threads=2.0)
+    with pytest.raises(TypeError):
+        grundy.cram(3, 4, threads=True)
+    with pytest.raises(ValueError, match="out of range"):
+        grundy.cram(3, 4, threads=-1)
+    with pytest.raises(ValueError, match="out of range"):
+        grundy.cram(3, 4, threads=10**30)
+    with pytest.raises(TypeError):
+        grundy.cram(3, 4, checkpoint=t, checkpoint_every="5")
+    with pytest.raises(TypeError):
+        grundy.cram(3, 4, checkpoint=5)

@@ -177,29 +177,33 @@ def verify_check(
     """An exhaustive check, with the keys of `grundy verify TARGET --json`."""
 
 def cram_position(
-    size: Optional[str] = None,
-    board: Optional[str] = None,
-    memory: str = "512M",
-    outcome_only: bool = False,
-    moves: bool = True,
-    progress: Optional[Callable[[int, Optional[int]], Any]] = None,
+    size: Optional[str],
+    board: Optional[str],
+    flags: Dict[str, Any],
+    progress: Optional[Callable[[int, Optional[int]], Any]],
 ) -> Dict[str, Any]:
     """Cram on a "RxC" board or a board drawn as text, with the keys of `grundy cram --json`.
 
-    >>> cram_position("2x2")["grundy_value"]
+    ``flags`` holds the keyword arguments of :func:`grundy.cram` after ``progress``: memory,
+    outcome_only, moves, checkpoint (a path or None), checkpoint_every (seconds or None) and
+    threads.
+
+    >>> cram_position("2x2", None, {"memory": "1M", "outcome_only": False, "moves": True,
+    ...     "checkpoint": None, "checkpoint_every": None, "threads": 1}, None)["grundy_value"]
     0
     """
 
 def chomp_position(
-    size: Optional[str] = None,
-    shape: Optional[str] = None,
-    memory: str = "512M",
-    outcome_only: bool = False,
-    moves: bool = True,
-    progress: Optional[Callable[[int, Optional[int]], Any]] = None,
+    size: Optional[str],
+    shape: Optional[str],
+    flags: Dict[str, Any],
+    progress: Optional[Callable[[int, Optional[int]], Any]],
 ) -> Dict[str, Any]:
     """Chomp on a "RxC" bar or a shape "5,3,3,1", with the keys of `grundy chomp --json`.
 
-    >>> chomp_position(shape="2,1")["outcome"]
+    ``flags``: as for :func:`cram_position`.
+
+    >>> chomp_position(None, "2,1", {"memory": "1M", "outcome_only": False, "moves": True,
+    ...     "checkpoint": None, "checkpoint_every": None, "threads": 1}, None)["outcome"]
     'P'
     """

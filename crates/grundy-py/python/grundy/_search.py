@@ -10,6 +10,7 @@ from . import _runs
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
     from typing import Any, Callable, Dict, Iterable, Optional, Union
 
     Progress = Union[None, bool, Callable[[int, Optional[int]], Any]]
@@ -35,10 +36,39 @@ def _one_of(size: Optional[str], other: object, name: str, example: str) -> None
         raise TypeError(f"{name} must be a str, not {type(other).__name__}")
 
 
-def _common(memory: object, progress: Progress, what: str) -> Any:
+def _flags(
+    memory: object,
+    outcome_only: object,
+    moves: object,
+    checkpoint: object,
+    checkpoint_every: object,
+    threads: object,
+) -> Dict[str, Any]:
+    """The keyword arguments shared by :func:`cram` and :func:`chomp`, type-checked (the
+    extension checks the values, with the CLI's words)."""
     if not isinstance(memory, str):
         raise TypeError(f"memory must be a str such as '512M', not {type(memory).__name__}")
-    return _runs.progress_callback(progress, what)
+    if checkpoint_every is not None and (
+        isinstance(checkpoint_every, bool) or not isinstance(checkpoint_every, (int, float))
+    ):
+        raise TypeError(
+            f"checkpoint_every must be a number of seconds, not {type(checkpoint_every).__name__}"
+        )
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+    if not 0 <= threads < 2**32:
+        raise ValueError(
+            f"threads {_check._shown(threads)} is out of range: give 0 (one per core) or a "
+            "number of threads"
+        )
+    return {
+        "memory": memory,
+        "outcome_only": bool(outcome_only),
+        "moves": bool(moves),
+        "checkpoint": _runs.path_or_none("checkpoint", checkpoint),
+        "checkpoint_every": None if checkpoint_every is None else float(checkpoint_every),
+        "threads": threads,
+    }
 
 
 def cram(
@@ -50,6 +80,9 @@ def cram(
     outcome_only: bool = False,
     moves: bool = True,
     progress: Progress = None,
+    checkpoint: Union[None, str, "os.PathLike[str]"] = None,
+    checkpoint_every: Optional[float] = None,
+    threads: int = 1,
 ) -> Dict[str, Any]:
     """Cram: players in turn place a domino on two adjacent empty cells; who cannot, loses.
 
@@ -64,6 +97,15 @@ def cram(
     lasted a second; ``progress(nodes, None)`` for a callable). Ctrl-C raises
     ``KeyboardInterrupt``.
 
+    ``checkpoint=path`` keeps the search's table in that file (the CLI's ``--checkpoint FILE``,
+    the same format): loaded first when it exists, saved every ``checkpoint_every`` seconds
+    (default 30), at the end, and when Ctrl-C (or a kernel interrupt) stops the search — the
+    table is saved, a line on stderr says so, then ``KeyboardInterrupt`` is raised, and the same
+    call resumes from what the search knew. ``threads=N`` searches on N threads sharing one
+    table (0: one per core; the answer is the same, ``search['nodes']`` varies); it does not go
+    with ``checkpoint``. Bad values raise ``ValueError`` with the CLI's one-line message, the
+    flag named as the keyword (``threads 300 is too many: ...``).
+
     >>> cram(3, 4)["grundy_value"]
     1
     >>> cram(board="...")["winning_moves"]
@@ -71,10 +113,9 @@ def cram(
     """
     size = _size(rows, cols)
     _one_of(size, board, "board", "cram(3, 4)")
-    callback = _common(memory, progress, "grundy.cram")
-    return _grundy.cram_position(
-        size, board, memory, bool(outcome_only), bool(moves), callback
-    )
+    flags = _flags(memory, outcome_only, moves, checkpoint, checkpoint_every, threads)
+    callback = _runs.progress_callback(progress, "grundy.cram")
+    return _grundy.cram_position(size, board, flags, callback)
 
 
 def chomp(
@@ -86,6 +127,9 @@ def chomp(
     outcome_only: bool = False,
     moves: bool = True,
     progress: Progress = None,
+    checkpoint: Union[None, str, "os.PathLike[str]"] = None,
+    checkpoint_every: Optional[float] = None,
+    threads: int = 1,
 ) -> Dict[str, Any]:
     """Chomp: bite a square and everything above and to the right of it; the poisoned
     bottom-left square cannot be taken, so who faces it alone loses.
@@ -95,7 +139,8 @@ def chomp(
     --shape`` reads (``"5,3,3,1"``); rows plus columns at most 64. Returns the keys of ``grundy
     chomp --json``: ``rows``, ``squares``, ``grundy_value``, ``outcome``, ``winning_moves``
     (each ``{'row': r, 'col': c}``, 0-based from the poison) and ``search``; ``memory``,
-    ``outcome_only``, ``moves`` and ``progress`` as for :func:`cram`.
+    ``outcome_only``, ``moves``, ``progress``, ``checkpoint``, ``checkpoint_every`` and
+    ``threads`` as for :func:`cram`.
 
     >>> chomp(shape=[3, 1])["winning_moves"]
     [{'row': 0, 'col': 2}]
@@ -106,7 +151,6 @@ def chomp(
     if shape is not None and not isinstance(shape, str):
         shape = ",".join(str(r) for r in _check.u64s("row length", shape))
     _one_of(size, shape, "shape", "chomp(4, 5)")
-    callback = _common(memory, progress, "grundy.chomp")
-    return _grundy.chomp_position(
-        size, shape, memory, bool(outcome_only), bool(moves), callback
-    )
+    flags = _flags(memory, outcome_only, moves, checkpoint, checkpoint_every, threads)
+    callback = _runs.progress_callback(progress, "grundy.chomp")
+    return _grundy.chomp_position(size, shape, flags, callback)
