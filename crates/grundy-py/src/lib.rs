@@ -10,15 +10,16 @@
 //! the CLI prints after `grundy: `); a panic becomes `RuntimeError` ("internal error"), never a
 //! `PanicException`. Long computations release the GIL.
 //!
-//! - [`families`]: Nim, subtraction games, Wythoff, common-divisor Nim, Welter.
-//! - [`multiplayer`]: m players with preference orders; Li's Nim; Propp's classes.
-//! - [`takebreak`]: sequences (with the CLI's engine choice), periods, positions, transforms.
-//! - [`young`]: Young diagrams and the hook-removal game.
-//! - [`graph`]: explicit game graphs.
-//! - [`runs`]: censuses and the results catalogue (the CLI's code, crate `grundy-runs`).
-//! - [`verify`]: the papers' exhaustive checks, as `grundy verify`.
-//! - [`search`]: Cram and Chomp by the pruned search, as `grundy cram` and `grundy chomp`.
-//! - [`game`]: the user's own game, rules as Python callbacks, on the library's evaluators.
+//! Modules (private: the Python package is the interface):
+//! - `families`: Nim, subtraction games, Wythoff, common-divisor Nim, Welter.
+//! - `multiplayer`: m players with preference orders; Li's Nim; Propp's classes.
+//! - `takebreak`: sequences (with the CLI's engine choice), periods, positions, transforms.
+//! - `young`: Young diagrams and the hook-removal game.
+//! - `graph`: explicit game graphs.
+//! - `runs`: censuses and the results catalogue (the CLI's code, crate `grundy-runs`).
+//! - `verify`: the papers' exhaustive checks, as `grundy verify`.
+//! - `search`: Cram and Chomp by the pruned search, as `grundy cram` and `grundy chomp`.
+//! - `game`: the user's own game, rules as Python callbacks, on the library's evaluators.
 
 mod families;
 mod game;
