@@ -85,7 +85,7 @@ impl<P: Eq + Hash + Clone> KnowledgeStore<P> for Table<P> {
 /// Shards of a [`SharedTable`] (a power of two).
 const SHARDS: usize = 64;
 
-/// A table several threads search at once: [`SHARDS`] tables, each behind its own lock, a
+/// A table several threads search at once: 64 tables (`SHARDS`), each behind its own lock, a
 /// position's shard chosen by its hash. Clones share the same shards.
 pub struct SharedTable<P> {
     shards: Arc<[Mutex<Table<P>>]>,

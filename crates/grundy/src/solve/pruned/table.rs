@@ -91,7 +91,7 @@ impl Knowledge {
 /// The transposition table: positions to [`Knowledge`], within a memory budget.
 ///
 /// Slots are bare `(position, knowledge)` pairs, 16 bytes for a `u64` position, grouped in
-/// buckets of [`WAYS`] aligned to a cache line; a position lives in its home bucket or the one
+/// buckets of 4 (`WAYS`) aligned to a cache line; a position lives in its home bucket or the one
 /// beside it, so a look-up reads at most two adjacent lines. A slot is empty when its knowledge
 /// is [`Knowledge::NONE`] (never stored), and empty slots hold a copy of the first position
 /// stored as filler, so no `Option` or `Default` is needed.
