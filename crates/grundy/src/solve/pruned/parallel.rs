@@ -261,9 +261,9 @@ impl<P: Eq + Hash + Clone + Send + 'static> Shared<P> {
     }
 }
 
-/// [`super::answer`] on `threads` threads sharing one table (see the module docs): the same
+/// [`super::answer()`] on `threads` threads sharing one table (see the module docs): the same
 /// answer, in less time when the root has options enough to share out. One thread (or a root
-/// that splits into components or whose value the game knows) is exactly [`super::answer`].
+/// that splits into components or whose value the game knows) is exactly [`super::answer()`].
 /// `progress` sees the nodes and the table of all threads together.
 pub fn answer_parallel<G>(
     game: G,

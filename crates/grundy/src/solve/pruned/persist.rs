@@ -397,7 +397,7 @@ impl Store {
     }
 }
 
-/// [`super::answer`] with a saved table: an existing table file of the same game is loaded
+/// [`super::answer()`] with a saved table: an existing table file of the same game is loaded
 /// first (a corrupt or foreign one is refused with an error), the table is saved every
 /// `saving.every` while the search runs and once more when it ends — finished, interrupted by
 /// `progress`, or stopped by an error. `tell` hears where it resumed from and any warning
