@@ -63,11 +63,13 @@ fn main() {
     if threads > 1 {
         println!(
             "pipeline: {} values, {} rollbacks ({} speculated values discarded); witness \
-             searches on the second thread {:.2} s, the lead waited {:.2} s",
+             searches: {} on the second thread ({:.2} s), {} on the lead; the lead waited {:.2} s",
             s.pipelined,
             s.rollbacks,
             s.discarded,
+            s.second_searches,
             s.verify_nanos as f64 * 1e-9,
+            s.lead_searches,
             s.lead_wait_nanos as f64 * 1e-9
         );
     }

@@ -88,6 +88,11 @@ pub struct SparseStats {
     /// Pipeline: speculated values thrown away by rollbacks (the counters above include the
     /// work spent on them).
     pub discarded: u64,
+    /// Pipeline: witness searches the lead ran itself (the second thread was behind, or
+    /// failures came close together).
+    pub lead_searches: u64,
+    /// Pipeline: witness searches the second thread ran.
+    pub second_searches: u64,
     /// Pipeline: nanoseconds the second thread spent in witness searches.
     pub verify_nanos: u64,
     /// Pipeline: nanoseconds the lead thread waited for the second one.
@@ -107,6 +112,8 @@ impl SparseStats {
         self.pipelined += other.pipelined;
         self.rollbacks += other.rollbacks;
         self.discarded += other.discarded;
+        self.lead_searches += other.lead_searches;
+        self.second_searches += other.second_searches;
         self.verify_nanos += other.verify_nanos;
         self.lead_wait_nanos += other.lead_wait_nanos;
     }

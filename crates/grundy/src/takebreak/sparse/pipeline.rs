@@ -12,12 +12,14 @@
 //! Every value stays proved. When the second thread finds a heap `f` whose witnesses are not
 //! all there, its search has computed the true `G(f)` (the smallest value without a witness,
 //! which is the mex, given that every value below `f` is right): everything the lead did after
-//! `f` is discarded, `G(f)` gets the proved value and the pipeline restarts after it. Any event
+//! `f` is discarded, `G(f)` gets the proved value and the pipeline restarts after it (after two
+//! failures close together the lead runs the searches itself for a while). Any event
 //! that changes the engine's state beyond a count (a value that would be a rare position, a
 //! key seen for the first time, a value at or above the span, a review of the split) is taken
 //! only once every earlier heap is confirmed: the lead waits for the second thread there, so
-//! that the state it rolls back is only the counts of values it speculated. After repeated
-//! failures close together the lead waits for each heap in turn for a while (no speculation).
+//! that the state it rolls back is only the counts of values it speculated. When the second
+//! thread falls behind (its queue is full), the lead runs the searches of the next heaps itself
+//! rather than wait, against the same values, so the two threads share the searches.
 //! The values are therefore exactly the serial engine's; the tests compare the two on every
 //! two-digit code, a sample of three-digit ones, Officers and codes with poor splits where the
 //! speculation fails often.
@@ -43,7 +45,7 @@ use super::{Mode, OctalMoves, RareCommon, SparseStats};
 use crate::takebreak::engine::value_too_large;
 use crate::Error;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -51,7 +53,7 @@ use std::time::{Duration, Instant};
 const JOB_BATCH: usize = 16;
 /// Messages that may wait for the second thread (bounds how far the lead runs ahead).
 const QUEUE: usize = 4;
-/// Two rollbacks closer than this many heaps make the lead wait for every heap ...
+/// Two rollbacks closer than this many heaps make the lead search every heap itself ...
 const CLOSE_FAILURES: usize = 256;
 /// ... for this many heaps.
 const CAUTIOUS_HEAPS: usize = 256;
@@ -152,6 +154,7 @@ fn verify(
                 last: job.last,
             };
             let v = witness.search(moves, job.span, &mut stats, g, open);
+            stats.second_searches += 1;
             if v != job.free {
                 failure = Some((batch.epoch, job.n, v));
                 break;
@@ -183,6 +186,8 @@ struct Lead<'a> {
     shared: &'a Shared,
     jobs: SyncSender<Batch>,
     pending: Vec<Job>,
+    /// A full batch the queue had no room for (sent before any later one).
+    held: Option<Batch>,
     epoch: u64,
     /// The lead's next heap: `G(0..next)` are written (and absorbed by the engine).
     next: usize,
@@ -194,17 +199,45 @@ struct Lead<'a> {
 }
 
 impl Lead<'_> {
-    /// Send the pending jobs; every heap below `upto` has been sent.
-    fn flush(&mut self, upto: usize) {
-        let batch = Batch {
+    fn batch(&mut self, upto: usize) -> Batch {
+        Batch {
             epoch: self.epoch,
             jobs: std::mem::replace(&mut self.pending, Vec::with_capacity(JOB_BATCH)),
             upto,
-        };
+        }
+    }
+
+    /// Send the held batch and the pending jobs, waiting for room; every heap below `upto`
+    /// has been sent.
+    fn flush(&mut self, upto: usize) {
         let start = Instant::now();
-        // the second thread only ends when this sender is dropped
+        // (the second thread only ends when the sender is dropped: sending cannot fail)
+        if let Some(held) = self.held.take() {
+            let _ = self.jobs.send(held);
+        }
+        let batch = self.batch(upto);
         let _ = self.jobs.send(batch);
         self.waited += start.elapsed();
+    }
+
+    /// Send the pending jobs if there is room, else hold them (every heap below `upto` has
+    /// been sent).
+    fn offer(&mut self, upto: usize) {
+        let batch = self.batch(upto);
+        if let Err(TrySendError::Full(batch)) = self.jobs.try_send(batch) {
+            self.held = Some(batch);
+        }
+    }
+
+    /// Whether the second thread is behind: a batch is held (sent now if there is room).
+    fn behind(&mut self) -> bool {
+        match self.held.take().map(|held| self.jobs.try_send(held)) {
+            Some(Err(TrySendError::Full(held))) => {
+                self.held = Some(held);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Wait until every heap below `upto` is proved (`None`) or a failure is reported.
@@ -287,7 +320,9 @@ impl RareCommon {
         let shared_values = SharedValues {
             ptr: values.as_mut_ptr(),
         };
-        let mut witness = std::mem::replace(&mut self.wide.witness, Witness::placeholder());
+        // the second thread takes the witness state; the lead searches with the spare one
+        let spare = self.wide.spare.take().unwrap_or_default();
+        let mut witness = std::mem::replace(&mut self.wide.witness, spare);
         let moves = self.moves.clone();
         let shared = Shared {
             report: Mutex::new(Report::default()),
@@ -303,6 +338,7 @@ impl RareCommon {
                 shared: &shared,
                 jobs: sender,
                 pending: Vec::with_capacity(JOB_BATCH),
+                held: None,
                 epoch: 0,
                 next: base,
                 confirmed: base,
@@ -320,7 +356,7 @@ impl RareCommon {
             stats.lead_wait_nanos += waited.as_nanos() as u64;
             (result, confirmed, stats)
         });
-        self.wide.witness = witness;
+        self.wide.spare = Some(std::mem::replace(&mut self.wide.witness, witness));
         self.stats.add(&stats);
         self.stats.pipelined += (confirmed - base) as u64;
         // SAFETY: G(0..confirmed) are written and proved; the second thread has ended.
@@ -351,6 +387,12 @@ impl RareCommon {
             let g = unsafe { lead.values.prefix(n) };
             let (value, job) = match self.candidate_wide(g) {
                 Candidate::Proved(v) => (v, None),
+                // after failures close together, or while the second thread is behind: search
+                // here (against the same values)
+                Candidate::Open { free, last } if lead.cautious > 0 || lead.behind() => {
+                    self.stats.lead_searches += 1;
+                    (self.search_wide(g, free, last), None)
+                }
                 Candidate::Open { free, last } => {
                     let words = self.found_words();
                     let mut found = [0u64; FOUND_WORDS];
@@ -366,7 +408,8 @@ impl RareCommon {
                     (free, Some(job))
                 }
             };
-            let quiet = lead.cautious == 0 && self.quiet(n, value);
+            lead.cautious = lead.cautious.saturating_sub(1);
+            let quiet = self.quiet(n, value);
             lead.pending.extend(job);
             if quiet {
                 // speculate: G(n) = the candidate, only its count taken
@@ -376,7 +419,7 @@ impl RareCommon {
                 self.seen = n + 1;
                 lead.next = n + 1;
                 if lead.pending.len() >= JOB_BATCH {
-                    lead.flush(n + 1);
+                    lead.offer(n + 1);
                 }
                 continue;
             }
@@ -385,7 +428,6 @@ impl RareCommon {
                 self.roll_back(lead, f, v)?;
                 continue;
             }
-            lead.cautious = lead.cautious.saturating_sub(1);
             self.take(lead, n, value)?;
         }
     }
@@ -418,6 +460,7 @@ impl RareCommon {
         self.drop_map_block();
         lead.epoch += 1;
         lead.pending.clear();
+        lead.held = None;
         *lead
             .shared
             .report

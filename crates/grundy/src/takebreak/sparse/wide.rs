@@ -70,6 +70,8 @@ pub(super) struct WideState {
     found: Vec<u64>,
     block: MapBlock,
     pub(super) witness: Witness,
+    /// The second witness state of the two-thread pipeline (made on first use).
+    pub(super) spare: Option<Witness>,
 }
 
 /// The witness search's own state: nothing in it is read by the candidate stage.
@@ -94,22 +96,6 @@ impl Default for Witness {
     fn default() -> Self {
         Witness {
             wanted: vec![0u8; VALUES].into_boxed_slice(),
-            hints: Vec::new(),
-            hint_control: HintControl::default(),
-            targets: Vec::new(),
-            taken: Vec::new(),
-            cursors: Vec::new(),
-            ends: Vec::new(),
-            collected: Vec::new(),
-        }
-    }
-}
-
-impl Witness {
-    /// An empty placeholder (no allocation), left behind while the real one is lent out.
-    pub(super) fn placeholder() -> Self {
-        Witness {
-            wanted: Box::default(),
             hints: Vec::new(),
             hint_control: HintControl::default(),
             targets: Vec::new(),
@@ -160,6 +146,7 @@ impl Default for WideState {
             found: vec![0; VALUES / 64 + 1],
             block: MapBlock::default(),
             witness: Witness::default(),
+            spare: None,
         }
     }
 }
@@ -351,18 +338,21 @@ impl RareCommon {
     pub(super) fn next_wide(&mut self, g: &[u16]) -> usize {
         match self.candidate_wide(g) {
             Candidate::Proved(v) => v,
-            Candidate::Open { free, last } => {
-                let words = self.span / 64 + 1;
-                let open = Open {
-                    found: &self.wide.found[..words],
-                    free,
-                    last,
-                };
-                self.wide
-                    .witness
-                    .search(&self.moves, self.span, &mut self.stats, g, open)
-            }
+            Candidate::Open { free, last } => self.search_wide(g, free, last),
         }
+    }
+
+    /// The witness search of a [`Candidate::Open`] heap, on this thread.
+    pub(super) fn search_wide(&mut self, g: &[u16], free: usize, last: usize) -> usize {
+        let words = self.span / 64 + 1;
+        let open = Open {
+            found: &self.wide.found[..words],
+            free,
+            last,
+        };
+        self.wide
+            .witness
+            .search(&self.moves, self.span, &mut self.stats, g, open)
     }
 
     /// The packed options of the last [`Candidate::Open`] heap (`span / 64 + 1` words).
