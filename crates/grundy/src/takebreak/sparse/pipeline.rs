@@ -45,7 +45,7 @@ use super::{Mode, OctalMoves, RareCommon, SparseStats};
 use crate::takebreak::engine::value_too_large;
 use crate::Error;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -57,9 +57,6 @@ const QUEUE: usize = 4;
 const CLOSE_FAILURES: usize = 256;
 /// ... for this many heaps.
 const CAUTIOUS_HEAPS: usize = 256;
-/// Packed option words a job carries: values below 64 * 17 = 1088, so every game whose
-/// values fit the witness search's bit sets; wider games run serially.
-const FOUND_WORDS: usize = 17;
 
 /// The values buffer shared by the two threads (see the module documentation for why the
 /// accesses below never overlap a write).
@@ -91,14 +88,14 @@ impl SharedValues {
     }
 }
 
-/// One heap's witness search, as the lead left it.
+/// One heap's witness search, as the lead left it (its `words` packed options are the next
+/// ones of its batch's `found`).
 struct Job {
     n: usize,
     span: usize,
     free: usize,
     last: usize,
     words: usize,
-    found: [u64; FOUND_WORDS],
 }
 
 /// Jobs of one epoch (the epoch changes at every rollback); `upto`: every heap below it has
@@ -106,7 +103,19 @@ struct Job {
 struct Batch {
     epoch: u64,
     jobs: Vec<Job>,
+    found: Vec<u64>,
     upto: usize,
+}
+
+impl Batch {
+    fn new(epoch: u64) -> Self {
+        Batch {
+            epoch,
+            jobs: Vec::with_capacity(JOB_BATCH),
+            found: Vec::with_capacity(JOB_BATCH * 16),
+            upto: 0,
+        }
+    }
 }
 
 /// What the second thread tells the lead.
@@ -127,6 +136,27 @@ struct Shared {
     failed: AtomicBool,
 }
 
+/// How long the second thread polls for the next batch before it sleeps: batches come every
+/// few microseconds, and waking a sleeping thread costs the lead a system call per batch.
+const POLL: Duration = Duration::from_micros(50);
+
+/// The next batch (`None` once the lead has dropped its sender).
+fn next_batch(jobs: &Receiver<Batch>) -> Option<Batch> {
+    let start = Instant::now();
+    loop {
+        for _ in 0..64 {
+            match jobs.try_recv() {
+                Ok(batch) => return Some(batch),
+                Err(TryRecvError::Disconnected) => return None,
+                Err(TryRecvError::Empty) => std::hint::spin_loop(),
+            }
+        }
+        if start.elapsed() >= POLL {
+            return jobs.recv().ok();
+        }
+    }
+}
+
 /// The second thread: run the witness search of every job, in order, and report.
 fn verify(
     values: SharedValues,
@@ -138,18 +168,21 @@ fn verify(
     let mut stats = SparseStats::default();
     let mut busy = Duration::ZERO;
     let mut dead = None;
-    while let Ok(batch) = jobs.recv() {
+    while let Some(batch) = next_batch(&jobs) {
         if dead.is_some_and(|e| batch.epoch <= e) {
             continue; // jobs behind a failure: discarded by the lead
         }
         let start = Instant::now();
         let mut failure = None;
+        let mut words = batch.found.as_slice();
         for job in &batch.jobs {
+            let found;
+            (found, words) = words.split_at(job.words);
             // SAFETY: G(0..job.n) were written before this job was sent, and are not written
             // again until this thread has reported a failure at or before `job.n`.
             let g = unsafe { values.prefix(job.n) };
             let open = Open {
-                found: &job.found[..job.words],
+                found,
                 free: job.free,
                 last: job.last,
             };
@@ -185,7 +218,7 @@ struct Lead<'a> {
     values: SharedValues,
     shared: &'a Shared,
     jobs: SyncSender<Batch>,
-    pending: Vec<Job>,
+    pending: Batch,
     /// A full batch the queue had no room for (sent before any later one).
     held: Option<Batch>,
     epoch: u64,
@@ -200,11 +233,8 @@ struct Lead<'a> {
 
 impl Lead<'_> {
     fn batch(&mut self, upto: usize) -> Batch {
-        Batch {
-            epoch: self.epoch,
-            jobs: std::mem::replace(&mut self.pending, Vec::with_capacity(JOB_BATCH)),
-            upto,
-        }
+        let batch = std::mem::replace(&mut self.pending, Batch::new(self.epoch));
+        Batch { upto, ..batch }
     }
 
     /// Send the held batch and the pending jobs, waiting for room; every heap below `upto`
@@ -291,11 +321,10 @@ impl Lead<'_> {
 
 impl RareCommon {
     /// Whether the pipeline can compute heap `n` (the state is in step with `G(0..n)`): the
-    /// sparse mode on the wide path, with values narrow enough for a job.
+    /// sparse mode on the wide path.
     pub(super) fn pipelines(&self, n: usize) -> bool {
         self.mode == Mode::Sparse
             && (self.span > 64 || self.tuning.force_wide)
-            && self.span / 64 < FOUND_WORDS
             && n + 1 < u32::MAX as usize
     }
 
@@ -337,7 +366,7 @@ impl RareCommon {
                 values: shared_values,
                 shared: &shared,
                 jobs: sender,
-                pending: Vec::with_capacity(JOB_BATCH),
+                pending: Batch::new(0),
                 held: None,
                 epoch: 0,
                 next: base,
@@ -385,40 +414,36 @@ impl RareCommon {
             }
             // SAFETY: the lead wrote G(0..n) and writes nothing while `g` lives.
             let g = unsafe { lead.values.prefix(n) };
-            let (value, job) = match self.candidate_wide(g) {
-                Candidate::Proved(v) => (v, None),
+            let value = match self.candidate_wide(g) {
+                Candidate::Proved(v) => v,
                 // after failures close together, or while the second thread is behind: search
                 // here (against the same values)
                 Candidate::Open { free, last } if lead.cautious > 0 || lead.behind() => {
                     self.stats.lead_searches += 1;
-                    (self.search_wide(g, free, last), None)
+                    self.search_wide(g, free, last)
                 }
                 Candidate::Open { free, last } => {
                     let words = self.found_words();
-                    let mut found = [0u64; FOUND_WORDS];
-                    found[..words.len()].copy_from_slice(words);
-                    let job = Job {
+                    lead.pending.found.extend_from_slice(words);
+                    lead.pending.jobs.push(Job {
                         n,
                         span: self.span,
                         free,
                         last,
                         words: words.len(),
-                        found,
-                    };
-                    (free, Some(job))
+                    });
+                    free
                 }
             };
             lead.cautious = lead.cautious.saturating_sub(1);
-            let quiet = self.quiet(n, value);
-            lead.pending.extend(job);
-            if quiet {
+            if self.quiet(n, value) {
                 // speculate: G(n) = the candidate, only its count taken
                 // SAFETY: index n is the lead's own (see the module documentation).
                 unsafe { lead.values.write(n, value as u16) };
                 self.counts[2 * value + (n & 1)] += 1;
                 self.seen = n + 1;
                 lead.next = n + 1;
-                if lead.pending.len() >= JOB_BATCH {
+                if lead.pending.jobs.len() >= JOB_BATCH {
                     lead.offer(n + 1);
                 }
                 continue;
@@ -459,7 +484,7 @@ impl RareCommon {
         // the maps prepared for later heaps hold options of the discarded values
         self.drop_map_block();
         lead.epoch += 1;
-        lead.pending.clear();
+        lead.pending = Batch::new(lead.epoch);
         lead.held = None;
         *lead
             .shared
