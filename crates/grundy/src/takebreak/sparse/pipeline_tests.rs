@@ -1,6 +1,6 @@
 //! The two-thread pipeline against the serial engine, value by value.
 
-use super::super::{Code, RareCommon, SequenceEngine, SparseStats, SplitPolicy, Tuning};
+use super::super::{Code, Mode, RareCommon, SequenceEngine, SparseStats, SplitPolicy, Tuning};
 use crate::takebreak::{compute, Finish, Rules};
 use proptest::prelude::*;
 
@@ -126,6 +126,28 @@ fn officers_to_2_20_gives_the_serial_values_on_two_threads() {
     assert_eq!(got, expect);
     // nearly every value is past the one-word path's 64, so computed by the pipeline
     assert!(stats.pipelined > (n as u64) * 9 / 10, "{stats:?}");
+}
+
+#[test]
+fn games_with_values_past_512_and_1024_give_the_serial_values_on_two_threads() {
+    // the witness search's 1024-value bit set (0.437, 0.414) and its byte map (0.764); 0.414
+    // and 0.764 turn to the dense mode by themselves (left to one thread), so they are also
+    // run with the sparse mode forced
+    for text in ["0.437", "0.764", "0.414"] {
+        let c: Code = text.parse().unwrap();
+        let forced = Tuning {
+            force_mode: Some(Mode::Sparse),
+            ..Tuning::default()
+        };
+        for tuning in [Tuning::default(), forced] {
+            let expect = serial(&c, &SplitPolicy::Frequency, &tuning, 12_000);
+            let (got, stats) = piped(&c, &SplitPolicy::Frequency, &tuning, 12_000, 4096);
+            assert_eq!(got, expect, "{text}");
+            if tuning.force_mode.is_some() || text == "0.437" {
+                assert!(stats.pipelined > 1000, "{text}: {stats:?}");
+            }
+        }
+    }
 }
 
 #[test]
