@@ -44,68 +44,38 @@ fn two_threads_print_the_values_of_one() {
     }
 }
 
-#[test]
-fn where_threads_are_not_used_a_note_says_so() {
-    // values below 64: the one-word path, on one thread
+/// `grundy takebreak ARGS --no-checkpoint --no-record`, which must succeed: (stdout, stderr).
+fn takebreak(args: &[&str]) -> (String, String) {
     let out = grundy()
-        .args([
-            "takebreak",
-            "0.07",
-            "-n",
-            "1000",
-            "--threads",
-            "2",
-            "--json",
-        ])
+        .arg("takebreak")
+        .args(args)
         .args(["--no-checkpoint", "--no-record"])
         .output()
         .unwrap();
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    (text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn where_threads_are_not_used_a_note_says_so() {
+    // values below 64: the one-word path, on one thread
+    let (out, err) = takebreak(&["0.07", "-n", "1000", "--threads", "2", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["threads"], 1);
-    let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("note: --threads 2"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     // the naive engine and the general engine
     for args in [
-        &[
-            "takebreak",
-            "0.6",
-            "-n",
-            "500",
-            "--engine",
-            "naive",
-            "--threads",
-            "0",
-        ][..],
-        &["takebreak", "0.[3]", "-n", "50", "--threads", "2"][..],
+        &["0.6", "-n", "500", "--engine", "naive", "--threads", "0"][..],
+        &["0.[3]", "-n", "50", "--threads", "2"][..],
     ] {
-        let out = grundy()
-            .args(args)
-            .args(["--no-checkpoint", "--no-record"])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let (_, err) = takebreak(args);
         assert!(err.contains("note: --threads"), "{args:?}: {err}");
     }
     // one thread asked for: no note
-    let out = grundy()
-        .args([
-            "takebreak",
-            "0.07",
-            "-n",
-            "1000",
-            "--no-checkpoint",
-            "--no-record",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (_, err) = takebreak(&["0.07", "-n", "1000"]);
+    assert!(err.is_empty(), "{err}");
 }
 
 #[test]
@@ -116,14 +86,20 @@ fn bad_thread_counts_are_one_line_and_exit_2() {
     bad_input(&["takebreak", "0.6", "--threads", ""], "--threads");
 }
 
+/// The binary with its user data directory in `data`.
+fn grundy_in(data: &std::path::Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"));
+    cmd.env("XDG_DATA_HOME", data).env_remove("GRUNDY_DB");
+    cmd
+}
+
 #[test]
 fn ctrl_c_on_two_threads_saves_a_checkpoint_and_the_run_resumes_bit_identically() {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("threads.ckpt");
     let c = ckpt.to_str().unwrap();
     let out = signalled(
-        std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-            .env("XDG_DATA_HOME", dir.path())
+        grundy_in(dir.path())
             .args(["takebreak", "officers", "-n", "20000000", "--checkpoint", c])
             .args([
                 "--checkpoint-every",
@@ -145,8 +121,7 @@ fn ctrl_c_on_two_threads_saves_a_checkpoint_and_the_run_resumes_bit_identically(
     assert!(k > 0 && k < 20_000_001, "{k}");
     // resume on two threads a little further: every value is the serial engine's
     let n = (k + 5000).to_string();
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .env("XDG_DATA_HOME", dir.path())
+    let out = grundy_in(dir.path())
         .args(["takebreak", "officers", "-n", &n, "--checkpoint", c])
         .args(["--no-record", "--print", "--json", "--threads", "2"])
         .output()

@@ -1,5 +1,6 @@
 //! The two-thread pipeline against the serial engine, value by value.
 
+use super::super::tests::{octal_code, policy};
 use super::super::{Code, Mode, RareCommon, SequenceEngine, SparseStats, SplitPolicy, Tuning};
 use crate::takebreak::{compute, Finish, Rules};
 use proptest::prelude::*;
@@ -180,21 +181,6 @@ fn zero_threads_means_one_per_core() {
     engine.set_threads(0);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     assert_eq!(engine.threads(), cores);
-}
-
-fn octal_code() -> impl Strategy<Value = Code> {
-    (prop::bool::ANY, prop::collection::vec(0u128..8, 1..5)).prop_map(|(d0, mut digits)| {
-        digits.insert(0, if d0 { 4 } else { 0 });
-        Code::from_digits(digits).unwrap()
-    })
-}
-
-fn policy() -> impl Strategy<Value = SplitPolicy> {
-    prop_oneof![
-        Just(SplitPolicy::Frequency),
-        any::<u16>().prop_map(|m| SplitPolicy::Mask(m & 63)),
-        prop::collection::vec(0u16..40, 0..12).prop_map(SplitPolicy::Values),
-    ]
 }
 
 proptest! {
