@@ -78,8 +78,8 @@ for n in $SIZES; do
         printf '0.6 n=%-9s two threads / ogsolve -m rc2: wall %.3f, user CPU %.3f\n' "$n" \
             "$(awk -v a="$w2" -v b="$wr" 'BEGIN {print a / b}')" "$(awk -v a="$u2" -v b="$ur" 'BEGIN {print a / b}')"
     fi
-    s1=$($GRUNDY takebreak 0.6 -n "$n" --no-extend --no-checkpoint --no-record --print --threads 1 | sha256sum | cut -c1-16)
-    s2=$($GRUNDY takebreak 0.6 -n "$n" --no-extend --no-checkpoint --no-record --print --threads 2 | sha256sum | cut -c1-16)
+    s1=$($GRUNDY takebreak 0.6 -n "$n" --no-extend --no-checkpoint --no-record --print --threads 1 2>/dev/null | sha256sum | cut -c1-16)
+    s2=$($GRUNDY takebreak 0.6 -n "$n" --no-extend --no-checkpoint --no-record --print --threads 2 2>/dev/null | sha256sum | cut -c1-16)
     if [ "$s1" = "$s2" ]; then
         printf '0.6 n=%-9s one and two threads print the same values (sha256 %s...)\n' "$n" "$s1"
     else
