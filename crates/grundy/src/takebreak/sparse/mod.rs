@@ -136,6 +136,9 @@ pub struct Tuning {
     pub force_wide: bool,
     /// Force a mode (tests).
     pub force_mode: Option<Mode>,
+    /// With two threads, run on one for a while after a batch in which the threads did not
+    /// overlap (a timing: tests that count the pipeline's work turn it off).
+    pub pipeline_backoff: bool,
 }
 
 impl Default for Tuning {
@@ -147,6 +150,7 @@ impl Default for Tuning {
             min_rare_budget: 1 << 16,
             force_wide: false,
             force_mode: None,
+            pipeline_backoff: true,
         }
     }
 }
@@ -307,6 +311,9 @@ pub struct RareCommon {
     stats: SparseStats,
     /// Threads the wide path may use (2 or more: the pipeline of [`pipeline`]).
     threads: usize,
+    /// When the two threads did not overlap (the machine's other cores busy): how the
+    /// pipeline backs off (see [`pipeline`]).
+    backoff: pipeline::Backoff,
 }
 
 impl std::fmt::Debug for RareCommon {
@@ -352,6 +359,7 @@ impl RareCommon {
             wide: wide::WideState::default(),
             stats: SparseStats::default(),
             threads: 1,
+            backoff: pipeline::Backoff::default(),
         };
         engine.reset();
         Ok(engine)
@@ -579,8 +587,10 @@ impl SequenceEngine for RareCommon {
 
     fn next_values(&mut self, values: &mut Vec<u16>, count: usize) -> Result<(), Error> {
         let end = values.len() + count;
+        let two_threads =
+            self.threads > 1 && (!self.tuning.pipeline_backoff || self.backoff.ready());
         while values.len() < end {
-            if self.threads > 1 {
+            if two_threads {
                 self.sync(values);
                 if self.pipelines(values.len()) {
                     let before = values.len();

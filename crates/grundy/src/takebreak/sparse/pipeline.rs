@@ -19,7 +19,10 @@
 //! only once every earlier heap is confirmed: the lead waits for the second thread there, so
 //! that the state it rolls back is only the counts of values it speculated. When the second
 //! thread falls behind (its queue is full), the lead runs the searches of the next heaps itself
-//! rather than wait, against the same values, so the two threads share the searches.
+//! rather than wait, against the same values, so the two threads share the searches. When the
+//! two threads did not overlap in a batch (the lead waited for more than an eighth of it, or
+//! ran more searches than the second thread: the machine's other cores are busy), the next
+//! batches run on one thread, twice as many after each such batch ([`Backoff`]).
 //! The values are therefore exactly the serial engine's; the tests compare the two on every
 //! two-digit code, a sample of three-digit ones, Officers and codes with poor splits where the
 //! speculation fails often.
@@ -57,6 +60,44 @@ const QUEUE: usize = 4;
 const CLOSE_FAILURES: usize = 256;
 /// ... for this many heaps.
 const CAUTIOUS_HEAPS: usize = 256;
+
+/// A batch of the pipeline in which the lead waited more than this share (1/x) of the time, or
+/// ran more searches itself than the second thread did, did not overlap the two threads (on a
+/// machine whose other cores are busy, the second thread waits for a core)...
+const POOR_SHARE: u32 = 8;
+/// ... and the next batches (twice as many after each poor one, up to this many) run on one
+/// thread; a good batch resets the count.
+const MAX_PAUSE: u32 = 64;
+
+/// How the pipeline backs off when the two threads do not overlap.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Backoff {
+    /// Batches still to run on one thread.
+    skip: u32,
+    /// The pause after the next poor batch.
+    pause: u32,
+}
+
+impl Backoff {
+    /// Whether this batch may use the pipeline (counts a skipped one).
+    pub(super) fn ready(&mut self) -> bool {
+        if self.skip > 0 {
+            self.skip -= 1;
+            false
+        } else {
+            true
+        }
+    }
+
+    fn report(&mut self, poor: bool) {
+        if poor {
+            self.pause = (2 * self.pause).clamp(1, MAX_PAUSE);
+            self.skip = self.pause;
+        } else {
+            self.pause = 0;
+        }
+    }
+}
 
 /// The values buffer shared by the two threads (see the module documentation for why the
 /// accesses below never overlap a write).
@@ -359,6 +400,7 @@ impl RareCommon {
             failed: AtomicBool::new(false),
         };
         let (sender, receiver) = sync_channel::<Batch>(QUEUE);
+        let (start, lead_before) = (Instant::now(), self.stats.lead_searches);
         let (result, confirmed, stats) = std::thread::scope(|scope| {
             let verifier =
                 scope.spawn(|| verify(shared_values, receiver, &shared, &mut witness, &moves));
@@ -386,6 +428,10 @@ impl RareCommon {
             (result, confirmed, stats)
         });
         self.wide.spare = Some(std::mem::replace(&mut self.wide.witness, witness));
+        let waited = Duration::from_nanos(stats.lead_wait_nanos);
+        let lead_searches = self.stats.lead_searches - lead_before;
+        self.backoff
+            .report(waited > start.elapsed() / POOR_SHARE || lead_searches > stats.second_searches);
         self.stats.add(&stats);
         self.stats.pipelined += (confirmed - base) as u64;
         // SAFETY: G(0..confirmed) are written and proved; the second thread has ended.

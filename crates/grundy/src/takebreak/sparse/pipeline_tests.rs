@@ -2,6 +2,7 @@
 
 use super::super::tests::{octal_code, policy};
 use super::super::{Code, Mode, RareCommon, SequenceEngine, SparseStats, SplitPolicy, Tuning};
+use super::Backoff;
 use crate::takebreak::{compute, Finish, Rules};
 use proptest::prelude::*;
 
@@ -24,7 +25,12 @@ fn piped(
     n: usize,
     chunk: usize,
 ) -> (Vec<u16>, SparseStats) {
-    let mut engine = RareCommon::with_policy(code, policy.clone(), tuning.clone()).unwrap();
+    // the back-off is a timing: off, so that the pipeline's counters are deterministic
+    let tuning = Tuning {
+        pipeline_backoff: false,
+        ..tuning.clone()
+    };
+    let mut engine = RareCommon::with_policy(code, policy.clone(), tuning).unwrap();
     engine.set_threads(2);
     let mut g = Vec::new();
     while g.len() <= n {
@@ -162,7 +168,10 @@ fn the_driver_gives_the_serial_computation_on_two_threads() {
     ] {
         let rules = Rules::parse(text).unwrap();
         let code = rules.code().unwrap().clone();
-        let tuning = wide(256);
+        let tuning = Tuning {
+            pipeline_backoff: false,
+            ..wide(256)
+        };
         let mut one = RareCommon::with_policy(&code, SplitPolicy::Frequency, tuning.clone());
         let expect = compute(&rules, n, finish, one.as_mut().unwrap(), None).unwrap();
         let mut two = RareCommon::with_policy(&code, SplitPolicy::Frequency, tuning).unwrap();
@@ -200,4 +209,29 @@ proptest! {
         let (got, _) = piped(&c, &p, &tuning, n, chunk);
         prop_assert_eq!(got, expect);
     }
+}
+
+#[test]
+fn the_back_off_doubles_after_each_poor_batch_and_resets_after_a_good_one() {
+    let mut backoff = Backoff::default();
+    // batches skipped after a poor one, before the pipeline is tried again
+    let skipped = |b: &mut Backoff| {
+        b.report(true);
+        let mut n = 0;
+        while !b.ready() {
+            n += 1;
+        }
+        n
+    };
+    assert!(backoff.ready());
+    assert_eq!(skipped(&mut backoff), 1);
+    assert_eq!(skipped(&mut backoff), 2);
+    assert_eq!(skipped(&mut backoff), 4);
+    for _ in 0..10 {
+        skipped(&mut backoff);
+    }
+    assert_eq!(skipped(&mut backoff), 64);
+    backoff.report(false);
+    assert!(backoff.ready());
+    assert_eq!(skipped(&mut backoff), 1);
 }

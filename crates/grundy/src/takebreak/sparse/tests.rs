@@ -30,6 +30,7 @@ fn busy_tuning() -> Tuning {
         min_rare_budget: 8,
         force_wide: false,
         force_mode: None,
+        pipeline_backoff: true,
     }
 }
 
@@ -247,6 +248,7 @@ fn tuning() -> impl Strategy<Value = Tuning> {
                 1 => Some(Mode::Sparse),
                 _ => Some(Mode::Dense),
             },
+            pipeline_backoff: true,
         })
 }
 
