@@ -69,6 +69,32 @@ impl Engine {
         })
     }
 
+    /// Let the engine use `threads` threads (0: one per core). Only the rare/common engine
+    /// uses more than one, and only on its wide path (values of 64 and more, sparse mode):
+    /// its two-thread pipeline ([`RareCommon::set_threads`]). The values do not depend on it.
+    pub fn set_threads(&mut self, threads: usize) {
+        match self {
+            Engine::Auto(e) => e.set_threads(threads),
+            Engine::Sparse(e) => e.set_threads(threads),
+            Engine::Naive(_) => {}
+        }
+    }
+
+    /// The threads that computed values: 2 when the rare/common engine's pipeline computed
+    /// some, else 1.
+    pub fn threads_used(&self) -> usize {
+        let pipelined = match self {
+            Engine::Auto(e) => e.sparse().stats().pipelined,
+            Engine::Sparse(e) => e.stats().pipelined,
+            Engine::Naive(_) => 0,
+        };
+        if pipelined > 0 {
+            2
+        } else {
+            1
+        }
+    }
+
     pub fn as_dyn(&mut self) -> &mut dyn SequenceEngine {
         match self {
             Engine::Auto(e) => e.as_mut(),

@@ -38,6 +38,40 @@ pub struct RunOptions {
     /// Do not record the run in the catalogue
     #[arg(long, conflicts_with = "db")]
     pub no_record: bool,
+    /// Threads (0: one per core). With 2 or more, the rare/common engine computes values of 64
+    /// and more on two threads (candidates on one, their proofs on the other); other engines
+    /// and paths run on one. The values are the same
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_hyphen_values = true
+    )]
+    pub threads: usize,
+}
+
+/// The most `--threads`.
+pub const MAX_THREADS: usize = 1024;
+
+/// Refuse a `--threads` above [`MAX_THREADS`].
+pub fn check_threads(options: &RunOptions) -> CliResult {
+    if options.threads > MAX_THREADS {
+        return Err(crate::common::CliError::input(format!(
+            "--threads {} is too many: at most {MAX_THREADS} (0 for one per core)",
+            options.threads
+        )));
+    }
+    Ok(())
+}
+
+/// Say that `--threads` is ignored by `what` (when it was given).
+pub fn note_one_thread(options: &RunOptions, what: &str) {
+    if options.threads != 1 {
+        tell(grundy_runs::Message::Note(format!(
+            "--threads {}: {what} runs on one thread",
+            options.threads
+        )));
+    }
 }
 
 /// Set by the Ctrl-C / SIGTERM handler.
@@ -159,8 +193,10 @@ pub fn run_long(
     rules: &Rules,
     plan: Plan,
     options: &RunOptions,
-    engine: Engine,
+    mut engine: Engine,
 ) -> CliResult<Finished> {
+    check_threads(options)?;
+    engine.set_threads(options.threads);
     let every = match &options.checkpoint_every {
         Some(text) => library::checkpoint_every(text)?,
         None => Duration::from_secs_f64(library::DEFAULT_CHECKPOINT_EVERY),
@@ -192,5 +228,13 @@ pub fn run_long(
         },
     );
     bar.finish();
-    Ok(finished?)
+    let finished = finished?;
+    if options.threads != 1 && finished.engine.threads_used() == 1 {
+        tell(grundy_runs::Message::Note(format!(
+            "--threads {}: only the rare/common engine's values of 64 and more (sparse mode) \
+             are computed on two threads; this run computed on one",
+            options.threads
+        )));
+    }
+    Ok(finished)
 }

@@ -109,6 +109,9 @@ pub struct SequenceReport {
     pub code: String,
     pub n: usize,
     pub engine: &'static str,
+    /// Threads that computed the values (1, or 2 when `--threads` let the rare/common engine
+    /// run its two-thread pipeline).
+    pub threads: usize,
     /// Present when the sequence was extended by its certified period: the engine computed
     /// G(0..=computed_up_to) (up to the certificate) and the rest follows from the period.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -167,7 +170,9 @@ fn plan(args: &TakebreakArgs, rules: &Rules, n: usize, sparse: bool) -> CliResul
 }
 
 pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
+    super::runs::check_threads(&args.run)?;
     if let Some(n) = &args.options {
+        super::runs::note_one_thread(&args.run, "--options");
         return super::takebreak_options::run(&args.code, n, json);
     }
     crate::common::check_output_paths(&[("--png", &args.png), ("--svg", &args.svg)])?;
@@ -186,9 +191,11 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
         sequence::CodeRules::General(notation) => return run_general(&args, &notation, json),
     };
     if let Some(m) = &args.fold {
+        super::runs::note_one_thread(&args.run, "the --fold check");
         return run_fold(&args, &rules, m, json);
     }
     if args.cousin {
+        super::runs::note_one_thread(&args.run, "the --cousin check");
         return run_cousin(&args, &rules, json);
     }
     if let Some(list) = &args.heaps {
@@ -209,7 +216,8 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     }
     let plan = plan(&args, &rules, n, engine.is_sparse())?;
     let done = super::runs::run_long(&rules, plan, &args.run, engine)?;
-    report_sequence(&args, &rules, &done.computation, done.engine.name(), json)
+    let engine = (done.engine.name(), done.engine.threads_used());
+    report_sequence(&args, &rules, &done.computation, engine, json)
 }
 
 /// Report a computed sequence (and draw it if asked).
@@ -217,7 +225,7 @@ pub fn report_sequence(
     args: &TakebreakArgs,
     rules: &Rules,
     computation: &Computation,
-    engine: &'static str,
+    engine: (&'static str, usize),
     json: bool,
 ) -> CliResult {
     let report = sequence_report(rules, computation, engine, args.print);
@@ -229,13 +237,14 @@ pub fn report_sequence(
 pub fn sequence_report(
     rules: &Rules,
     c: &Computation,
-    engine: &'static str,
+    (engine, threads): (&'static str, usize),
     print: bool,
 ) -> SequenceReport {
     SequenceReport {
         code: rules.to_string(),
         n: c.n(),
         engine,
+        threads,
         computed_up_to: c.is_extended().then(|| c.computed() - 1),
         values: print.then(|| c.to_vec()),
         period: c.period,
@@ -350,6 +359,7 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
     let a = if max_heap > MAX_HEAP {
         // the rare/common engine, extended by the certified period
         let mut engine = RareCommon::for_rules(rules)?;
+        engine.set_threads(args.run.threads);
         let budget = budget::default_bytes().map_or(usize::MAX, budget::values_within);
         let plan = Plan {
             n: max_heap as usize,
@@ -366,6 +376,7 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
             }
         }
     } else {
+        super::runs::note_one_thread(&args.run, "the analysis of heaps this small");
         analyse(rules, &heaps, max_moves)?
     };
     report_position(rules.to_string(), a, json)
@@ -469,6 +480,7 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
     if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
         return Err(sequence::general_refusal(notation, what).into());
     }
+    super::runs::note_one_thread(&args.run, "the general engine");
     if let Some(list) = &args.heaps {
         let heaps = parse_u64_list("heap", list)?;
         if heaps.is_empty() {
@@ -496,6 +508,7 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         code: notation.to_string(),
         n: s.values.len() - 1,
         engine: "general",
+        threads: 1,
         computed_up_to: None,
         period: s.period,
         period_search: None,

@@ -166,6 +166,12 @@ impl AutoEngine {
         self
     }
 
+    /// Let the rare/common engine use `threads` threads ([`RareCommon::set_threads`]); the
+    /// naive engine and the trials run on one.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.sparse.set_threads(threads);
+    }
+
     /// The engine computing values now (the last one chosen).
     pub fn current(&self) -> Which {
         self.current
@@ -291,6 +297,28 @@ impl SequenceEngine for AutoEngine {
             }
         }
     }
+
+    /// Between reviews the current engine computes alone: the rare/common engine takes the
+    /// stretch up to the next review in one call (its two-thread pipeline, if it has threads);
+    /// trials go value by value as in [`Self::next_value`].
+    fn next_values(&mut self, values: &mut Vec<u16>, count: usize) -> Result<(), Error> {
+        let end = values.len() + count;
+        while values.len() < end {
+            let n = values.len();
+            if self.trial.is_none() && n < self.next_review && self.current == Which::Sparse {
+                let stretch = (end - n).min(self.next_review - n);
+                self.sparse.next_values(values, stretch)?;
+            } else {
+                let v = self.next_value(values)?;
+                values.push(v);
+            }
+        }
+        Ok(())
+    }
+
+    fn batches(&self) -> bool {
+        self.sparse.batches()
+    }
 }
 
 #[cfg(test)]
@@ -305,6 +333,24 @@ mod tests {
             .with_first_review(first);
         let c = compute(rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
         (c.values, engine)
+    }
+
+    #[test]
+    fn two_threads_give_the_same_values_and_choices_keep_working() {
+        // reviews from n = 64 on, trials value by value between the pipeline's stretches
+        for code in ["0.6", "0.437", "0.346", "0.16"] {
+            let rules = Rules::parse(code).unwrap();
+            let n = 20_000;
+            let mut engine = AutoEngine::for_rules(&rules).unwrap().with_first_review(64);
+            engine.set_threads(2);
+            assert!(engine.batches());
+            let c = compute(&rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
+            assert_eq!(c.values, sequence_of(&rules, n).unwrap(), "{code}");
+            if code == "0.6" {
+                // (how many depends on the machine's load: see Tuning::pipeline_backoff)
+                assert!(engine.sparse().stats().pipelined > 0, "{engine:?}");
+            }
+        }
     }
 
     #[test]

@@ -238,15 +238,30 @@ pub(crate) fn drive(
     if plan.finish == Finish::ComputeAll && target <= plan.max_values {
         values.reserve_exact(target - values.len());
     }
-    while values.len() < target {
+    'run: while values.len() < target {
         if values.len() >= plan.max_values {
             return Ok(Ended::OverBudget(values));
         }
-        let v = engine.next_value(&values)?;
-        values.push(v);
-        detector.push_from(&values);
-        if stop_at_certificate && detector.is_certified() {
-            break;
+        // an engine that batches computes up to the next multiple of PROGRESS_EVERY (the hook's
+        // points), the target or the budget in one call; the detector sees the values one by
+        // one
+        let from = values.len();
+        let chunk = if engine.batches() {
+            PROGRESS_EVERY - from % PROGRESS_EVERY
+        } else {
+            1
+        };
+        let count = chunk.min(target - from).min(plan.max_values - from);
+        engine.next_values(&mut values, count)?;
+        debug_assert_eq!(values.len(), from + count);
+        for k in from..values.len() {
+            detector.push_from(&values[..=k]);
+            if stop_at_certificate && detector.is_certified() {
+                // values past the certificate (computed in the same chunk) are dropped, as if
+                // never computed
+                values.truncate(k + 1);
+                break 'run;
+            }
         }
         if values.len() % PROGRESS_EVERY == 0 {
             if let Step::Stop = hook(&values, &detector)? {

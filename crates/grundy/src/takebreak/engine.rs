@@ -17,6 +17,27 @@ pub trait SequenceEngine {
     ///
     /// A value that does not fit in `u16` is an [`Error::TooLarge`], never a wrapped value.
     fn next_value(&mut self, g: &[u16]) -> Result<u16, crate::Error>;
+
+    /// Append the next `count` values to `values` (which holds G(0..n)): G(n), ...,
+    /// G(n + count - 1). The driver calls this in chunks of at most
+    /// [`super::driver::PROGRESS_EVERY`] values, so an engine that computes several values at
+    /// once (the rare/common engine's two-thread pipeline, [`super::sparse`]) can, while the
+    /// driver still sees every value in order for the period detector, progress and
+    /// checkpoints. On an error the values appended so far are all correct (fewer than
+    /// `count`). The default computes them one by one with [`Self::next_value`].
+    fn next_values(&mut self, values: &mut Vec<u16>, count: usize) -> Result<(), crate::Error> {
+        for _ in 0..count {
+            let v = self.next_value(values)?;
+            values.push(v);
+        }
+        Ok(())
+    }
+
+    /// Whether [`Self::next_values`] gains from long chunks. The driver otherwise asks for one
+    /// value at a time, so that a run stopping at a certified period computes nothing past it.
+    fn batches(&self) -> bool {
+        false
+    }
 }
 
 /// The error an engine reports when G(n) would exceed `u16::MAX`.

@@ -27,6 +27,7 @@
 //! so a run costs about the 2 bytes per heap size of the value array itself.
 
 pub mod kernels;
+mod pipeline;
 pub mod split;
 mod wide;
 mod word;
@@ -79,6 +80,43 @@ pub struct SparseStats {
     pub rebuilds: u64,
     /// Values computed in the dense mode.
     pub dense_values: u64,
+    /// Values computed by the two-thread pipeline (see [`RareCommon::set_threads`]).
+    pub pipelined: u64,
+    /// Pipeline: heaps whose speculated value (the candidate) was wrong, each followed by a
+    /// rollback.
+    pub rollbacks: u64,
+    /// Pipeline: speculated values thrown away by rollbacks (the counters above include the
+    /// work spent on them).
+    pub discarded: u64,
+    /// Pipeline: witness searches the lead ran itself (the second thread was behind, or
+    /// failures came close together).
+    pub lead_searches: u64,
+    /// Pipeline: witness searches the second thread ran.
+    pub second_searches: u64,
+    /// Pipeline: nanoseconds the second thread spent in witness searches.
+    pub verify_nanos: u64,
+    /// Pipeline: nanoseconds the lead thread waited for the second one.
+    pub lead_wait_nanos: u64,
+}
+
+impl SparseStats {
+    /// Add the counters of `other`.
+    pub fn add(&mut self, other: &SparseStats) {
+        self.rare_options += other.rare_options;
+        self.scanned_options += other.scanned_options;
+        self.proved_directly += other.proved_directly;
+        self.hinted += other.hinted;
+        self.exhaustive_scans += other.exhaustive_scans;
+        self.rebuilds += other.rebuilds;
+        self.dense_values += other.dense_values;
+        self.pipelined += other.pipelined;
+        self.rollbacks += other.rollbacks;
+        self.discarded += other.discarded;
+        self.lead_searches += other.lead_searches;
+        self.second_searches += other.second_searches;
+        self.verify_nanos += other.verify_nanos;
+        self.lead_wait_nanos += other.lead_wait_nanos;
+    }
 }
 
 /// Knobs of the automatic behaviour. The defaults are what users get; tests shrink them to
@@ -98,6 +136,9 @@ pub struct Tuning {
     pub force_wide: bool,
     /// Force a mode (tests).
     pub force_mode: Option<Mode>,
+    /// With two threads, run on one for a while after a batch in which the threads did not
+    /// overlap (a timing: tests that count the pipeline's work turn it off).
+    pub pipeline_backoff: bool,
 }
 
 impl Default for Tuning {
@@ -109,6 +150,7 @@ impl Default for Tuning {
             min_rare_budget: 1 << 16,
             force_wide: false,
             force_mode: None,
+            pipeline_backoff: true,
         }
     }
 }
@@ -267,6 +309,11 @@ pub struct RareCommon {
     word: word::WordState,
     wide: wide::WideState,
     stats: SparseStats,
+    /// Threads the wide path may use (2 or more: the pipeline of [`pipeline`]).
+    threads: usize,
+    /// When the two threads did not overlap (the machine's other cores busy): how the
+    /// pipeline backs off (see [`pipeline`]).
+    backoff: pipeline::Backoff,
 }
 
 impl std::fmt::Debug for RareCommon {
@@ -311,6 +358,8 @@ impl RareCommon {
             word: word::WordState::default(),
             wide: wide::WideState::default(),
             stats: SparseStats::default(),
+            threads: 1,
+            backoff: pipeline::Backoff::default(),
         };
         engine.reset();
         Ok(engine)
@@ -349,6 +398,23 @@ impl RareCommon {
                  use the naive engine"
             ))),
         }
+    }
+
+    /// Let the engine use `threads` threads (0: one per core). With two or more, values on
+    /// the wide path (sparse mode, values of 64 and more) are computed by a two-thread
+    /// pipeline: the candidates on the caller's thread, their witness searches on a second one
+    /// (more threads than two are not used). The values are the same whatever the number.
+    /// Only [`SequenceEngine::next_values`] (which the driver calls) uses the threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        };
+    }
+
+    /// The threads the engine may use (see [`Self::set_threads`]).
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The code this engine computes.
@@ -517,6 +583,31 @@ impl SequenceEngine for RareCommon {
 
     fn next_value(&mut self, g: &[u16]) -> Result<u16, Error> {
         RareCommon::next_value(self, g)
+    }
+
+    fn next_values(&mut self, values: &mut Vec<u16>, count: usize) -> Result<(), Error> {
+        let end = values.len() + count;
+        let two_threads =
+            self.threads > 1 && (!self.tuning.pipeline_backoff || self.backoff.ready());
+        while values.len() < end {
+            if two_threads {
+                self.sync(values);
+                if self.pipelines(values.len()) {
+                    let before = values.len();
+                    self.pipeline(values, end)?;
+                    if values.len() > before {
+                        continue;
+                    }
+                }
+            }
+            let v = RareCommon::next_value(self, values)?;
+            values.push(v);
+        }
+        Ok(())
+    }
+
+    fn batches(&self) -> bool {
+        self.threads > 1
     }
 }
 

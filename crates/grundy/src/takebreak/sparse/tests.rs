@@ -30,6 +30,7 @@ fn busy_tuning() -> Tuning {
         min_rare_budget: 8,
         force_wide: false,
         force_mode: None,
+        pipeline_backoff: true,
     }
 }
 
@@ -210,14 +211,16 @@ fn refuses_codes_that_are_not_octal() {
     assert!(e.contains("octal"), "{e}");
 }
 
-fn octal_code() -> impl Strategy<Value = Code> {
+/// Octal codes of one to four digits after `0.` or `4.` (shared with the pipeline's tests).
+pub(super) fn octal_code() -> impl Strategy<Value = Code> {
     (prop::bool::ANY, prop::collection::vec(0u128..8, 1..5)).prop_map(|(d0, mut digits)| {
         digits.insert(0, if d0 { 4 } else { 0 });
         Code::from_digits(digits).unwrap()
     })
 }
 
-fn policy() -> impl Strategy<Value = SplitPolicy> {
+/// Any split policy, fixed ones included.
+pub(super) fn policy() -> impl Strategy<Value = SplitPolicy> {
     prop_oneof![
         Just(SplitPolicy::Frequency),
         any::<u16>().prop_map(|m| SplitPolicy::Mask(m & 63)),
@@ -245,6 +248,7 @@ fn tuning() -> impl Strategy<Value = Tuning> {
                 1 => Some(Mode::Sparse),
                 _ => Some(Mode::Dense),
             },
+            pipeline_backoff: true,
         })
 }
 

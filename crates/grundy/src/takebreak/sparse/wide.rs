@@ -10,7 +10,10 @@
 
 use super::kernels::{self, MAP_BLOCK, SMALL_SET, WIDE_SET};
 use super::split::VALUES;
-use super::{record_hint, Hints, Mode, RareCommon, HINT_DEPTH, HINT_REACH};
+use super::{
+    record_hint, HintControl, Hints, Mode, OctalMoves, RareCommon, SparseStats, HINT_DEPTH,
+    HINT_REACH,
+};
 use crate::takebreak::bitset::mex;
 
 /// Stretches of a heap's splits that the witness search takes in turn.
@@ -57,17 +60,28 @@ impl WantedBits {
     }
 }
 
-/// State of the bit-set path.
+/// State of the bit-set path: the candidate stage's (byte maps, packed options) and the
+/// witness search's ([`Witness`], which the two-thread pipeline hands to its second thread).
 #[derive(Clone)]
 pub(super) struct WideState {
     /// `seen[x] != 0` when `x` is an option of the heap being computed.
     seen: Box<[u8]>,
     /// `seen` packed (bit `x`).
     found: Vec<u64>,
+    block: MapBlock,
+    pub(super) witness: Witness,
+    /// The second witness state of the two-thread pipeline (made on first use).
+    pub(super) spare: Option<Witness>,
+}
+
+/// The witness search's own state: nothing in it is read by the candidate stage.
+#[derive(Clone)]
+pub(super) struct Witness {
     /// `wanted[x] != 0` while the witness search still looks for `x` (all zero in between).
     wanted: Box<[u8]>,
     /// Per value, for the first split moves: past witnesses.
     hints: Vec<[Hints; HINTED_MOVES]>,
+    hint_control: HintControl,
     targets: Vec<u16>,
     /// Witnesses found by the vectorised lookup: (split, value).
     taken: Vec<(usize, u16)>,
@@ -76,7 +90,39 @@ pub(super) struct WideState {
     ends: Vec<usize>,
     /// The witness search's first round: the wanted values it met.
     collected: Vec<u16>,
-    block: MapBlock,
+}
+
+impl Default for Witness {
+    fn default() -> Self {
+        Witness {
+            wanted: vec![0u8; VALUES].into_boxed_slice(),
+            hints: Vec::new(),
+            hint_control: HintControl::default(),
+            targets: Vec::new(),
+            taken: Vec::new(),
+            cursors: Vec::new(),
+            ends: Vec::new(),
+            collected: Vec::new(),
+        }
+    }
+}
+
+/// What the witness search of one heap starts from: the options found so far (`found`, bit
+/// `x`), the candidate `free` and the largest value below it that still needs a witness.
+#[derive(Clone, Copy)]
+pub(super) struct Open<'a> {
+    pub(super) found: &'a [u64],
+    pub(super) free: usize,
+    pub(super) last: usize,
+}
+
+/// The candidate stage's result for one heap.
+pub(super) enum Candidate {
+    /// The value, proved without a search.
+    Proved(usize),
+    /// The candidate mex `free`, proved once every missing value below it (the largest is
+    /// `last`) has a witness; the options found are the engine's `found` words.
+    Open { free: usize, last: usize },
 }
 
 /// The byte maps of the next [`MAP_BLOCK`] heaps with their far rare options already marked (as
@@ -98,14 +144,9 @@ impl Default for WideState {
         WideState {
             seen: vec![0u8; VALUES + 64].into_boxed_slice(),
             found: vec![0; VALUES / 64 + 1],
-            wanted: vec![0u8; VALUES].into_boxed_slice(),
-            hints: Vec::new(),
-            targets: Vec::new(),
-            taken: Vec::new(),
-            cursors: Vec::new(),
-            ends: Vec::new(),
-            collected: Vec::new(),
             block: MapBlock::default(),
+            witness: Witness::default(),
+            spare: None,
         }
     }
 }
@@ -293,8 +334,41 @@ fn still_wanted(small: &Option<WantedBits>, wanted: &[u8; VALUES], t: usize) -> 
 }
 
 impl RareCommon {
-    /// `G(n)` for `n = g.len()` on the bit-set path.
+    /// `G(n)` for `n = g.len()` on the bit-set path: the candidate, then its witness search.
     pub(super) fn next_wide(&mut self, g: &[u16]) -> usize {
+        match self.candidate_wide(g) {
+            Candidate::Proved(v) => v,
+            Candidate::Open { free, last } => self.search_wide(g, free, last),
+        }
+    }
+
+    /// The witness search of a [`Candidate::Open`] heap, on this thread.
+    pub(super) fn search_wide(&mut self, g: &[u16], free: usize, last: usize) -> usize {
+        let words = self.span / 64 + 1;
+        let open = Open {
+            found: &self.wide.found[..words],
+            free,
+            last,
+        };
+        self.wide
+            .witness
+            .search(&self.moves, self.span, &mut self.stats, g, open)
+    }
+
+    /// The packed options of the last [`Candidate::Open`] heap (`span / 64 + 1` words).
+    pub(super) fn found_words(&self) -> &[u64] {
+        &self.wide.found[..self.span / 64 + 1]
+    }
+
+    /// Forget the prepared byte maps (they hold marks of values that were rolled back).
+    pub(super) fn drop_map_block(&mut self) {
+        self.wide.block.epoch = 0;
+    }
+
+    /// The candidate stage of the bit-set path for `n = g.len()`: every option that leaves no
+    /// heap, one heap or a rare position, and the first value that is neither one of them nor
+    /// producible by two common positions.
+    pub(super) fn candidate_wide(&mut self, g: &[u16]) -> Candidate {
         let n = g.len();
         let words = self.span / 64 + 1;
         if self.mode == Mode::Dense {
@@ -309,7 +383,7 @@ impl RareCommon {
                 }
             }
             pack(seen, &mut self.wide.found[..words]);
-            return mex(&self.wide.found[..words]);
+            return Candidate::Proved(mex(&self.wide.found[..words]));
         }
         let block = &self.wide.block;
         if block.epoch != self.rare_epoch
@@ -342,11 +416,13 @@ impl RareCommon {
         pack(seen, found);
         let blocked = &self.split.blocked_words(n & 1)[..words];
         let free = first_free(found, blocked);
-        let Some(last) = last_missing_below(found, free) else {
-            self.stats.proved_directly += 1;
-            return free;
-        };
-        self.witness_search_wide(g, free, last)
+        match last_missing_below(found, free) {
+            None => {
+                self.stats.proved_directly += 1;
+                Candidate::Proved(free)
+            }
+            Some(last) => Candidate::Open { free, last },
+        }
     }
 
     /// Mark the options that leave no heap or one heap.
@@ -394,23 +470,32 @@ impl RareCommon {
             block.far_end.push(far_end);
         }
     }
+}
 
+impl Witness {
     /// Find a witness for every value missing below `free` (the largest of them is `last`):
     /// around past witnesses first, then over stretches of each heap's splits; the mex is
     /// `free` if all are found, else the smallest one that no split produces.
-    fn witness_search_wide(&mut self, g: &[u16], free: usize, last: usize) -> usize {
+    pub(super) fn search(
+        &mut self,
+        moves: &OctalMoves,
+        span: usize,
+        stats: &mut SparseStats,
+        g: &[u16],
+        open: Open<'_>,
+    ) -> usize {
         let n = g.len();
-        let state = &mut self.wide;
+        let Open { found, free, last } = open;
+        let state = self;
         if state.hints.len() < free {
             state.hints.resize(free, [[0; HINT_DEPTH]; HINTED_MOVES]);
         }
         // The wanted set: a bit set of values below 512 or 1024 (looked up 32 splits at a time
         // in registers) when every value fits, else a byte map. The bit set is the missing
         // words themselves; the list of targets is only needed by the hints and the byte map.
-        let found = &state.found;
         let width = [SMALL_SET, WIDE_SET]
             .into_iter()
-            .find(|&w| self.span <= w && last < w);
+            .find(|&w| span <= w && last < w);
         let mut small = width.map(|width| {
             let mut bits = [0u32; WIDE_SET / 32];
             for w in 0..width / 64 {
@@ -421,7 +506,7 @@ impl RareCommon {
             let left = bits.iter().map(|b| b.count_ones()).sum();
             WantedBits { bits, left, width }
         });
-        let try_hints = self.hint_control.should_try();
+        let try_hints = state.hint_control.should_try();
         state.targets.clear();
         if width.is_none() || try_hints {
             missing_below(found, free, &mut state.targets);
@@ -431,7 +516,7 @@ impl RareCommon {
                 state.wanted[t as usize] = 1;
             }
         }
-        let record = self.hint_control.recording();
+        let record = state.hint_control.recording();
         let mut remaining = match &small {
             Some(set) => set.left as usize,
             None => state.targets.len(),
@@ -440,7 +525,7 @@ impl RareCommon {
         let mut scanned = 0u64;
         'search: {
             if try_hints {
-                for (s, m) in self.moves.split_heaps(n).enumerate().take(HINTED_MOVES) {
+                for (s, m) in moves.split_heaps(n).enumerate().take(HINTED_MOVES) {
                     if m < 2 {
                         continue;
                     }
@@ -469,14 +554,14 @@ impl RareCommon {
                                 },
                             );
                             if last.is_some() {
-                                self.hint_control.report(true);
-                                self.stats.hinted += 1;
+                                state.hint_control.report(true);
+                                stats.hinted += 1;
                                 break 'search;
                             }
                         }
                     }
                 }
-                self.hint_control.report(false);
+                state.hint_control.report(false);
             }
             // Each heap's splits in SEGMENTS equal stretches, scanned in turn a chunk at a time
             // (and the split moves taking turns): the witnesses of a game without local
@@ -484,7 +569,7 @@ impl RareCommon {
             // last of them sooner than a scan from the bottom (scripts/officers-witnesses.py).
             state.cursors.clear();
             state.ends.clear();
-            for m in self.moves.split_heaps(n) {
+            for m in moves.split_heaps(n) {
                 let half = if m >= 2 { m / 2 } else { 0 };
                 for k in 0..SEGMENTS {
                     state.cursors.push(1 + k * half / SEGMENTS);
@@ -497,8 +582,7 @@ impl RareCommon {
                 // each stretch marked in a byte map, then all wanted ones taken at once (most
                 // wanted values turn up in this round; looking them up one by one would
                 // mispredict a branch at nearly every one).
-                let heaps = self
-                    .moves
+                let heaps = moves
                     .split_heaps(n)
                     .flat_map(|m| std::iter::repeat(m).take(SEGMENTS));
                 let (cursors, ends) = (&mut state.cursors[..], &state.ends[..]);
@@ -529,8 +613,7 @@ impl RareCommon {
             }
             loop {
                 let mut progressed = false;
-                for (c, m) in self
-                    .moves
+                for (c, m) in moves
                     .split_heaps(n)
                     .flat_map(|m| std::iter::repeat(m).take(SEGMENTS))
                     .enumerate()
@@ -594,13 +677,13 @@ impl RareCommon {
                     scanned += (hi - lo) as u64;
                 }
                 if !progressed {
-                    self.stats.exhaustive_scans += 1;
+                    stats.exhaustive_scans += 1;
                     break 'search;
                 }
                 chunk = (chunk * 2).min(1 << 14);
             }
         }
-        self.stats.scanned_options += scanned;
+        stats.scanned_options += scanned;
         // the mex: the smallest value never found, else `free`; leave `wanted` all zero (the
         // bit set path never set it)
         if let Some(set) = &small {

@@ -1,0 +1,133 @@
+//! `grundy takebreak --threads N`: the same values on two threads as on one (the rare/common
+//! engine's pipeline), recorded in `--json`, noted where it is not used, refused when bad, and
+//! Ctrl-C still saves a checkpoint the run resumes from bit-identically.
+
+mod common;
+
+use common::{bad_input, grundy, json, signalled, values_of};
+use grundy::takebreak::sparse::RareCommon;
+use grundy::takebreak::{compute, Finish, Rules};
+use std::time::Duration;
+
+/// G(0..=n) of `code` from the library's serial engine.
+fn library_values(code: &str, n: usize) -> Vec<u64> {
+    let rules = Rules::parse(code).unwrap();
+    let mut engine = RareCommon::for_rules(&rules).unwrap();
+    let c = compute(&rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
+    c.values.iter().map(|&v| v as u64).collect()
+}
+
+#[test]
+fn two_threads_print_the_values_of_one() {
+    for engine in ["auto", "sparse"] {
+        let run = |threads: &str| {
+            json(&[
+                "takebreak",
+                "officers",
+                "-n",
+                "300000",
+                "--print",
+                "--engine",
+                engine,
+                "--threads",
+                threads,
+                "--no-checkpoint",
+                "--no-record",
+            ])
+        };
+        let (one, two) = (run("1"), run("2"));
+        assert_eq!(one["threads"], 1);
+        assert_eq!(two["threads"], 2, "{engine}");
+        assert_eq!(values_of(&two), values_of(&one));
+        assert_eq!(values_of(&two), library_values("0.6", 300_000));
+        assert_eq!(two["value_counts"], one["value_counts"]);
+    }
+}
+
+/// `grundy takebreak ARGS --no-checkpoint --no-record`, which must succeed: (stdout, stderr).
+fn takebreak(args: &[&str]) -> (String, String) {
+    let out = grundy()
+        .arg("takebreak")
+        .args(args)
+        .args(["--no-checkpoint", "--no-record"])
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    (text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn where_threads_are_not_used_a_note_says_so() {
+    // values below 64: the one-word path, on one thread
+    let (out, err) = takebreak(&["0.07", "-n", "1000", "--threads", "2", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["threads"], 1);
+    assert!(err.contains("note: --threads 2"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // the naive engine and the general engine
+    for args in [
+        &["0.6", "-n", "500", "--engine", "naive", "--threads", "0"][..],
+        &["0.[3]", "-n", "50", "--threads", "2"][..],
+    ] {
+        let (_, err) = takebreak(args);
+        assert!(err.contains("note: --threads"), "{args:?}: {err}");
+    }
+    // one thread asked for: no note
+    let (_, err) = takebreak(&["0.07", "-n", "1000"]);
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn bad_thread_counts_are_one_line_and_exit_2() {
+    bad_input(&["takebreak", "0.6", "--threads", "abc"], "--threads");
+    bad_input(&["takebreak", "0.6", "--threads", "-1"], "--threads");
+    bad_input(&["takebreak", "0.6", "--threads", "5000"], "at most 1024");
+    bad_input(&["takebreak", "0.6", "--threads", ""], "--threads");
+}
+
+/// The binary with its user data directory in `data`.
+fn grundy_in(data: &std::path::Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"));
+    cmd.env("XDG_DATA_HOME", data).env_remove("GRUNDY_DB");
+    cmd
+}
+
+#[test]
+fn ctrl_c_on_two_threads_saves_a_checkpoint_and_the_run_resumes_bit_identically() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("threads.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let out = signalled(
+        grundy_in(dir.path())
+            .args(["takebreak", "officers", "-n", "20000000", "--checkpoint", c])
+            .args([
+                "--checkpoint-every",
+                "1000",
+                "--no-record",
+                "--threads",
+                "2",
+            ]),
+        "-INT",
+        Duration::from_millis(1500),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("saved to"), "{err}");
+    let saved = grundy::takebreak::checkpoint::load(&ckpt, usize::MAX)
+        .unwrap()
+        .unwrap();
+    let k = saved.count;
+    assert!(k > 0 && k < 20_000_001, "{k}");
+    // resume on two threads a little further: every value is the serial engine's
+    let n = (k + 5000).to_string();
+    let out = grundy_in(dir.path())
+        .args(["takebreak", "officers", "-n", &n, "--checkpoint", c])
+        .args(["--no-record", "--print", "--json", "--threads", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resuming from checkpoint"));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(values_of(&v), library_values("0.6", k + 5000));
+}

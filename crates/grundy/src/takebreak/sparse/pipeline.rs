@@ -1,0 +1,556 @@
+//! The wide path on two threads: a speculative pipeline of the two stages of a heap.
+//!
+//! A heap's value on the wide path ([`super::wide`]) is found in two stages: the *candidate*
+//! (every option with a rare position marked, the first value neither marked nor producible by
+//! two common positions) and the *witness search*, which proves the candidate by finding, for
+//! every value below it that is still missing, a split of two common positions producing it.
+//! The search almost always succeeds (Officers: all but about 0.08% of the heaps), and when it
+//! does the value *is* the candidate. So the lead thread (the caller's) computes candidates heap
+//! after heap and writes `G(n) = candidate` at once, and a second thread runs the witness
+//! search of each heap behind it, against the values exactly as the lead used them.
+//!
+//! Every value stays proved. When the second thread finds a heap `f` whose witnesses are not
+//! all there, its search has computed the true `G(f)` (the smallest value without a witness,
+//! which is the mex, given that every value below `f` is right): everything the lead did after
+//! `f` is discarded, `G(f)` gets the proved value and the pipeline restarts after it (after two
+//! failures close together the lead runs the searches itself for a while). Any event
+//! that changes the engine's state beyond a count (a value that would be a rare position, a
+//! key seen for the first time, a value at or above the span, a review of the split) is taken
+//! only once every earlier heap is confirmed: the lead waits for the second thread there, so
+//! that the state it rolls back is only the counts of values it speculated. When the second
+//! thread falls behind (its queue is full), the lead runs the searches of the next heaps itself
+//! rather than wait, against the same values, so the two threads share the searches. When the
+//! two threads did not overlap in a batch (the lead waited for more than an eighth of it, or
+//! ran more searches than the second thread: the machine's other cores are busy), the next
+//! batches run on one thread, twice as many after each such batch ([`Backoff`]).
+//! The values are therefore exactly the serial engine's; the tests compare the two on every
+//! two-digit code, a sample of three-digit ones, Officers and codes with poor splits where the
+//! speculation fails often.
+//!
+//! # Sharing the values without a data race
+//! The values live in the caller's `Vec<u16>`, with room reserved for the whole batch up front
+//! (so the buffer never moves); during the batch neither thread touches the `Vec` itself, only
+//! a raw pointer to its buffer ([`SharedValues`]), and the length is set once at the end, to
+//! the confirmed values only. Index `i` is written only by the lead, and only when no slice
+//! covering `i` can be alive in the other thread:
+//! - the lead writes `G(n)` for its next heap `n` while the second thread reads prefixes
+//!   `G(0..m)` of heaps `m <= n` it was sent (disjoint);
+//! - the second thread reads `G(0..m)` only after receiving heap `m`'s job over a channel,
+//!   which the lead sends after writing those values (the channel orders the writes before the
+//!   reads);
+//! - a rollback at `f` rewrites indices `>= f`, but only after the second thread has reported
+//!   the failure (through a mutex, which orders its reads before the rewrite) and stopped
+//!   reading: it ignores every job of the failed epoch after `f`, and reads again only for
+//!   jobs of the next epoch, sent after the rewrite.
+
+use super::wide::{Candidate, Open, Witness};
+use super::{Mode, OctalMoves, RareCommon, SparseStats};
+use crate::takebreak::engine::value_too_large;
+use crate::Error;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError, TrySendError};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Heaps whose witness searches are sent to the second thread in one message.
+const JOB_BATCH: usize = 16;
+/// Messages that may wait for the second thread (bounds how far the lead runs ahead).
+const QUEUE: usize = 4;
+/// Two rollbacks closer than this many heaps make the lead search every heap itself ...
+const CLOSE_FAILURES: usize = 256;
+/// ... for this many heaps.
+const CAUTIOUS_HEAPS: usize = 256;
+
+/// A batch of the pipeline in which the lead waited more than this share (1/x) of the time, or
+/// ran more searches itself than the second thread did, did not overlap the two threads (on a
+/// machine whose other cores are busy, the second thread waits for a core)...
+const POOR_SHARE: u32 = 8;
+/// ... and the next batches (twice as many after each poor one, up to this many) run on one
+/// thread; a good batch resets the count.
+const MAX_PAUSE: u32 = 64;
+
+/// How the pipeline backs off when the two threads do not overlap.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Backoff {
+    /// Batches still to run on one thread.
+    skip: u32,
+    /// The pause after the next poor batch.
+    pause: u32,
+}
+
+impl Backoff {
+    /// Whether this batch may use the pipeline (counts a skipped one).
+    pub(super) fn ready(&mut self) -> bool {
+        if self.skip > 0 {
+            self.skip -= 1;
+            false
+        } else {
+            true
+        }
+    }
+
+    fn report(&mut self, poor: bool) {
+        if poor {
+            self.pause = (2 * self.pause).clamp(1, MAX_PAUSE);
+            self.skip = self.pause;
+        } else {
+            self.pause = 0;
+        }
+    }
+}
+
+/// The values buffer shared by the two threads (see the module documentation for why the
+/// accesses below never overlap a write).
+#[derive(Clone, Copy)]
+struct SharedValues {
+    ptr: *mut u16,
+}
+
+// SAFETY: the pointer is used only as the module documentation describes: disjoint writes by
+// the lead, reads of prefixes ordered after their writes by the channel and the mutex.
+unsafe impl Send for SharedValues {}
+unsafe impl Sync for SharedValues {}
+
+impl SharedValues {
+    /// `G(0..len)`.
+    ///
+    /// # Safety
+    /// The first `len` values are initialised and none is written while the slice lives.
+    unsafe fn prefix<'a>(self, len: usize) -> &'a [u16] {
+        std::slice::from_raw_parts(self.ptr, len)
+    }
+
+    /// Set `G(i) = v`.
+    ///
+    /// # Safety
+    /// `i` is within the reserved room and no slice covering `i` is alive in either thread.
+    unsafe fn write(self, i: usize, v: u16) {
+        self.ptr.add(i).write(v);
+    }
+}
+
+/// One heap's witness search, as the lead left it (its `words` packed options are the next
+/// ones of its batch's `found`).
+struct Job {
+    n: usize,
+    span: usize,
+    free: usize,
+    last: usize,
+    words: usize,
+}
+
+/// Jobs of one epoch (the epoch changes at every rollback); `upto`: every heap below it has
+/// been sent (heaps with no job were proved by the lead).
+struct Batch {
+    epoch: u64,
+    jobs: Vec<Job>,
+    found: Vec<u64>,
+    upto: usize,
+}
+
+impl Batch {
+    fn new(epoch: u64) -> Self {
+        Batch {
+            epoch,
+            jobs: Vec::with_capacity(JOB_BATCH),
+            found: Vec::with_capacity(JOB_BATCH * 16),
+            upto: 0,
+        }
+    }
+}
+
+/// What the second thread tells the lead.
+#[derive(Default)]
+struct Report {
+    /// The epoch of `confirmed`.
+    epoch: u64,
+    /// Every heap below it is proved (in `epoch`).
+    confirmed: usize,
+    /// `(epoch, heap, value)`: the first heap whose candidate was wrong, and its value.
+    failure: Option<(u64, usize, usize)>,
+}
+
+struct Shared {
+    report: Mutex<Report>,
+    changed: Condvar,
+    /// Set with `report.failure` (read without the lock at every heap).
+    failed: AtomicBool,
+}
+
+/// How long the second thread polls for the next batch before it sleeps: batches come every
+/// few microseconds, and waking a sleeping thread costs the lead a system call per batch.
+const POLL: Duration = Duration::from_micros(50);
+
+/// The next batch (`None` once the lead has dropped its sender).
+fn next_batch(jobs: &Receiver<Batch>) -> Option<Batch> {
+    let start = Instant::now();
+    loop {
+        for _ in 0..64 {
+            match jobs.try_recv() {
+                Ok(batch) => return Some(batch),
+                Err(TryRecvError::Disconnected) => return None,
+                Err(TryRecvError::Empty) => std::hint::spin_loop(),
+            }
+        }
+        if start.elapsed() >= POLL {
+            return jobs.recv().ok();
+        }
+    }
+}
+
+/// The second thread: run the witness search of every job, in order, and report.
+fn verify(
+    values: SharedValues,
+    jobs: Receiver<Batch>,
+    shared: &Shared,
+    witness: &mut Witness,
+    moves: &OctalMoves,
+) -> SparseStats {
+    let mut stats = SparseStats::default();
+    let mut busy = Duration::ZERO;
+    let mut dead = None;
+    while let Some(batch) = next_batch(&jobs) {
+        if dead.is_some_and(|e| batch.epoch <= e) {
+            continue; // jobs behind a failure: discarded by the lead
+        }
+        let start = Instant::now();
+        let mut failure = None;
+        let mut words = batch.found.as_slice();
+        for job in &batch.jobs {
+            let found;
+            (found, words) = words.split_at(job.words);
+            // SAFETY: G(0..job.n) were written before this job was sent, and are not written
+            // again until this thread has reported a failure at or before `job.n`.
+            let g = unsafe { values.prefix(job.n) };
+            let open = Open {
+                found,
+                free: job.free,
+                last: job.last,
+            };
+            let v = witness.search(moves, job.span, &mut stats, g, open);
+            stats.second_searches += 1;
+            if v != job.free {
+                failure = Some((batch.epoch, job.n, v));
+                break;
+            }
+        }
+        busy += start.elapsed();
+        let mut report = shared
+            .report
+            .lock()
+            .expect("the lead never panics holding it");
+        if failure.is_some() {
+            report.failure = failure;
+            dead = Some(batch.epoch);
+            shared.failed.store(true, Ordering::Release);
+        } else {
+            report.epoch = batch.epoch;
+            report.confirmed = batch.upto;
+        }
+        drop(report);
+        shared.changed.notify_one();
+    }
+    stats.verify_nanos += busy.as_nanos() as u64;
+    stats
+}
+
+/// The lead's side of the pipeline.
+struct Lead<'a> {
+    values: SharedValues,
+    shared: &'a Shared,
+    jobs: SyncSender<Batch>,
+    pending: Batch,
+    /// A full batch the queue had no room for (sent before any later one).
+    held: Option<Batch>,
+    epoch: u64,
+    /// The lead's next heap: `G(0..next)` are written (and absorbed by the engine).
+    next: usize,
+    /// Every heap below it is proved.
+    confirmed: usize,
+    last_failure: Option<usize>,
+    cautious: usize,
+    waited: Duration,
+}
+
+impl Lead<'_> {
+    fn batch(&mut self, upto: usize) -> Batch {
+        let batch = std::mem::replace(&mut self.pending, Batch::new(self.epoch));
+        Batch { upto, ..batch }
+    }
+
+    /// Send the held batch and the pending jobs, waiting for room; every heap below `upto`
+    /// has been sent.
+    fn flush(&mut self, upto: usize) {
+        let start = Instant::now();
+        // (the second thread only ends when the sender is dropped: sending cannot fail)
+        if let Some(held) = self.held.take() {
+            let _ = self.jobs.send(held);
+        }
+        let batch = self.batch(upto);
+        let _ = self.jobs.send(batch);
+        self.waited += start.elapsed();
+    }
+
+    /// Send the pending jobs if there is room, else hold them (every heap below `upto` has
+    /// been sent).
+    fn offer(&mut self, upto: usize) {
+        let batch = self.batch(upto);
+        if let Err(TrySendError::Full(batch)) = self.jobs.try_send(batch) {
+            self.held = Some(batch);
+        }
+    }
+
+    /// Whether the second thread is behind: a batch is held (sent now if there is room).
+    fn behind(&mut self) -> bool {
+        match self.held.take().map(|held| self.jobs.try_send(held)) {
+            Some(Err(TrySendError::Full(held))) => {
+                self.held = Some(held);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Wait until every heap below `upto` is proved (`None`) or a failure is reported.
+    fn settle(&mut self, upto: usize, alive: &dyn Fn() -> bool) -> Option<(usize, usize)> {
+        if self.confirmed >= upto && !self.shared.failed.load(Ordering::Acquire) {
+            return None;
+        }
+        self.flush(upto);
+        let start = Instant::now();
+        let mut report = self
+            .shared
+            .report
+            .lock()
+            .expect("the verifier never panics holding it");
+        let result = loop {
+            if let Some((epoch, f, v)) = report.failure {
+                debug_assert_eq!(epoch, self.epoch);
+                break Some((f, v));
+            }
+            if report.epoch == self.epoch && report.confirmed >= upto {
+                self.confirmed = report.confirmed;
+                break None;
+            }
+            if !alive() {
+                panic!("the pipeline's verifying thread stopped");
+            }
+            report = self
+                .shared
+                .changed
+                .wait_timeout(report, Duration::from_millis(100))
+                .expect("the verifier never panics holding it")
+                .0;
+        };
+        self.waited += start.elapsed();
+        result
+    }
+
+    /// A failure reported by the second thread, if any (no wait).
+    fn failure(&self) -> Option<(usize, usize)> {
+        if !self.shared.failed.load(Ordering::Acquire) {
+            return None;
+        }
+        let report = self
+            .shared
+            .report
+            .lock()
+            .expect("the verifier never panics holding it");
+        report.failure.map(|(_, f, v)| (f, v))
+    }
+}
+
+impl RareCommon {
+    /// Whether the pipeline can compute heap `n` (the state is in step with `G(0..n)`): the
+    /// sparse mode on the wide path.
+    pub(super) fn pipelines(&self, n: usize) -> bool {
+        self.mode == Mode::Sparse
+            && (self.span > 64 || self.tuning.force_wide)
+            && n + 1 < u32::MAX as usize
+    }
+
+    /// Whether taking `G(n) = v` changes nothing in the engine's state but one count, so that
+    /// it can be taken back by decrementing that count.
+    fn quiet(&self, n: usize, v: usize) -> bool {
+        let q = n & 1;
+        n >= 1
+            && v < self.span
+            && self.counts[2 * v + q] > 0
+            && self.split.is_common(v as u16, q)
+            && n + 1 < self.next_review
+            && self.rare_count <= self.rare_trigger
+    }
+
+    /// Compute `G(n)` for `n` from `values.len()` up to `end` (or until the pipeline no longer
+    /// applies) on two threads, appending them to `values`. The state must be in step with
+    /// `values` and [`Self::pipelines`] true.
+    pub(super) fn pipeline(&mut self, values: &mut Vec<u16>, end: usize) -> Result<(), Error> {
+        let base = values.len();
+        values.reserve(end - base);
+        let shared_values = SharedValues {
+            ptr: values.as_mut_ptr(),
+        };
+        // the second thread takes the witness state; the lead searches with the spare one
+        let spare = self.wide.spare.take().unwrap_or_default();
+        let mut witness = std::mem::replace(&mut self.wide.witness, spare);
+        let moves = self.moves.clone();
+        let shared = Shared {
+            report: Mutex::new(Report::default()),
+            changed: Condvar::new(),
+            failed: AtomicBool::new(false),
+        };
+        let (sender, receiver) = sync_channel::<Batch>(QUEUE);
+        let (start, lead_before) = (Instant::now(), self.stats.lead_searches);
+        let (result, confirmed, stats) = std::thread::scope(|scope| {
+            let verifier =
+                scope.spawn(|| verify(shared_values, receiver, &shared, &mut witness, &moves));
+            let mut lead = Lead {
+                values: shared_values,
+                shared: &shared,
+                jobs: sender,
+                pending: Batch::new(0),
+                held: None,
+                epoch: 0,
+                next: base,
+                confirmed: base,
+                last_failure: None,
+                cautious: 0,
+                waited: Duration::ZERO,
+            };
+            let alive = || !verifier.is_finished();
+            let result = self.lead(&mut lead, end, &alive);
+            let (confirmed, waited) = (lead.confirmed, lead.waited);
+            drop(lead); // closes the channel: the verifier ends
+            let mut stats = verifier
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            stats.lead_wait_nanos += waited.as_nanos() as u64;
+            (result, confirmed, stats)
+        });
+        self.wide.spare = Some(std::mem::replace(&mut self.wide.witness, witness));
+        let waited = Duration::from_nanos(stats.lead_wait_nanos);
+        let lead_searches = self.stats.lead_searches - lead_before;
+        self.backoff
+            .report(waited > start.elapsed() / POOR_SHARE || lead_searches > stats.second_searches);
+        self.stats.add(&stats);
+        self.stats.pipelined += (confirmed - base) as u64;
+        // SAFETY: G(0..confirmed) are written and proved; the second thread has ended.
+        unsafe { values.set_len(confirmed) };
+        if confirmed < self.seen {
+            // an error left speculative values absorbed: start the state over from the values
+            self.reset();
+        }
+        result
+    }
+
+    /// The lead thread's loop (see the module documentation).
+    fn lead(&mut self, lead: &mut Lead, end: usize, alive: &dyn Fn() -> bool) -> Result<(), Error> {
+        loop {
+            if let Some((f, v)) = lead.failure() {
+                self.roll_back(lead, f, v)?;
+                continue;
+            }
+            let n = lead.next;
+            if n == end || !self.pipelines(n) {
+                match lead.settle(n, alive) {
+                    Some((f, v)) => self.roll_back(lead, f, v)?,
+                    None => return Ok(()),
+                }
+                continue;
+            }
+            // SAFETY: the lead wrote G(0..n) and writes nothing while `g` lives.
+            let g = unsafe { lead.values.prefix(n) };
+            let value = match self.candidate_wide(g) {
+                Candidate::Proved(v) => v,
+                // after failures close together, or while the second thread is behind: search
+                // here (against the same values)
+                Candidate::Open { free, last } if lead.cautious > 0 || lead.behind() => {
+                    self.stats.lead_searches += 1;
+                    self.search_wide(g, free, last)
+                }
+                Candidate::Open { free, last } => {
+                    let words = self.found_words();
+                    lead.pending.found.extend_from_slice(words);
+                    lead.pending.jobs.push(Job {
+                        n,
+                        span: self.span,
+                        free,
+                        last,
+                        words: words.len(),
+                    });
+                    free
+                }
+            };
+            lead.cautious = lead.cautious.saturating_sub(1);
+            if self.quiet(n, value) {
+                // speculate: G(n) = the candidate, only its count taken
+                // SAFETY: index n is the lead's own (see the module documentation).
+                unsafe { lead.values.write(n, value as u16) };
+                self.counts[2 * value + (n & 1)] += 1;
+                self.seen = n + 1;
+                lead.next = n + 1;
+                if lead.pending.jobs.len() >= JOB_BATCH {
+                    lead.offer(n + 1);
+                }
+                continue;
+            }
+            // a value that changes the state: only once it and every heap before it is proved
+            if let Some((f, v)) = lead.settle(n + 1, alive) {
+                self.roll_back(lead, f, v)?;
+                continue;
+            }
+            self.take(lead, n, value)?;
+        }
+    }
+
+    /// `G(n) = v`, proved, with every earlier value proved: write it and absorb it fully.
+    fn take(&mut self, lead: &mut Lead, n: usize, v: usize) -> Result<(), Error> {
+        let v = u16::try_from(v).map_err(|_| value_too_large(n))?;
+        // SAFETY: every heap up to n is proved, so the second thread reads below n only.
+        unsafe { lead.values.write(n, v) };
+        lead.next = n + 1;
+        lead.confirmed = n + 1;
+        // SAFETY: as above; the lead writes nothing while the slice lives.
+        self.sync(unsafe { lead.values.prefix(n + 1) });
+        Ok(())
+    }
+
+    /// Heap `f`'s candidate was wrong and its value is `v`: take back every value speculated
+    /// from `f` on and restart after `f`.
+    fn roll_back(&mut self, lead: &mut Lead, f: usize, v: usize) -> Result<(), Error> {
+        debug_assert!(f < lead.next || (f == lead.next && self.seen == f));
+        for k in f..lead.next {
+            // SAFETY: the lead's own values; the second thread reads below f only.
+            let old = unsafe { lead.values.prefix(k + 1) }[k] as usize;
+            self.counts[2 * old + (k & 1)] -= 1;
+        }
+        self.stats.rollbacks += 1;
+        self.stats.discarded += (lead.next.max(f + 1) - f - 1) as u64;
+        self.seen = f;
+        // the maps prepared for later heaps hold options of the discarded values
+        self.drop_map_block();
+        lead.epoch += 1;
+        lead.pending = Batch::new(lead.epoch);
+        lead.held = None;
+        *lead
+            .shared
+            .report
+            .lock()
+            .expect("the verifier never panics holding it") = Report {
+            epoch: lead.epoch,
+            confirmed: f,
+            failure: None,
+        };
+        lead.shared.failed.store(false, Ordering::Release);
+        if lead.last_failure.is_some_and(|at| f < at + CLOSE_FAILURES) {
+            lead.cautious = CAUTIOUS_HEAPS;
+        }
+        lead.last_failure = Some(f);
+        lead.confirmed = f;
+        self.take(lead, f, v)
+    }
+}
+
+#[cfg(test)]
+#[path = "pipeline_tests.rs"]
+mod tests;

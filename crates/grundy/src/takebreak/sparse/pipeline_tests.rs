@@ -1,0 +1,237 @@
+//! The two-thread pipeline against the serial engine, value by value.
+
+use super::super::tests::{octal_code, policy};
+use super::super::{Code, Mode, RareCommon, SequenceEngine, SparseStats, SplitPolicy, Tuning};
+use super::Backoff;
+use crate::takebreak::{compute, Finish, Rules};
+use proptest::prelude::*;
+
+/// G(0..=n) one value at a time on one thread.
+fn serial(code: &Code, policy: &SplitPolicy, tuning: &Tuning, n: usize) -> Vec<u16> {
+    let mut engine = RareCommon::with_policy(code, policy.clone(), tuning.clone()).unwrap();
+    let mut g = Vec::with_capacity(n + 1);
+    while g.len() <= n {
+        let v = engine.next_value(&g).unwrap();
+        g.push(v);
+    }
+    g
+}
+
+/// G(0..=n) in batches of `chunk` values on two threads, with the engine's counters.
+fn piped(
+    code: &Code,
+    policy: &SplitPolicy,
+    tuning: &Tuning,
+    n: usize,
+    chunk: usize,
+) -> (Vec<u16>, SparseStats) {
+    // the back-off is a timing: off, so that the pipeline's counters are deterministic
+    let tuning = Tuning {
+        pipeline_backoff: false,
+        ..tuning.clone()
+    };
+    let mut engine = RareCommon::with_policy(code, policy.clone(), tuning).unwrap();
+    engine.set_threads(2);
+    let mut g = Vec::new();
+    while g.len() <= n {
+        let count = chunk.min(n + 1 - g.len());
+        engine.next_values(&mut g, count).unwrap();
+    }
+    (g, engine.stats().clone())
+}
+
+/// The wide path from the start (so that small games use the pipeline too), with short
+/// reviews so that reviews and rebuilds happen inside batches.
+fn wide(first_review: usize) -> Tuning {
+    Tuning {
+        first_review,
+        force_wide: true,
+        ..Tuning::default()
+    }
+}
+
+fn code_of(digits: &[u128]) -> Code {
+    Code::from_digits(digits.to_vec()).unwrap()
+}
+
+#[test]
+fn every_two_digit_code_gives_the_serial_values_on_two_threads() {
+    let n = 3000;
+    let mut pipelined = 0;
+    for d0 in [0u128, 4] {
+        for code in 0..64u128 {
+            let c = code_of(&[d0, code / 8, code % 8]);
+            for tuning in [wide(256), wide(16), Tuning::default()] {
+                let expect = serial(&c, &SplitPolicy::Frequency, &tuning, n);
+                let (got, stats) = piped(&c, &SplitPolicy::Frequency, &tuning, n, 4096);
+                assert_eq!(got, expect, "code {c} tuning {tuning:?}");
+                pipelined += stats.pipelined;
+            }
+        }
+    }
+    assert!(pipelined > 100_000, "only {pipelined} values pipelined");
+}
+
+#[test]
+fn a_sample_of_three_digit_codes_gives_the_serial_values_on_two_threads() {
+    // every 5th code of 0.??? and 4.??? to 3000, on the wide path, in odd-sized batches
+    let n = 3000;
+    for d0 in [0u128, 4] {
+        for index in (0..512u128).step_by(5) {
+            let c = code_of(&[d0, index >> 6, index >> 3 & 7, index & 7]);
+            let tuning = wide(64);
+            let expect = serial(&c, &SplitPolicy::Frequency, &tuning, n);
+            let (got, _) = piped(&c, &SplitPolicy::Frequency, &tuning, n, 1000);
+            assert_eq!(got, expect, "code {c}");
+        }
+    }
+}
+
+#[test]
+fn poor_splits_make_the_speculation_fail_and_roll_back_to_the_right_values() {
+    // Splits (fixed poor ones, and the frequency-driven one early in a game) under which many
+    // candidates are wrong: each failure is rolled back (with the values speculated after
+    // it), failures close together make the lead search for a while; the values are still
+    // the serial engine's. (Found by counting rollbacks over codes and policies to 6000.)
+    let (mut rollbacks, mut discarded, mut lead_searches) = (0, 0, 0);
+    for (text, policy) in [
+        ("0.26", SplitPolicy::Values(vec![0, 1, 2, 3])),
+        ("0.16", SplitPolicy::Mask(0b110)),
+        ("0.165", SplitPolicy::Frequency),
+        ("0.6", SplitPolicy::Frequency),
+        ("0.37", SplitPolicy::Frequency),
+        ("0.56", SplitPolicy::Frequency),
+    ] {
+        let c: Code = text.parse().unwrap();
+        let tuning = wide(256);
+        let expect = serial(&c, &policy, &tuning, 6000);
+        let (got, stats) = piped(&c, &policy, &tuning, 6000, 4096);
+        assert_eq!(got, expect, "code {text} policy {policy:?}");
+        assert!(stats.rollbacks > 0, "{text} {policy:?}: {stats:?}");
+        rollbacks += stats.rollbacks;
+        discarded += stats.discarded;
+        lead_searches += stats.lead_searches;
+    }
+    assert!(rollbacks >= 100, "only {rollbacks} rollbacks");
+    assert!(
+        discarded >= 1000,
+        "only {discarded} speculated values discarded"
+    );
+    assert!(
+        lead_searches >= 1000,
+        "only {lead_searches} searches on the lead"
+    );
+}
+
+#[test]
+fn officers_to_2_20_gives_the_serial_values_on_two_threads() {
+    let c: Code = "0.6".parse().unwrap();
+    let n = 1 << 20;
+    let tuning = Tuning::default();
+    let expect = serial(&c, &SplitPolicy::Frequency, &tuning, n);
+    let (got, stats) = piped(&c, &SplitPolicy::Frequency, &tuning, n, 4096);
+    assert_eq!(got, expect);
+    // nearly every value is past the one-word path's 64, so computed by the pipeline
+    assert!(stats.pipelined > (n as u64) * 9 / 10, "{stats:?}");
+}
+
+#[test]
+fn games_with_values_past_512_and_1024_give_the_serial_values_on_two_threads() {
+    // the witness search's 1024-value bit set (0.437, 0.414) and its byte map (0.764); 0.414
+    // and 0.764 turn to the dense mode by themselves (left to one thread), so they are also
+    // run with the sparse mode forced
+    for text in ["0.437", "0.764", "0.414"] {
+        let c: Code = text.parse().unwrap();
+        let forced = Tuning {
+            force_mode: Some(Mode::Sparse),
+            ..Tuning::default()
+        };
+        for tuning in [Tuning::default(), forced] {
+            let expect = serial(&c, &SplitPolicy::Frequency, &tuning, 12_000);
+            let (got, stats) = piped(&c, &SplitPolicy::Frequency, &tuning, 12_000, 4096);
+            assert_eq!(got, expect, "{text}");
+            if tuning.force_mode.is_some() || text == "0.437" {
+                assert!(stats.pipelined > 1000, "{text}: {stats:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_driver_gives_the_serial_computation_on_two_threads() {
+    // through the driver's batches: a run to n, and a run that stops at its certificate in
+    // the middle of a batch (the values computed past it are dropped)
+    for (text, n, finish) in [
+        ("0.6", 50_000, Finish::ComputeAll),
+        ("0.07", 10_000, Finish::AtCertificate),
+        ("0.16", 20_000, Finish::Extend),
+    ] {
+        let rules = Rules::parse(text).unwrap();
+        let code = rules.code().unwrap().clone();
+        let tuning = Tuning {
+            pipeline_backoff: false,
+            ..wide(256)
+        };
+        let mut one = RareCommon::with_policy(&code, SplitPolicy::Frequency, tuning.clone());
+        let expect = compute(&rules, n, finish, one.as_mut().unwrap(), None).unwrap();
+        let mut two = RareCommon::with_policy(&code, SplitPolicy::Frequency, tuning).unwrap();
+        two.set_threads(2);
+        assert!(two.batches());
+        let got = compute(&rules, n, finish, &mut two, None).unwrap();
+        assert_eq!(got, expect, "{text}");
+    }
+}
+
+#[test]
+fn zero_threads_means_one_per_core() {
+    let mut engine = RareCommon::new(&"0.6".parse().unwrap()).unwrap();
+    assert_eq!(engine.threads(), 1);
+    assert!(!engine.batches());
+    engine.set_threads(0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(engine.threads(), cores);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn two_threads_give_the_serial_values_whatever_the_split_and_batches(
+        c in octal_code(),
+        p in policy(),
+        first_review in 1usize..400,
+        forced_wide in any::<bool>(),
+        n in 1usize..3000,
+        chunk in 1usize..700,
+    ) {
+        let tuning = Tuning { first_review, force_wide: forced_wide, ..Tuning::default() };
+        let expect = serial(&c, &p, &tuning, n);
+        let (got, _) = piped(&c, &p, &tuning, n, chunk);
+        prop_assert_eq!(got, expect);
+    }
+}
+
+#[test]
+fn the_back_off_doubles_after_each_poor_batch_and_resets_after_a_good_one() {
+    let mut backoff = Backoff::default();
+    // batches skipped after a poor one, before the pipeline is tried again
+    let skipped = |b: &mut Backoff| {
+        b.report(true);
+        let mut n = 0;
+        while !b.ready() {
+            n += 1;
+        }
+        n
+    };
+    assert!(backoff.ready());
+    assert_eq!(skipped(&mut backoff), 1);
+    assert_eq!(skipped(&mut backoff), 2);
+    assert_eq!(skipped(&mut backoff), 4);
+    for _ in 0..10 {
+        skipped(&mut backoff);
+    }
+    assert_eq!(skipped(&mut backoff), 64);
+    backoff.report(false);
+    assert!(backoff.ready());
+    assert_eq!(skipped(&mut backoff), 1);
+}
