@@ -73,7 +73,7 @@ fn takebreak_code(code: &str) -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (code, n=None, until_period=false, engine="auto", checkpoint=None,
                     default_checkpoint=false, checkpoint_every=None, record=false, db=None,
-                    progress=None))]
+                    progress=None, threads=1))]
 #[allow(clippy::too_many_arguments)]
 fn takebreak_sequence(
     py: Python<'_>,
@@ -87,8 +87,10 @@ fn takebreak_sequence(
     record: bool,
     db: Option<PathBuf>,
     progress: Option<PyObject>,
+    threads: usize,
 ) -> PyResult<PyObject> {
     guarded(|| {
+        Engine::check_threads(threads, "threads").map_err(value_error)?;
         let rules = match sequence::parse_code(code).map_err(value_error)? {
             CodeRules::Engines(rules) => rules,
             CodeRules::General(notation) => {
@@ -116,7 +118,8 @@ fn takebreak_sequence(
             // the CLI's message names its flag; Python's names the argument
             value_error(e.to_string().replace("--engine naive", "engine='naive'"))
         })?;
-        let chosen = Engine::choose(choice, &rules).map_err(value_error)?;
+        let mut chosen = Engine::choose(choice, &rules).map_err(value_error)?;
+        chosen.set_threads(threads);
         let limit = sequence::engine_limit(&chosen, &rules);
         if let Some(n) = n.filter(|&n| n > MAX_N) {
             return Err(value_error(format!(
@@ -198,6 +201,7 @@ fn takebreak_sequence(
         d.set_item("code", rules.to_string())?;
         d.set_item("n", computation.n())?;
         d.set_item("engine", finished.engine.name())?;
+        d.set_item("threads", finished.engine.threads_used())?;
         d.set_item("period", to_py(py, &computation.period)?)?;
         d.set_item("max_value", computation.max_value)?;
         d.set_item("value_counts", &computation.value_counts)?;
@@ -297,6 +301,8 @@ fn general_sequence(py: Python<'_>, notation: &Notation, n: u64) -> PyResult<PyO
     d.set_item("code", notation.to_string())?;
     d.set_item("n", s.values.len() - 1)?;
     d.set_item("engine", "general")?;
+    // as the CLI: the general engine computes on one thread
+    d.set_item("threads", 1)?;
     d.set_item("period", to_py(py, &s.period)?)?;
     d.set_item("max_value", s.max_value)?;
     d.set_item("value_counts", &s.value_counts)?;

@@ -189,3 +189,28 @@ def test_a_sequence_extended_by_its_certified_period_matches_the_cli_and_brute_f
     assert seq.to_dict() == run_cli("takebreak", code, "-n", str(n), "--print", *NO_STATE)
     assert seq.values[:401] == head[: n + 1]
     assert all(seq.values[i] == head[pre + (i - pre) % per] for i in range(pre, n + 1))
+
+
+@pytest.mark.parametrize("threads", [2, 0])
+def test_threads_give_the_serial_values_and_the_cli_s_report(threads):
+    # Officers' values pass 64 early, so its rare/common engine reaches the two-thread path;
+    # whether it pipelines depends on the machine's load (it backs off when the threads do not
+    # overlap), never the values
+    one = grundy.takebreak("0.6", 30000, engine="sparse")
+    two = grundy.takebreak("0.6", 30000, engine="sparse", threads=threads)
+    assert two.values == one.values
+    assert one.report["threads"] == 1
+    assert two.report["threads"] in (1, 2)
+    cli = run_cli("takebreak", "0.6", "-n", "30000", "--engine", "sparse", "--threads",
+                  str(threads), *NO_STATE)
+    assert cli["max_value"] == two.report["max_value"]
+    assert cli["value_counts"] == two.report["value_counts"]
+
+
+def test_bad_thread_counts_are_refused_as_the_cli_refuses_them():
+    with pytest.raises(ValueError, match=r"^threads 5000 is too many: at most 1024 \(0 for one per core\)$"):
+        grundy.takebreak("0.6", 100, threads=5000)
+    with pytest.raises(ValueError, match="negative"):
+        grundy.takebreak("0.6", 100, threads=-1)
+    with pytest.raises(TypeError, match="threads must be an int"):
+        grundy.takebreak("0.6", 100, threads=2.0)

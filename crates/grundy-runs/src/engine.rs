@@ -6,6 +6,9 @@ use grundy::takebreak::auto::{self, AutoEngine};
 use grundy::takebreak::sparse::{self, RareCommon};
 use grundy::takebreak::{Naive, Rules, SequenceEngine};
 
+/// The most threads a sequence run may be given (`--threads`, Python's `threads=`).
+pub const MAX_THREADS: usize = 1024;
+
 /// Which engine computes a sequence.
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -67,6 +70,17 @@ impl Engine {
                 Engine::Naive(Box::new(Naive::new(rules.clone())))
             }
         })
+    }
+
+    /// Refuse a thread count above [`MAX_THREADS`] in one line (`flag` names the option as the
+    /// front end spells it: `--threads` or `threads`).
+    pub fn check_threads(threads: usize, flag: &str) -> Result<()> {
+        if threads > MAX_THREADS {
+            return Err(Error::input(format!(
+                "{flag} {threads} is too many: at most {MAX_THREADS} (0 for one per core)"
+            )));
+        }
+        Ok(())
     }
 
     /// Let the engine use `threads` threads (0: one per core). Only the rare/common engine

@@ -50,18 +50,9 @@ pub struct RunOptions {
     pub threads: usize,
 }
 
-/// The most `--threads`.
-pub const MAX_THREADS: usize = 1024;
-
-/// Refuse a `--threads` above [`MAX_THREADS`].
+/// Refuse a `--threads` above [`grundy_runs::engine::MAX_THREADS`] (the library's check).
 pub fn check_threads(options: &RunOptions) -> CliResult {
-    if options.threads > MAX_THREADS {
-        return Err(crate::common::CliError::input(format!(
-            "--threads {} is too many: at most {MAX_THREADS} (0 for one per core)",
-            options.threads
-        )));
-    }
-    Ok(())
+    Ok(Engine::check_threads(options.threads, "--threads")?)
 }
 
 /// Say that `--threads` is ignored by `what` (when it was given).

@@ -46,6 +46,7 @@ def takebreak_sequence(
     record: bool = False,
     db: Optional[str] = None,
     progress: Optional[Callable[[int, int], Any]] = None,
+    threads: int = 1,
 ) -> Dict[str, Any]:
     """G(0..=n) through the CLI's run code (checkpoint, catalogue record) with the CLI's
     sequence report keys; "values" a `Values` (the run), or native-endian u16 bytes for the
