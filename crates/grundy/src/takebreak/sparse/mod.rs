@@ -26,6 +26,7 @@
 //! most one for every 32 positions beyond a fixed allowance, else the dense mode drops them),
 //! so a run costs about the 2 bytes per heap size of the value array itself.
 
+mod far;
 pub mod kernels;
 pub mod split;
 mod wide;

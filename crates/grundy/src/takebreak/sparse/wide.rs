@@ -61,9 +61,9 @@ impl WantedBits {
 #[derive(Clone)]
 pub(super) struct WideState {
     /// `seen[x] != 0` when `x` is an option of the heap being computed.
-    seen: Box<[u8]>,
+    pub(super) seen: Box<[u8]>,
     /// `seen` packed (bit `x`).
-    found: Vec<u64>,
+    pub(super) found: Vec<u64>,
     /// `wanted[x] != 0` while the witness search still looks for `x` (all zero in between).
     wanted: Box<[u8]>,
     /// Per value, for the first split moves: past witnesses.
@@ -77,6 +77,8 @@ pub(super) struct WideState {
     /// The witness search's first round: the wanted values it met.
     collected: Vec<u16>,
     block: MapBlock,
+    /// The far rare options marked in registers (see [`super::far`]).
+    pub(super) far: super::far::FarState,
 }
 
 /// The byte maps of the next [`MAP_BLOCK`] heaps with their far rare options already marked (as
@@ -106,6 +108,7 @@ impl Default for WideState {
             ends: Vec::new(),
             collected: Vec::new(),
             block: MapBlock::default(),
+            far: super::far::FarState::default(),
         }
     }
 }
@@ -132,7 +135,7 @@ fn pack(seen: &[u8], found: &mut [u64]) {
 
 /// The first value that is neither found nor blocked: the mex once every missing value below
 /// it has a witness.
-fn first_free(found: &[u64], blocked: &[u64]) -> usize {
+pub(super) fn first_free(found: &[u64], blocked: &[u64]) -> usize {
     for (w, (&f, &b)) in found.iter().zip(blocked).enumerate() {
         let free = !f & !b;
         if free != 0 {
@@ -311,6 +314,21 @@ impl RareCommon {
             pack(seen, &mut self.wide.found[..words]);
             return mex(&self.wide.found[..words]);
         }
+        let free = match self.far_candidate(g, words) {
+            Some(free) => free,
+            None => self.map_candidate(g, words),
+        };
+        let found = &self.wide.found[..words];
+        let Some(last) = last_missing_below(found, free) else {
+            self.stats.proved_directly += 1;
+            return free;
+        };
+        self.witness_search_wide(g, free, last)
+    }
+
+    /// The candidate of heap `g.len()` from the block's byte maps (see [`Self::far_candidate`]).
+    fn map_candidate(&mut self, g: &[u16], words: usize) -> usize {
+        let n = g.len();
         let block = &self.wide.block;
         if block.epoch != self.rare_epoch
             || block.stride < words * 64
@@ -341,16 +359,11 @@ impl RareCommon {
         let found = &mut state.found[..words];
         pack(seen, found);
         let blocked = &self.split.blocked_words(n & 1)[..words];
-        let free = first_free(found, blocked);
-        let Some(last) = last_missing_below(found, free) else {
-            self.stats.proved_directly += 1;
-            return free;
-        };
-        self.witness_search_wide(g, free, last)
+        first_free(found, blocked)
     }
 
     /// Mark the options that leave no heap or one heap.
-    fn mark_moves(moves: &super::OctalMoves, g: &[u16], seen: &mut [u8]) {
+    pub(super) fn mark_moves(moves: &super::OctalMoves, g: &[u16], seen: &mut [u8]) {
         let n = g.len();
         if moves.whole.contains(&n) {
             seen[0] = 1;
