@@ -34,7 +34,7 @@ pub const FAR_BLOCK: usize = 32;
 
 /// 16-bit words of compressed values kept per heap: compressed values below 160, raw values
 /// below 320 for Officers (its candidates go up to 263 by n = 2^22; values up to 319).
-pub const TRACKED_WORDS: usize = 10;
+pub const TRACKED_WORDS: usize = 9;
 
 /// Raw bit-set words that the compressed words expand to (64 raw values hold 32 of `S`).
 pub const RAW_WORDS: usize = (TRACKED_WORDS * 16).div_ceil(32);
@@ -223,6 +223,8 @@ unsafe fn far_words_avx512(
 pub(super) struct FarState {
     /// Off in tests that compare with the byte-map path.
     pub(super) enabled: bool,
+    /// Tests lower it to send more heaps beyond the tracked words.
+    pub(super) limit_cap: usize,
     /// The `rare_epoch` the mask was chosen at (0 = never).
     epoch: u64,
     compression: Option<Compression>,
@@ -252,6 +254,7 @@ impl Default for FarState {
     fn default() -> Self {
         FarState {
             enabled: true,
+            limit_cap: usize::MAX,
             epoch: 0,
             compression: None,
             patterns: [0; RAW_WORDS],
@@ -334,7 +337,7 @@ impl super::RareCommon {
         far.compression = compression;
         if let Some(c) = compression {
             far.patterns = c.patterns();
-            far.limit = c.limit();
+            far.limit = c.limit().min(far.limit_cap);
         }
         far.scanned = 1;
         far.last_even = 0;
@@ -450,27 +453,34 @@ impl super::RareCommon {
         if !far.valid {
             return None;
         }
-        let seen = &mut state.seen[..words * 64];
-        seen.fill(0);
-        Self::mark_moves(&self.moves, g, seen);
-        let mark = |seen: &mut [u8], positions: &[u32], m: usize| {
+        // the few options left (no heap, one heap, rare positions near the start or above the
+        // block's split heaps) straight into the bit set: a read-modify-write each
+        let found = &mut state.found[..words];
+        found.fill(0);
+        found[..RAW_WORDS.min(words)]
+            .copy_from_slice(&far.raw[n - far.start][..RAW_WORDS.min(words)]);
+        let set = |found: &mut [u64], x: u16| found[x as usize / 64] |= 1 << (x % 64);
+        if self.moves.whole.contains(&n) {
+            set(found, 0);
+        }
+        for &k in &self.moves.take {
+            if k < n {
+                set(found, g[n - k]);
+            }
+        }
+        let mark = |found: &mut [u64], positions: &[u32], m: usize| {
             for &r in positions {
                 let r = r as usize;
                 if r < m {
-                    seen[(g[r] ^ g[m - r]) as usize] = 1;
+                    set(found, g[r] ^ g[m - r]);
                 }
             }
         };
         for (s, m) in self.moves.split_heaps(n).enumerate() {
             if m >= 2 {
-                mark(seen, &self.rare[..far.near_end], m);
-                mark(seen, &self.rare[far.far_end[s]..], m);
+                mark(found, &self.rare[..far.near_end], m);
+                mark(found, &self.rare[far.far_end[s]..], m);
             }
-        }
-        let found = &mut state.found[..words];
-        super::kernels::pack_bytes(seen, found);
-        for (f, &r) in found.iter_mut().zip(&far.raw[n - far.start]) {
-            *f |= r;
         }
         let blocked = &self.split.blocked_words(n & 1)[..words];
         let mut free = super::wide::first_free(found, blocked);
@@ -480,10 +490,9 @@ impl super::RareCommon {
             far.fallbacks += 1;
             for (s, m) in self.moves.split_heaps(n).enumerate() {
                 if m >= 2 {
-                    mark(seen, &self.rare[far.near_end..far.far_end[s]], m);
+                    mark(found, &self.rare[far.near_end..far.far_end[s]], m);
                 }
             }
-            super::kernels::pack_bytes(seen, found);
             free = super::wide::first_free(found, blocked);
         }
         Some(free)
@@ -503,6 +512,23 @@ mod tests {
             s ^= s << 17;
             s
         }
+    }
+
+    #[test]
+    fn the_mask_is_found_from_the_keys_or_refused() {
+        let officers = 0b1_1110_1110u16;
+        let keys = (0..320u16).map(|v| (v, (v & officers).count_ones() % 2 == 1));
+        assert_eq!(solve_mask(keys), Some(officers));
+        // bits no value uses are left out of the mask
+        let keys = (0..64u16).map(|v| (v, (v & 0b10_0110).count_ones() % 2 == 1));
+        assert_eq!(solve_mask(keys), Some(0b10_0110));
+        // 1 and 2 common, 3 = 1 ^ 2 common too: no parity mask
+        assert_eq!(
+            solve_mask([(1, true), (2, true), (3, true)].into_iter()),
+            None
+        );
+        // 0 can never be common
+        assert_eq!(solve_mask([(0, true)].into_iter()), None);
     }
 
     #[test]

@@ -61,7 +61,7 @@ impl WantedBits {
 #[derive(Clone)]
 pub(super) struct WideState {
     /// `seen[x] != 0` when `x` is an option of the heap being computed.
-    pub(super) seen: Box<[u8]>,
+    seen: Box<[u8]>,
     /// `seen` packed (bit `x`).
     pub(super) found: Vec<u64>,
     /// `wanted[x] != 0` while the witness search still looks for `x` (all zero in between).
@@ -363,7 +363,7 @@ impl RareCommon {
     }
 
     /// Mark the options that leave no heap or one heap.
-    pub(super) fn mark_moves(moves: &super::OctalMoves, g: &[u16], seen: &mut [u8]) {
+    fn mark_moves(moves: &super::OctalMoves, g: &[u16], seen: &mut [u8]) {
         let n = g.len();
         if moves.whole.contains(&n) {
             seen[0] = 1;
