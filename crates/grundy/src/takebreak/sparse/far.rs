@@ -141,17 +141,31 @@ unsafe fn deposit_bmi2(x: u64, mask: u64) -> u64 {
     std::arch::x86_64::_pdep_u64(x, mask)
 }
 
-/// Whether this processor runs [`far_words`] in registers.
+/// Whether this processor (and this compiler: the AVX-512 intrinsics need Rust 1.89, newer than
+/// the crate's minimum) runs [`far_words`] in registers.
 pub fn available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx512f")
+        compiled_512()
+            && std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+fn compiled_512() -> bool {
+    true
+}
+
+#[cfg(target_arch = "x86_64")]
+#[rustversion::before(1.89)]
+fn compiled_512() -> bool {
+    false
 }
 
 /// Per heap `m0 + j` (`j < FAR_BLOCK`), the compressed values `D(G(r) ^ G(m0 + j - r))` below
@@ -172,9 +186,7 @@ pub fn far_words(
     {
         if available() {
             let mut words = [[0u16; FAR_BLOCK]; TRACKED_WORDS];
-            // SAFETY: AVX-512 F and BW are supported (checked just above); the partner windows
-            // are in bounds (asserted above).
-            unsafe { far_words_avx512(g, far, m0, compression.b, &mut words) };
+            far_words_512(g, far, m0, compression.b, &mut words);
             for (j, set) in sets.iter_mut().enumerate() {
                 for (t, word) in words.iter().enumerate() {
                     set[t / 4] |= (word[j] as u64) << (16 * (t % 4));
@@ -187,7 +199,39 @@ pub fn far_words(
     false
 }
 
+/// [`far_words_avx512`] where this compiler has the intrinsics; callers check [`available`].
 #[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
+fn far_words_512(
+    g: &[u16],
+    far: &[u32],
+    m0: usize,
+    b: u32,
+    out: &mut [[u16; FAR_BLOCK]; TRACKED_WORDS],
+) {
+    assert!(available());
+    // SAFETY: AVX-512 F and BW are supported (asserted just above); the caller checked that the
+    // partner windows are in bounds.
+    unsafe { far_words_avx512(g, far, m0, b, out) }
+}
+
+/// Older compilers: never called ([`available`] is false).
+#[cfg(target_arch = "x86_64")]
+#[rustversion::before(1.89)]
+fn far_words_512(
+    _g: &[u16],
+    _far: &[u32],
+    _m0: usize,
+    _b: u32,
+    _out: &mut [[u16; FAR_BLOCK]; TRACKED_WORDS],
+) {
+    unreachable!("no AVX-512 intrinsics before Rust 1.89")
+}
+
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn far_words_avx512(
     g: &[u16],
