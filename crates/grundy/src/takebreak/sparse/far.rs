@@ -170,7 +170,8 @@ fn compiled_512() -> bool {
 
 /// Per heap `m0 + j` (`j < FAR_BLOCK`), the compressed values `D(G(r) ^ G(m0 + j - r))` below
 /// `16 * TRACKED_WORDS` for every `r` in `far`, or-ed into `sets[j]` (bit `d % 64` of word
-/// `d / 64`). Every `r` must satisfy `FAR_BLOCK <= r <= m0` (so the partners are in `g`). Returns
+/// `d / 64`). Every `r` must satisfy `r <= m0` and `m0 - r + FAR_BLOCK <= g.len()`
+/// (checked: a panic otherwise, never a read outside `g`). Returns
 /// `false` (and does nothing) when the processor lacks AVX-512 (see [`available`]).
 pub fn far_words(
     g: &[u16],
@@ -179,9 +180,6 @@ pub fn far_words(
     compression: &Compression,
     sets: &mut [Compressed; FAR_BLOCK],
 ) -> bool {
-    assert!(far.iter().all(|&r| r as usize >= FAR_BLOCK
-        && r as usize <= m0
-        && m0 - r as usize + FAR_BLOCK <= g.len()));
     #[cfg(target_arch = "x86_64")]
     {
         if available() {
@@ -211,8 +209,7 @@ fn far_words_512(
     out: &mut [[u16; FAR_BLOCK]; TRACKED_WORDS],
 ) {
     assert!(available());
-    // SAFETY: AVX-512 F and BW are supported (asserted just above); the caller checked that the
-    // partner windows are in bounds.
+    // SAFETY: AVX-512 F and BW are supported (asserted just above).
     unsafe { far_words_avx512(g, far, m0, b, out) }
 }
 
@@ -246,8 +243,9 @@ unsafe fn far_words_avx512(
     let mut words = [_mm512_setzero_si512(); TRACKED_WORDS];
     for &r in far {
         let r = r as usize;
-        // SAFETY (caller): `m0 - r + FAR_BLOCK <= g.len()`, so the 32 values are in `g`.
-        let partners = _mm512_loadu_si512(g.as_ptr().add(m0 - r) as *const __m512i);
+        let window: &[u16; FAR_BLOCK] = g[m0 - r..][..FAR_BLOCK].try_into().expect("32 values");
+        // SAFETY: `window` is 32 values, 64 bytes.
+        let partners = _mm512_loadu_si512(window.as_ptr() as *const __m512i);
         let x = _mm512_xor_si512(partners, _mm512_set1_epi16(*g.get_unchecked(r) as i16));
         // D(x) = low ? x : x >> 1 (bitwise select)
         let d = _mm512_ternarylogic_epi32::<0xCA>(low, x, _mm512_srli_epi16::<1>(x));
@@ -272,6 +270,8 @@ pub(super) struct FarState {
     /// The `rare_epoch` the mask was chosen at (0 = never).
     epoch: u64,
     compression: Option<Compression>,
+    /// The engine's `span` when the mask was chosen.
+    span: usize,
     patterns: [u64; RAW_WORDS],
     limit: usize,
     /// Positions below this have been checked against the mask.
@@ -292,7 +292,23 @@ pub(super) struct FarState {
     /// options one by one (candidate beyond the tracked words).
     pub(super) heaps: u64,
     pub(super) fallbacks: u64,
+    /// The same since the last look at the rate of fallbacks; blocks left to the byte maps
+    /// (many fallbacks: the registers would be work thrown away), and the next such pause.
+    window_heaps: u64,
+    window_fallbacks: u64,
+    paused: u32,
+    pause: u32,
+    /// Bit-set words of the far options of a heap that falls back.
+    scratch: Vec<u64>,
 }
+
+/// Heaps between looks at the rate of fallbacks.
+const WINDOW: u64 = 1024;
+/// The register path pauses when more than one heap in this many falls back.
+const FALLBACK_RATIO: u64 = 16;
+/// First and longest pause, in blocks.
+const PAUSE: u32 = 32;
+const PAUSE_MAX: u32 = 1 << 12;
 
 impl Default for FarState {
     fn default() -> Self {
@@ -301,6 +317,7 @@ impl Default for FarState {
             limit_cap: usize::MAX,
             epoch: 0,
             compression: None,
+            span: 0,
             patterns: [0; RAW_WORDS],
             limit: 0,
             scanned: 1,
@@ -315,6 +332,11 @@ impl Default for FarState {
             raw: vec![[0; RAW_WORDS]; FAR_BLOCK],
             heaps: 0,
             fallbacks: 0,
+            window_heaps: 0,
+            window_fallbacks: 0,
+            paused: 0,
+            pause: PAUSE,
+            scratch: Vec::new(),
         }
     }
 }
@@ -378,6 +400,7 @@ impl super::RareCommon {
     fn reset_far_mask(&mut self) {
         let compression = self.derive_far_mask();
         let far = &mut self.wide.far;
+        far.span = self.span;
         far.compression = compression;
         if let Some(c) = compression {
             far.patterns = c.patterns();
@@ -414,10 +437,10 @@ impl super::RareCommon {
             if !disagrees || rechosen {
                 break;
             }
-            // the split moved on (a new key): a mask chosen now may fit it; if it is the same
-            // mask, what was checked stands
+            // a value past every earlier one (a new bit): a mask chosen now may fit; if it is
+            // the same mask, or no new bit came, what was checked stands
             rechosen = true;
-            if self.derive_far_mask() == Some(c) {
+            if self.span == self.wide.far.span || self.derive_far_mask() == Some(c) {
                 break;
             }
             self.reset_far_mask();
@@ -446,6 +469,22 @@ impl super::RareCommon {
         let Some(c) = far.compression else {
             return;
         };
+        if far.window_heaps >= WINDOW {
+            // games whose candidates often lie beyond the tracked words (0.437) leave the
+            // registers alone for a while, twice as long after each such look
+            if far.window_fallbacks * FALLBACK_RATIO > far.window_heaps {
+                far.paused = far.pause;
+                far.pause = (2 * far.pause).min(PAUSE_MAX);
+            } else {
+                far.pause = PAUSE;
+            }
+            far.window_heaps = 0;
+            far.window_fallbacks = 0;
+        }
+        if far.paused > 0 {
+            far.paused -= 1;
+            return;
+        }
         far.near_end = rare.partition_point(|&r| (r as usize) < FAR_BLOCK);
         far.far_end.clear();
         let mut sets = [[0u64; TRACKED_WORDS.div_ceil(4)]; FAR_BLOCK];
@@ -529,13 +568,26 @@ impl super::RareCommon {
         let blocked = &self.split.blocked_words(n & 1)[..words];
         let mut free = super::wide::first_free(found, blocked);
         far.heaps += 1;
+        far.window_heaps += 1;
         if free >= far.limit {
-            // beyond the tracked words: every far option one by one
+            // beyond the tracked words: every far option one by one, one byte store each (as
+            // the byte-map path: a read-modify-write per bit would chain on the same words)
             far.fallbacks += 1;
+            far.window_fallbacks += 1;
+            let seen = &mut state.seen[..words * 64];
+            seen.fill(0);
             for (s, m) in self.moves.split_heaps(n).enumerate() {
                 if m >= 2 {
-                    mark(found, &self.rare[far.near_end..far.far_end[s]], m);
+                    for &r in &self.rare[far.near_end..far.far_end[s]] {
+                        let r = r as usize;
+                        seen[(g[r] ^ g[m - r]) as usize] = 1;
+                    }
                 }
+            }
+            far.scratch.resize(words, 0);
+            super::kernels::pack_bytes(seen, &mut far.scratch);
+            for (f, x) in found.iter_mut().zip(&far.scratch) {
+                *f |= x;
             }
             free = super::wide::first_free(found, blocked);
         }

@@ -61,7 +61,7 @@ impl WantedBits {
 #[derive(Clone)]
 pub(super) struct WideState {
     /// `seen[x] != 0` when `x` is an option of the heap being computed.
-    seen: Box<[u8]>,
+    pub(super) seen: Box<[u8]>,
     /// `seen` packed (bit `x`).
     pub(super) found: Vec<u64>,
     /// `wanted[x] != 0` while the witness search still looks for `x` (all zero in between).
