@@ -440,7 +440,11 @@ impl super::RareCommon {
             // a value past every earlier one (a new bit): a mask chosen now may fit; if it is
             // the same mask, or no new bit came, what was checked stands
             rechosen = true;
-            if self.span == self.wide.far.span || self.derive_far_mask() == Some(c) {
+            if self.span == self.wide.far.span {
+                break;
+            }
+            if self.derive_far_mask() == Some(c) {
+                self.wide.far.span = self.span;
                 break;
             }
             self.reset_far_mask();
