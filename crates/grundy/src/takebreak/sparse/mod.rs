@@ -21,11 +21,15 @@
 //!
 //! Two paths compute a value: [`word`] while every value is below 64 (option sets are one
 //! machine word, kept in registers), [`wide`] beyond (option sets are byte maps).
+//! On the wide path, when the common values are those of odd parity under a bit mask (Officers),
+//! [`far`] marks the options of the rare positions far below a block of 32 heaps in AVX-512
+//! registers instead of one byte store each.
 //!
 //! Memory: besides the value array the engine keeps only the rare positions (4 bytes each, at
 //! most one for every 32 positions beyond a fixed allowance, else the dense mode drops them),
 //! so a run costs about the 2 bytes per heap size of the value array itself.
 
+mod far;
 pub mod kernels;
 mod pipeline;
 pub mod split;

@@ -528,7 +528,7 @@ impl RareCommon {
         self.stats.discarded += (lead.next.max(f + 1) - f - 1) as u64;
         self.seen = f;
         // the maps prepared for later heaps hold options of the discarded values
-        self.drop_map_block();
+        self.drop_map_block(f);
         lead.epoch += 1;
         lead.pending = Batch::new(lead.epoch);
         lead.held = None;

@@ -287,3 +287,51 @@ fn hint_pauses_double_after_each_run_of_failures_and_reset_on_success() {
     control.report(true);
     assert_eq!(fail_run(&mut control), HINT_PAUSE);
 }
+
+/// The engine with the register path for far rare options on or off.
+fn with_far(c: &Code, on: bool) -> RareCommon {
+    let mut engine = RareCommon::new(c).unwrap();
+    engine.wide.far.enabled = on;
+    engine
+}
+
+#[test]
+fn far_options_in_registers_give_the_byte_map_values() {
+    // Officers to 2^17: the register path takes over once every partner of a far rare position
+    // lies beyond the last rare one (n > 2 * 20627); a few tens of thousands of heaps later it
+    // has computed most candidates. Same values, value by value, as the byte maps.
+    let c = code("0.6");
+    let n = 1 << 17;
+    let mut fast = with_far(&c, true);
+    let got = run(&mut fast, n);
+    let expect = run(&mut with_far(&c, false), n);
+    assert_eq!(got, expect);
+    if far::available() {
+        let far = &fast.wide.far;
+        assert!(
+            far.heaps > 80_000,
+            "register path used for {} heaps",
+            far.heaps
+        );
+        eprintln!(
+            "0.6: {} heaps, {} beyond the tracked words",
+            far.heaps, far.fallbacks
+        );
+    }
+    // most candidates beyond a lowered limit (the far options then marked one by one), and
+    // short reviews (the split and the rare positions rebuilt often)
+    let mut capped = with_far(&c, true);
+    capped.wide.far.limit_cap = 100;
+    assert_eq!(run(&mut capped, n), expect);
+    if far::available() {
+        let far = &capped.wide.far;
+        assert!(
+            far.fallbacks > far.heaps / 2,
+            "{} of {}",
+            far.fallbacks,
+            far.heaps
+        );
+    }
+    let mut busy = RareCommon::with_policy(&c, SplitPolicy::Frequency, busy_tuning()).unwrap();
+    assert_eq!(run(&mut busy, 50_000), expect[..=50_000]);
+}

@@ -65,10 +65,12 @@ impl WantedBits {
 #[derive(Clone)]
 pub(super) struct WideState {
     /// `seen[x] != 0` when `x` is an option of the heap being computed.
-    seen: Box<[u8]>,
+    pub(super) seen: Box<[u8]>,
     /// `seen` packed (bit `x`).
-    found: Vec<u64>,
+    pub(super) found: Vec<u64>,
     block: MapBlock,
+    /// The far rare options marked in registers (see [`super::far`]).
+    pub(super) far: super::far::FarState,
     pub(super) witness: Witness,
     /// The second witness state of the two-thread pipeline (made on first use).
     pub(super) spare: Option<Witness>,
@@ -145,6 +147,7 @@ impl Default for WideState {
             seen: vec![0u8; VALUES + 64].into_boxed_slice(),
             found: vec![0; VALUES / 64 + 1],
             block: MapBlock::default(),
+            far: super::far::FarState::default(),
             witness: Witness::default(),
             spare: None,
         }
@@ -173,7 +176,7 @@ fn pack(seen: &[u8], found: &mut [u64]) {
 
 /// The first value that is neither found nor blocked: the mex once every missing value below
 /// it has a witness.
-fn first_free(found: &[u64], blocked: &[u64]) -> usize {
+pub(super) fn first_free(found: &[u64], blocked: &[u64]) -> usize {
     for (w, (&f, &b)) in found.iter().zip(blocked).enumerate() {
         let free = !f & !b;
         if free != 0 {
@@ -360,9 +363,11 @@ impl RareCommon {
         &self.wide.found[..self.span / 64 + 1]
     }
 
-    /// Forget the prepared byte maps (they hold marks of values that were rolled back).
-    pub(super) fn drop_map_block(&mut self) {
+    /// Forget the prepared byte maps and register marks, and what the register path checked of
+    /// the values at `f..` (they were rolled back).
+    pub(super) fn drop_map_block(&mut self, f: usize) {
         self.wide.block.epoch = 0;
+        self.wide.far.forget_from(f);
     }
 
     /// The candidate stage of the bit-set path for `n = g.len()`: every option that leaves no
@@ -385,6 +390,23 @@ impl RareCommon {
             pack(seen, &mut self.wide.found[..words]);
             return Candidate::Proved(mex(&self.wide.found[..words]));
         }
+        let free = match self.far_candidate(g, words) {
+            Some(free) => free,
+            None => self.map_candidate(g, words),
+        };
+        let found = &self.wide.found[..words];
+        match last_missing_below(found, free) {
+            None => {
+                self.stats.proved_directly += 1;
+                Candidate::Proved(free)
+            }
+            Some(last) => Candidate::Open { free, last },
+        }
+    }
+
+    /// The candidate of heap `g.len()` from the block's byte maps (see [`Self::far_candidate`]).
+    fn map_candidate(&mut self, g: &[u16], words: usize) -> usize {
+        let n = g.len();
         let block = &self.wide.block;
         if block.epoch != self.rare_epoch
             || block.stride < words * 64
@@ -415,14 +437,7 @@ impl RareCommon {
         let found = &mut state.found[..words];
         pack(seen, found);
         let blocked = &self.split.blocked_words(n & 1)[..words];
-        let free = first_free(found, blocked);
-        match last_missing_below(found, free) {
-            None => {
-                self.stats.proved_directly += 1;
-                Candidate::Proved(free)
-            }
-            Some(last) => Candidate::Open { free, last },
-        }
+        first_free(found, blocked)
     }
 
     /// Mark the options that leave no heap or one heap.
