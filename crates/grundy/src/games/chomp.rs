@@ -233,7 +233,7 @@ impl Game for Chomp {
         usize::try_from(BINOMIAL[(r + c) as usize][r as usize]).ok()
     }
 
-    /// The diagram's rank among the lattice paths of the box of `start` ([`rank`]), or its
+    /// The diagram's rank among the lattice paths of the box of `start` (`rank`), or its
     /// transpose's when only that fits (a square box holds both; the two have one value).
     fn dense_index(&self, start: &u64, position: &u64) -> Option<usize> {
         let (rows, cols) = size(*start);

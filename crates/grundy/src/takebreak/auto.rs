@@ -160,7 +160,7 @@ impl AutoEngine {
         })
     }
 
-    /// Review from `first` on, then at the points of [`review_after`] (tests use small values).
+    /// Review from `first` on, then at the points of `review_after` (tests use small values).
     pub fn with_first_review(mut self, first: usize) -> Self {
         self.next_review = first.max(1);
         self

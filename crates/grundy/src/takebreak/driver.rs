@@ -179,7 +179,7 @@ pub struct Plan {
     /// When the run ends.
     pub finish: Finish,
     /// The most values the run may compute and keep (beyond it the run ends with
-    /// [`Ended::OverBudget`]).
+    /// `Ended::OverBudget`).
     pub max_values: usize,
 }
 

@@ -10,7 +10,7 @@
 //! | [`code`] | the code notation `d0.d1d2...`, named games |
 //! | [`rules`] | a code or Grundy's game |
 //! | [`engine`] | the [`SequenceEngine`] interface |
-//! | [`general`] | every code in CGSuite's notation (0.[3], {2+}.0, 4?.0): mex over the listed options |
+//! | [`general`] | every code in CGSuite's notation (`0.[3]`, `{2+}.0`, `4?.0`): mex over the listed options |
 //! | [`naive`] | the engine for any rules: mex over all options, bitset DP for j >= 3 heaps |
 //! | [`sparse`] | the rare/common ("sparse space") engine for octal codes |
 //! | [`auto`] | octal codes: whichever of the two engines measures faster, re-checked as n doubles |

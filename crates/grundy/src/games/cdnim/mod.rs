@@ -8,7 +8,7 @@
 //! - [`rules`]: the game for the generic evaluators (machine-word heaps).
 //! - [`theorem`]: Theorem 2.4 on heaps of any size.
 //! - [`moves`]: every winning move, derived from Theorem 2.4 without exploring positions.
-//! - [`options`]: every option (the paper's N(P)) with its value, for heaps of any size.
+//! - [`options()`]: every option (the paper's N(P)) with its value, for heaps of any size.
 //! - [`arith`]: the gcd of many big heaps, factoring its odd part, listing divisors.
 
 pub mod arith;

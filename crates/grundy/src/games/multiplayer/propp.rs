@@ -1,4 +1,4 @@
-//! Propp's outcome classes (Propp, "Three-player impartial games", 2000; reference [3] of the
+//! Propp's outcome classes (Propp, "Three-player impartial games", 2000; reference \[3\] of the
 //! multiplayer paper, which mentions the classification in §3 without restating it).
 //!
 //! Propp asks no player to be rational: a player *can win* a position if it has a strategy

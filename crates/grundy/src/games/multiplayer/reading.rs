@@ -16,7 +16,7 @@
 //!
 //! **Tie-break.** Several options may give the same (best) last mover; the value does not
 //! depend on which one is played, but the principal line does. The mover always plays the
-//! FIRST such option in the order [`Game::options`](crate::Game::options) lists them.
+//! FIRST such option in the order [`Game::options`] lists them.
 
 use super::prefs::{Preferences, MAX_PLAYERS};
 use crate::solve::{Reading, Solver};

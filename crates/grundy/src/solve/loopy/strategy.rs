@@ -13,7 +13,7 @@
 use super::{Analysis, LoopyOutcome};
 
 /// A winning move: the option, and the most moves (this one included) the game can last when
-/// the winner keeps playing [`best_move`].
+/// the winner keeps playing `best_move`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WinningMove {
     /// The option moved to (a P-position).

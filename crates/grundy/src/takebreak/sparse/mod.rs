@@ -19,10 +19,10 @@
 //! kernels (see [`kernels`]). Whatever the split and the mode, every value is proved: the
 //! property tests compare this engine with the definition value by value.
 //!
-//! Two paths compute a value: [`word`] while every value is below 64 (option sets are one
-//! machine word, kept in registers), [`wide`] beyond (option sets are byte maps).
+//! Two paths compute a value: `word` while every value is below 64 (option sets are one
+//! machine word, kept in registers), `wide` beyond (option sets are byte maps).
 //! On the wide path, when the common values are those of odd parity under a bit mask (Officers),
-//! [`far`] marks the options of the rare positions far below a block of 32 heaps in AVX-512
+//! `far` marks the options of the rare positions far below a block of 32 heaps in AVX-512
 //! registers instead of one byte store each.
 //!
 //! Memory: besides the value array the engine keeps only the rare positions (4 bytes each, at
