@@ -214,7 +214,7 @@ def takebreak(
     path = None if checkpoint in (None, False, True) else _runs.path_or_none("checkpoint", checkpoint)
     rec, db = _runs.record_args(record)
     callback = _runs.progress_callback(progress, "G(n) of " + code)
-    workers = _check.number("threads", threads, _check.U64_MAX)
+    workers = _check.threads(threads)
     try:
         report = _grundy.takebreak_sequence(
             code, size, bool(until_period), engine, path, default_place,

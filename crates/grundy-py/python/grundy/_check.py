@@ -33,6 +33,19 @@ def number(what: str, value: object, limit: Optional[int] = None) -> int:
     return value
 
 
+def threads(value: object) -> int:
+    """A thread count as the extension takes it (0: one per core); the extension refuses one
+    above its limit with the CLI's words."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"threads must be an int, not {type(value).__name__}")
+    if not 0 <= value < 2**32:
+        raise ValueError(
+            f"threads {_shown(value)} is out of range: give 0 (one per core) or a number of "
+            "threads"
+        )
+    return value
+
+
 def numbers(what: str, values: Iterable[object], limit: Optional[int] = None) -> List[int]:
     """A list of non-negative ints from any iterable (not a string, not a single int)."""
     if isinstance(values, (str, bytes, int)):

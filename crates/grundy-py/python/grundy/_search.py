@@ -54,20 +54,14 @@ def _flags(
         raise TypeError(
             f"checkpoint_every must be a number of seconds, not {type(checkpoint_every).__name__}"
         )
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int, not {type(threads).__name__}")
-    if not 0 <= threads < 2**32:
-        raise ValueError(
-            f"threads {_check._shown(threads)} is out of range: give 0 (one per core) or a "
-            "number of threads"
-        )
+    workers = _check.threads(threads)
     return {
         "memory": memory,
         "outcome_only": bool(outcome_only),
         "moves": bool(moves),
         "checkpoint": _runs.path_or_none("checkpoint", checkpoint),
         "checkpoint_every": None if checkpoint_every is None else float(checkpoint_every),
-        "threads": threads,
+        "threads": workers,
     }
 
 
