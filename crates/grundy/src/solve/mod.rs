@@ -7,6 +7,9 @@
 //!
 //! - [`normal`]: Sprague–Grundy values (normal play), outcomes, winning moves, moves to a target.
 //! - [`misere`]: misère outcomes (the player who cannot move wins).
+//! - [`misere_genus`]: Conway's genus and misère Grundy values of the heaps of a heap game.
+//! - [`misere_quotient`]: misère quotients of heap games (Plambeck–Siegel), certified by
+//!   the periodicity theorem when the pretending function repeats long enough.
 //! - [`pruned`]: the pruned search (outcome and "is the value v?" queries that stop early,
 //!   components, canonical forms, a transposition table with a memory budget) for large games.
 //!
@@ -14,6 +17,8 @@
 
 pub mod loopy;
 pub mod misere;
+pub mod misere_genus;
+pub mod misere_quotient;
 pub mod normal;
 pub mod pruned;
 pub mod traverse;

@@ -1,0 +1,338 @@
+//! Misère quotients of heap games (Plambeck, "Taming the wild in impartial combinatorial
+//! games", Integers 5 (2005) G05; Plambeck & Siegel, "Misère quotients for impartial games",
+//! JCTA 115 (2008); the theory is restated in `docs/misere.md`).
+//!
+//! The misère quotient of a set of positions closed under options and sums identifies two
+//! positions when no third position added to both tells them apart by misère outcome. For a
+//! heap game and its heaps `0..=n` the quotient `Q_n` is a finite commutative monoid with a
+//! P-portion, and a pretending function `Φ` sends each heap to an element: a position is a
+//! misère P-position exactly when the product of its heaps' images lies in the P-portion.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`heaps`] | the [`HeapGame`] rules: take-and-break codes, subtraction sets |
+//! | [`monoid`] | finite commutative monoids: products, submonoids, reduction by indistinguishability |
+//! | [`verify`] | the two failure checks that prove a candidate right for every position |
+//! | [`engine`] | `Q_n` heap by heap: conservative extension, adjoining a generator, recalibration |
+//! | [`presentation`] | generators, normal forms, relations in the literature's notation |
+//! | [`periodicity`] | the periodicity certificate (quotient fixed for every heap size) |
+//! | [`structure`] | idempotents, kernel, recognition of T0..T3 and R8 |
+//! | [`brute`] | the independent reference: outcomes by plain search |
+
+pub mod brute;
+pub mod engine;
+pub mod heaps;
+pub mod monoid;
+pub mod periodicity;
+pub mod presentation;
+pub mod structure;
+pub mod verify;
+
+pub use engine::{QuotientEngine, Stop};
+pub use heaps::HeapGame;
+pub use periodicity::Certificate;
+pub use presentation::Presentation;
+
+use crate::{Error, Outcome};
+use serde::Serialize;
+
+/// How a computation ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Finish {
+    /// A periodicity certificate fixes the quotient for every heap size.
+    Certified,
+    /// The requested last heap was reached.
+    MaxHeap,
+    /// Stopped (timeout or interrupt) before the requested heap.
+    Stopped,
+}
+
+/// A computed quotient: `Q_N` with its pretending function, and how far it is known.
+pub struct MisereQuotient {
+    engine: QuotientEngine,
+    /// The certificate, when one was found.
+    pub certificate: Option<Certificate>,
+    /// How the computation ended.
+    pub finish: Finish,
+    presentation: Presentation,
+}
+
+/// A winning move: in heap number `index` (0-based, as given), replace `from` by `to`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuotientMove {
+    /// Position of the heap in the list given.
+    pub index: usize,
+    /// The heap moved in.
+    pub from: u64,
+    /// The heaps it leaves (empty: taken whole).
+    pub to: Vec<u64>,
+}
+
+/// Compute `Q_n` for `n = 1..=max_heap`, stopping early when a certificate is found (if
+/// `stop_when_certified`) or when `stop()` says so. `progress(n, |Q_n|)` is called per heap.
+pub fn compute(
+    game: Box<dyn HeapGame + Send + Sync>,
+    max_heap: u32,
+    stop_when_certified: bool,
+    stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(u32, usize),
+) -> Result<MisereQuotient, Error> {
+    let mut engine = QuotientEngine::new(game);
+    let bounds = engine.game().move_bounds();
+    let mut certificate = None;
+    let mut finish = Finish::MaxHeap;
+    while engine.heap() < max_heap {
+        match engine.next_heap(stop) {
+            Ok(()) => {}
+            Err(Stop::Stopped) => {
+                finish = Finish::Stopped;
+                break;
+            }
+            Err(Stop::Failed(e)) => return Err(e),
+        }
+        progress(engine.heap(), engine.quotient().monoid.size());
+        if let Some((j, t)) = bounds {
+            certificate = Certificate::find(&engine.quotient().phi, j, t);
+            if certificate.is_some() && stop_when_certified {
+                finish = Finish::Certified;
+                break;
+            }
+        }
+    }
+    if finish != Finish::Certified && certificate.is_some() {
+        finish = Finish::Certified;
+    }
+    let q = engine.quotient();
+    let presentation = Presentation::new(&q.monoid, &q.phi);
+    Ok(MisereQuotient {
+        engine,
+        certificate,
+        finish,
+        presentation,
+    })
+}
+
+impl MisereQuotient {
+    /// The engine's state (monoid, P-portion, `Φ`).
+    pub fn quotient(&self) -> &engine::Quotient {
+        self.engine.quotient()
+    }
+
+    /// The presentation.
+    pub fn presentation(&self) -> &Presentation {
+        &self.presentation
+    }
+
+    /// The engine (options, transitions, history).
+    pub fn engine(&self) -> &QuotientEngine {
+        &self.engine
+    }
+
+    /// The last heap computed.
+    pub fn computed_to_heap(&self) -> u32 {
+        self.engine.heap()
+    }
+
+    /// `Φ(h)` for any heap the quotient covers: computed heaps, and every heap when certified.
+    pub fn phi(&self, h: u64) -> Result<u32, Error> {
+        let q = self.quotient();
+        let n = self.computed_to_heap() as u64;
+        if h <= n {
+            return Ok(q.phi[h as usize]);
+        }
+        match &self.certificate {
+            Some(c) => Ok(q.phi[c.reduce_heap(h) as usize]),
+            None => Err(Error::Invalid(format!(
+                "heap {h} is beyond the partial quotient, which covers heaps up to {n} and is \
+                 not certified for larger heaps (compute further with a larger --max-heap)"
+            ))),
+        }
+    }
+
+    /// The misère outcome of a position.
+    pub fn outcome(&self, heaps: &[u64]) -> Result<Outcome, Error> {
+        let m = &self.quotient().monoid;
+        let mut x = 0;
+        for &h in heaps {
+            x = m.mul(x, self.phi(h)?);
+        }
+        Ok(if self.quotient().p[x as usize] {
+            Outcome::P
+        } else {
+            Outcome::N
+        })
+    }
+
+    /// A winning move (to a position whose image is in the P-portion), if any.
+    pub fn winning_move(&self, heaps: &[u64]) -> Result<Option<QuotientMove>, Error> {
+        let q = self.quotient();
+        let m = &q.monoid;
+        let images: Vec<u32> = heaps
+            .iter()
+            .map(|&h| self.phi(h))
+            .collect::<Result<_, _>>()?;
+        for (i, &h) in heaps.iter().enumerate() {
+            if heaps[..i].contains(&h) {
+                continue;
+            }
+            let rest = images
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != i)
+                .fold(0, |acc, (_, &y)| m.mul(acc, y));
+            let h32 = u32::try_from(h).map_err(|_| {
+                Error::Invalid(format!(
+                    "heap {h} is too large for a move search (at most 2^32 - 1)"
+                ))
+            })?;
+            let mut found = None;
+            let mut err = None;
+            self.engine.game().heap_options(h32, &mut |left| {
+                if found.is_some() || err.is_some() {
+                    return;
+                }
+                let mut x = rest;
+                for &l in left {
+                    match self.phi(l as u64) {
+                        Ok(y) => x = m.mul(x, y),
+                        Err(e) => {
+                            err = Some(e);
+                            return;
+                        }
+                    }
+                }
+                if q.p[x as usize] {
+                    let mut to: Vec<u64> =
+                        left.iter().filter(|&&l| l > 0).map(|&l| l as u64).collect();
+                    to.sort_unstable();
+                    found = Some(QuotientMove {
+                        index: i,
+                        from: h,
+                        to,
+                    });
+                }
+            });
+            if let Some(e) = err {
+                return Err(e);
+            }
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The report: every key of `grundy misere-quotient --json`.
+    pub fn report(&self) -> Report {
+        let q = self.quotient();
+        let m = &q.monoid;
+        let pres = &self.presentation;
+        let word = |x: u32| pres.element_text(x);
+        let kernel = structure::kernel(m);
+        let in_kernel = |x: u32| kernel.binary_search(&x).is_ok();
+        let last_rogue = (0..q.phi.len() as u32)
+            .rev()
+            .find(|&h| !in_kernel(q.phi[h as usize]));
+        let name = structure::recognise(m, &q.p);
+        let (j, t) = self.engine.game().move_bounds().unwrap_or((0, 0));
+        let observed = if self.engine.game().move_bounds().is_some() {
+            periodicity::observed_period(&q.phi, j, t)
+        } else {
+            None
+        };
+        let mut p_portion: Vec<u32> = (0..m.size() as u32).filter(|&x| q.p[x as usize]).collect();
+        p_portion.sort_by(|&a, &b| {
+            word(a)
+                .len()
+                .cmp(&word(b).len())
+                .then(word(a).cmp(&word(b)))
+        });
+        Report {
+            code: self.engine.game().name(),
+            certified: self.certificate.is_some(),
+            finish: self.finish,
+            computed_to_heap: self.computed_to_heap(),
+            order: m.size(),
+            p_portion_size: q.p.iter().filter(|&&b| b).count(),
+            tame: matches!(name, Some("T0" | "T1" | "T2" | "T3")),
+            recognised: name.map(str::to_string),
+            presentation: pres.text(),
+            generators: pres
+                .generators
+                .iter()
+                .zip(&pres.generator_heaps)
+                .map(|(g, &h)| GeneratorReport {
+                    letter: g.clone(),
+                    heap: h,
+                })
+                .collect(),
+            relations: pres.relation_texts(),
+            p_portion: p_portion.iter().map(|&x| word(x)).collect(),
+            pretending_function: q.phi.iter().map(|&x| word(x)).collect(),
+            period: self.certificate.as_ref().map(|c| c.period),
+            preperiod: self.certificate.as_ref().map(|c| c.preperiod),
+            observed_period: observed.map(|(n0, p, need)| ObservedPeriod {
+                preperiod: n0,
+                period: p,
+                certified_at_heap: need,
+            }),
+            last_rogue,
+            presentation_changes: self.engine.changes.clone(),
+            orders: self.engine.orders.clone(),
+            idempotents: m.idempotents().into_iter().map(word).collect(),
+            kernel: kernel.iter().map(|&x| word(x)).collect(),
+            certificate: self.certificate.clone(),
+        }
+    }
+}
+
+/// A generator and the heap it is the image of.
+#[derive(Debug, Clone, Serialize)]
+pub struct GeneratorReport {
+    /// `a`, `b`, ...
+    pub letter: String,
+    /// The heap.
+    pub heap: u32,
+}
+
+/// A period seen in `Φ` but not (yet) long enough for the certificate.
+#[derive(Debug, Clone, Serialize)]
+pub struct ObservedPeriod {
+    /// `n0`.
+    pub preperiod: u32,
+    /// `p`.
+    pub period: u32,
+    /// The heap `N` the certificate would need (`j·(n0+p) + t - 1`).
+    pub certified_at_heap: u64,
+}
+
+/// Everything a reader of the papers expects of a quotient (the JSON keys are a contract).
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub code: String,
+    pub certified: bool,
+    pub finish: Finish,
+    pub computed_to_heap: u32,
+    pub order: usize,
+    pub p_portion_size: usize,
+    pub tame: bool,
+    pub recognised: Option<String>,
+    pub presentation: String,
+    pub generators: Vec<GeneratorReport>,
+    pub relations: Vec<String>,
+    pub p_portion: Vec<String>,
+    pub pretending_function: Vec<String>,
+    pub period: Option<u32>,
+    pub preperiod: Option<u32>,
+    pub observed_period: Option<ObservedPeriod>,
+    pub last_rogue: Option<u32>,
+    pub presentation_changes: Vec<u32>,
+    pub orders: Vec<usize>,
+    pub idempotents: Vec<String>,
+    pub kernel: Vec<String>,
+    pub certificate: Option<Certificate>,
+}
+
+#[cfg(test)]
+mod tests;
