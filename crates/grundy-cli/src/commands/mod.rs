@@ -10,6 +10,8 @@ pub mod graph_loopy;
 pub mod graph_structure;
 pub mod loopy_subtraction;
 pub mod mex;
+pub mod misere_genus;
+pub mod misere_quotient;
 pub mod multiplayer;
 pub mod nim;
 pub mod play;

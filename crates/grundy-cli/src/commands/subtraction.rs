@@ -34,6 +34,10 @@ pub struct SubtractionArgs {
     /// List every move to a position of value H instead of the winning moves
     #[arg(long, value_name = "H")]
     pub target: Option<u64>,
+    /// Misère play: with --sequence N, the misère Grundy values and Conway's genus of heaps
+    /// 0..=N (positions: see 'grundy misere-quotient --set LIST --position ...')
+    #[arg(long, conflicts_with = "target")]
+    pub misere: bool,
     #[command(flatten)]
     pub position: PositionArgs,
 }
@@ -76,6 +80,15 @@ fn check_size(what: &str, n: u64) -> CliResult {
 
 pub fn run(args: SubtractionArgs, json: bool) -> CliResult {
     let set = parse_set(&args)?;
+    if args.misere {
+        if !args.position.words()?.is_empty() {
+            return Err(CliError::input(
+                "--misere gives single heaps' genera with --sequence N; for positions use \
+                 'grundy misere-quotient --set LIST --position H...'",
+            ));
+        }
+        return super::misere_genus::run(&set, args.sequence.as_deref(), true, json);
+    }
     let mut report = Report {
         set: set.to_string(),
         values: None,

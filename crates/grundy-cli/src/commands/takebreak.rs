@@ -98,6 +98,10 @@ pub struct TakebreakArgs {
     /// Draw G(n) against n, with the period marked, as an SVG
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Misère play: the misère Grundy values and Conway's genus of heaps 0..=N (-n, default
+    /// 30); `--print` lists the genus per heap
+    #[arg(long, conflicts_with_all = ["heaps", "fold", "cousin", "options", "until_period", "png", "svg", "no_extend"])]
+    pub misere: bool,
     #[command(flatten)]
     pub run: super::runs::RunOptions,
 }
@@ -183,6 +187,10 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     }
     if args.max_moves.is_some() && args.heaps.is_none() {
         return Err(CliError::input("--max-moves goes with --heaps"));
+    }
+    if args.misere {
+        let rules = Rules::parse(&args.code)?;
+        return super::misere_genus::run(&rules, args.n.as_deref(), args.print, json);
     }
     // Forms the octal engines cannot represent (0.[3], {2+}.0, 4?.0, ...) go to the general
     // engine; finite codes and Grundy's game keep theirs.

@@ -30,7 +30,7 @@ pub struct Genus {
     pub gamma: Vec<u32>,
 }
 
-fn mex(seen: &mut Vec<bool>) -> u32 {
+fn mex(seen: &mut [bool]) -> u32 {
     let v = seen.iter().position(|&b| !b).unwrap_or(seen.len()) as u32;
     seen.iter_mut().for_each(|b| *b = false);
     v
