@@ -12,7 +12,7 @@ use crate::catalogue::{record_of, RunRecord};
 use crate::engine::{Engine, EngineChoice};
 use crate::run::{self, checkpoint_file_name, default_checkpoint, CheckpointPlace, Hooks};
 use crate::sequence::engine_limit;
-use crate::{Error, Result, Tell};
+use crate::{Error, Message, Result, Tell};
 use grundy::takebreak::checkpoint;
 use grundy::takebreak::{Finish, Plan, Rules};
 use serde::{Deserialize, Serialize};
@@ -118,6 +118,12 @@ pub fn compute_code(task: &CodeTask, stop: &AtomicBool, tell: Tell<'_>) -> Resul
         no_record: true,
         db: None,
     };
+    // which engines `auto` chose is the record's business, not a line per code of a census
+    let quiet = |m: Message| {
+        if !matches!(&m, Message::Note(text) if text.starts_with("engine auto:")) {
+            tell(m)
+        }
+    };
     let start = Instant::now();
     let finished = run::run(
         &rules,
@@ -125,7 +131,7 @@ pub fn compute_code(task: &CodeTask, stop: &AtomicBool, tell: Tell<'_>) -> Resul
         &options,
         engine,
         Hooks {
-            tell,
+            tell: &quiet,
             stop,
             checkpointing: None,
             progress: None,
