@@ -15,6 +15,9 @@ fi
 # numpy, matplotlib, networkx and tqdm are optional for users; the tests cover those paths too.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" pytest \
   numpy matplotlib networkx tqdm
+# dask and distributed are optional for users (the extra "dask"); the census tests start a
+# real distributed.LocalCluster.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check dask distributed
 
 # The tests run the CLI beside the package to compare their answers.
 cargo build --release --quiet -p grundy-cli

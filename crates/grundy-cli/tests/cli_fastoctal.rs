@@ -445,7 +445,7 @@ fn census_and_catalogue_refuse_bad_input() {
         &["census", "0.??", "-n", "100000000", "--db", db],
         "too large",
     );
-    bad_input(&["census", "0.??", "--jobs", "0", "--db", db], "--jobs");
+    bad_input(&["census", "0.??", "--jobs", "1000", "--db", db], "--jobs");
     bad_input(
         &["census", "0.F?", "--engine", "sparse", "--db", db],
         "octal",

@@ -183,15 +183,20 @@ fn a_read_only_catalogue_still_prints_the_results() {
     assert!(text(&out.stdout).contains("G(0..=2000): computed"));
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("warning: not recorded"), "{err}");
-    // the census too: every result printed, one warning, no claim that they were recorded
+    // the census too: every result printed, no claim that they were recorded, and as
+    // nothing could be recorded, one line and exit status 1
     let out = run(grundy_in(dir.path()).args(["census", "0.?", "-n", "500", "--db", db]));
     let (err, table) = (text(&out.stderr), text(&out.stdout));
-    assert!(out.status.success(), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
         table.contains("0.7") && !table.contains("recorded in"),
         "{table}"
     );
-    assert_eq!(err.matches("warning: not recorded").count(), 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("none of the 8 computed codes could be recorded"),
+        "{err}"
+    );
     // listing a read-only catalogue works
     let out = run(grundy_in(dir.path()).args(["catalogue", "--db", db]));
     assert!(

@@ -5,16 +5,20 @@
 
 use crate::{guarded, to_py, value_error};
 use grundy_runs::catalogue::{self, Query};
-use grundy_runs::census::{census, CensusHooks, CensusOptions};
+use grundy_runs::census::{census, CensusHooks, CensusOptions, CensusProgress, Claim, Session};
+use grundy_runs::census_task::{compute_code, CheckpointDir, CodeResult, CodeTask};
 use grundy_runs::{EngineChoice, Message};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(census_run, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue_list, m)?)?;
+    m.add_function(wrap_pyfunction!(census_code, m)?)?;
+    m.add_class::<CensusSession>()?;
     Ok(())
 }
 
@@ -71,23 +75,94 @@ impl<'a> Poll<'a> {
         });
     }
 
+    /// [`Poll::call`] for a census: the callback gets (done, total, running, left).
+    pub(crate) fn call_census(&self, p: &CensusProgress) {
+        Python::with_gil(|py| {
+            let result = py.check_signals().and_then(|()| match self.progress {
+                Some(f) => f.call1(py, (p.done, p.total, p.running, p.left)).map(drop),
+                None => Ok(()),
+            });
+            if let Err(e) = result {
+                if let Ok(mut slot) = self.raised.lock() {
+                    slot.get_or_insert(e);
+                }
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        });
+    }
+
     /// The exception that stopped the run, if any.
     pub(crate) fn raised(self) -> Option<PyErr> {
         self.raised.into_inner().ok().flatten()
     }
 }
 
-/// Every code matching `pattern`, computed to `n` (or its certified period unless `full`) on
+/// Where a census's tasks keep their checkpoints: `"default"`, `"off"` or a directory.
+fn checkpoint_dir(place: &str) -> CheckpointDir {
+    match place {
+        "default" => CheckpointDir::Default,
+        "off" => CheckpointDir::Off,
+        dir => CheckpointDir::At(PathBuf::from(dir)),
+    }
+}
+
+/// The time between two checkpoints (`checkpoint_every` seconds).
+fn every(seconds: Option<f64>) -> PyResult<Option<Duration>> {
+    seconds
+        .map(|s| {
+            if s > 0.0 && s <= 1e9 {
+                Ok(Duration::from_secs_f64(s))
+            } else {
+                Err(value_error(format!(
+                    "checkpoint_every {s} is out of range: give a positive number of seconds"
+                )))
+            }
+        })
+        .transpose()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn options(
+    patterns: Vec<String>,
+    n: Option<u64>,
+    full: bool,
+    engine: &str,
+    jobs: Option<u64>,
+    record: bool,
+    db: Option<PathBuf>,
+    recompute: bool,
+    checkpoint: &str,
+    checkpoint_every: Option<f64>,
+    lock_dir: Option<PathBuf>,
+) -> PyResult<CensusOptions> {
+    Ok(CensusOptions {
+        patterns,
+        n,
+        full,
+        engine: EngineChoice::parse(engine).map_err(value_error)?,
+        jobs,
+        no_record: !record,
+        db,
+        recompute,
+        checkpoint: checkpoint_dir(checkpoint),
+        checkpoint_every: every(checkpoint_every)?,
+        lock_dir,
+    })
+}
+
+/// Every code matching `patterns`, computed to `n` (or its certified period unless `full`) on
 /// `jobs` threads and recorded in the catalogue when `record` (`db` the file, else the CLI's
-/// default). `progress(done, total)` is called after each code and every 100 ms; a
-/// `KeyboardInterrupt` stops the census (finished codes stay recorded) and reaches the caller.
+/// default). `progress(done, total, running, left)` is called after each code and every
+/// 100 ms; a `KeyboardInterrupt` stops the census (finished codes stay recorded, running ones
+/// save their checkpoints) and reaches the caller.
 #[pyfunction]
-#[pyo3(signature = (pattern, n=None, full=false, engine="auto", jobs=None, record=false, db=None,
-                    progress=None))]
+#[pyo3(signature = (patterns, n=None, full=false, engine="auto", jobs=None, record=false, db=None,
+                    progress=None, recompute=false, checkpoint="default", checkpoint_every=None,
+                    lock_dir=None))]
 #[allow(clippy::too_many_arguments)]
 fn census_run(
     py: Python<'_>,
-    pattern: &str,
+    patterns: Vec<String>,
     n: Option<u64>,
     full: bool,
     engine: &str,
@@ -95,21 +170,29 @@ fn census_run(
     record: bool,
     db: Option<PathBuf>,
     progress: Option<PyObject>,
+    recompute: bool,
+    checkpoint: &str,
+    checkpoint_every: Option<f64>,
+    lock_dir: Option<PathBuf>,
 ) -> PyResult<PyObject> {
     guarded(|| {
-        let options = CensusOptions {
-            pattern: pattern.to_owned(),
+        let options = options(
+            patterns,
             n,
             full,
-            engine: EngineChoice::parse(engine).map_err(value_error)?,
+            engine,
             jobs,
-            no_record: !record,
+            record,
             db,
-        };
+            recompute,
+            checkpoint,
+            checkpoint_every,
+            lock_dir,
+        )?;
         let stop = AtomicBool::new(false);
         let (result, raised) = py.allow_threads(|| {
             let poll = Poll::new(&stop, progress.as_ref());
-            let watch = |done: usize, total: usize| poll.call(done, total);
+            let watch = |p: &CensusProgress| poll.call_census(p);
             let result = census(
                 &options,
                 CensusHooks {
@@ -127,9 +210,201 @@ fn census_run(
             }
             (_, Some(e)) => Err(e),
             (Err(e), None) => Err(value_error(e)),
-            (Ok(done), None) => to_py(py, &done.report),
+            (Ok(done), None) => match done.nothing_recorded() {
+                Some(message) => Err(value_error(message)),
+                None => to_py(py, &done.report),
+            },
         }
     })
+}
+
+/// One code of a census, as a worker computes it (a process of a pool, a Dask worker): the
+/// library's resumable run, recording nothing. Returns `{"record": {...}, "resumed_from": k}`.
+#[pyfunction]
+#[pyo3(signature = (code, n, until_period=true, engine="auto", checkpoint="default",
+                    checkpoint_every=None))]
+fn census_code(
+    py: Python<'_>,
+    code: String,
+    n: u64,
+    until_period: bool,
+    engine: &str,
+    checkpoint: &str,
+    checkpoint_every: Option<f64>,
+) -> PyResult<PyObject> {
+    guarded(|| {
+        let task = CodeTask {
+            code,
+            n,
+            until_period,
+            engine: EngineChoice::parse(engine).map_err(value_error)?,
+            checkpoint: checkpoint_dir(checkpoint),
+            every: every(checkpoint_every)?.unwrap_or(Duration::from_secs_f64(
+                grundy_runs::run::DEFAULT_CHECKPOINT_EVERY,
+            )),
+        };
+        // a worker's messages go to its own stderr (a Dask worker's log)
+        let tell = |m: Message| match m {
+            Message::Info(m) => eprintln!("grundy: {m}"),
+            Message::Note(m) => eprintln!("grundy: note: {m}"),
+            Message::Warning(m) => eprintln!("grundy: warning: {m}"),
+        };
+        let stop = AtomicBool::new(false);
+        let result = py
+            .allow_threads(|| compute_code(&task, &stop, &tell))
+            .map_err(value_error)?;
+        to_py(py, &result)
+    })
+}
+
+/// A census whose tasks a Python executor runs: the library's [`Session`] (skip what the
+/// catalogue has, per-code locks, one writer). Not shared between threads.
+#[pyclass(unsendable, module = "grundy._grundy")]
+pub struct CensusSession {
+    session: Option<Session>,
+}
+
+impl CensusSession {
+    fn get(&mut self) -> PyResult<&mut Session> {
+        self.session
+            .as_mut()
+            .ok_or_else(|| value_error("this census is finished"))
+    }
+}
+
+#[pymethods]
+impl CensusSession {
+    #[new]
+    #[pyo3(signature = (patterns, n=None, full=false, engine="auto", record=false, db=None,
+                        recompute=false, checkpoint="default", checkpoint_every=None,
+                        lock_dir=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        patterns: Vec<String>,
+        n: Option<u64>,
+        full: bool,
+        engine: &str,
+        record: bool,
+        db: Option<PathBuf>,
+        recompute: bool,
+        checkpoint: &str,
+        checkpoint_every: Option<f64>,
+        lock_dir: Option<PathBuf>,
+    ) -> PyResult<Self> {
+        guarded(|| {
+            let options = options(
+                patterns,
+                n,
+                full,
+                engine,
+                None,
+                record,
+                db,
+                recompute,
+                checkpoint,
+                checkpoint_every,
+                lock_dir,
+            )?;
+            let session = Session::open(&options, &tell).map_err(value_error)?;
+            Ok(CensusSession {
+                session: Some(session),
+            })
+        })
+    }
+
+    /// The indices of the codes still to do.
+    fn pending(&mut self) -> PyResult<Vec<usize>> {
+        Ok(self.get()?.pending())
+    }
+
+    /// The code of index `i` (canonical form).
+    fn code(&mut self, i: usize) -> PyResult<String> {
+        self.get()?
+            .codes()
+            .get(i)
+            .cloned()
+            .ok_or_else(|| value_error(format!("no code of index {i}")))
+    }
+
+    /// Claim code `i`: `("mine", task)` (compute it: the task's keys are `census_code`'s
+    /// arguments), `("busy", None)` (another census has it: ask again later) or
+    /// `("done", None)` (the catalogue has it).
+    fn claim(&mut self, py: Python<'_>, i: usize) -> PyResult<(String, PyObject)> {
+        let session = self.get()?;
+        if i >= session.codes().len() {
+            return Err(value_error(format!("no code of index {i}")));
+        }
+        match session.claim(i).map_err(value_error)? {
+            Claim::Mine(task) => {
+                let checkpoint = match &task.checkpoint {
+                    CheckpointDir::Default => "default".to_string(),
+                    CheckpointDir::Off => "off".to_string(),
+                    CheckpointDir::At(d) => d.display().to_string(),
+                };
+                let dict = pyo3::types::PyDict::new(py);
+                dict.set_item("code", &task.code)?;
+                dict.set_item("n", task.n)?;
+                dict.set_item("until_period", task.until_period)?;
+                dict.set_item(
+                    "engine",
+                    match task.engine {
+                        EngineChoice::Auto => "auto",
+                        EngineChoice::Sparse => "sparse",
+                        EngineChoice::Naive => "naive",
+                    },
+                )?;
+                dict.set_item("checkpoint", checkpoint)?;
+                dict.set_item("checkpoint_every", task.every.as_secs_f64())?;
+                Ok(("mine".into(), dict.into_any().unbind()))
+            }
+            Claim::Busy => Ok(("busy".into(), py.None())),
+            Claim::Done => Ok(("done".into(), py.None())),
+        }
+    }
+
+    /// Code `i` came back with `result` (what `census_code` returned): record it.
+    fn complete(&mut self, i: usize, result: Bound<'_, PyAny>) -> PyResult<()> {
+        let result: CodeResult = pythonize::depythonize(&result)
+            .map_err(|e| value_error(format!("not a census result: {e}")))?;
+        let session = self.get()?;
+        if i >= session.codes().len() || session.codes()[i] != result.record.code {
+            return Err(value_error(format!(
+                "the result of {} is not the one of code index {i}",
+                result.record.code
+            )));
+        }
+        session.complete(i, result);
+        Ok(())
+    }
+
+    /// Code `i` did not come back: release it.
+    fn abandon(&mut self, i: usize) -> PyResult<()> {
+        let session = self.get()?;
+        if i < session.codes().len() {
+            session.abandon(i);
+        }
+        Ok(())
+    }
+
+    /// `{"done", "running", "left", "total", "skipped"}` with `running` codes at work.
+    fn progress(&mut self, py: Python<'_>, running: usize) -> PyResult<PyObject> {
+        let p = self.get()?.progress(running);
+        to_py(py, &p)
+    }
+
+    /// The report (the keys of `grundy census --json`) once every code is done; `ValueError`
+    /// when some are not, or when nothing computed could be recorded.
+    fn finish(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        let session = self
+            .session
+            .take()
+            .ok_or_else(|| value_error("this census is finished"))?;
+        let done = session.finish(&tell).map_err(value_error)?;
+        match done.nothing_recorded() {
+            Some(message) => Err(value_error(message)),
+            None => to_py(py, &done.report),
+        }
+    }
 }
 
 /// The recorded runs a query selects (the filters of `grundy catalogue`).

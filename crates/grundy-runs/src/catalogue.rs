@@ -22,7 +22,7 @@ use crate::{Error, Message, Result, Tell};
 use grundy::takebreak::period::certificate_index;
 use grundy::takebreak::{Computation, Finish, Rules};
 use rusqlite::{params, Connection, OptionalExtension};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -38,7 +38,7 @@ const OLDEST_VERSION: i64 = 1;
 pub const DB_ENV: &str = "GRUNDY_DB";
 
 /// One recorded run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
     /// Row id (0 before recording).
     pub id: i64,
@@ -373,6 +373,15 @@ impl Catalogue {
         Ok(self.conn.last_insert_rowid())
     }
 
+    /// When the run of row `id` was recorded (UTC, `YYYY-MM-DD HH:MM:SS`).
+    pub fn recorded_at(&self, id: i64) -> Result<String> {
+        self.conn
+            .query_row("SELECT recorded_at FROM runs WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .map_err(|e| db_error(&self.path, e))
+    }
+
     /// Record a run, or say on stderr (once) why it could not be: a run's results are printed
     /// whether or not the catalogue can take them. Returns the row id when recorded.
     pub fn record_or_warn(&self, r: &RunRecord, tell: Tell<'_>) -> Option<i64> {
@@ -394,6 +403,15 @@ impl Catalogue {
 
     /// Every run, oldest first.
     pub fn all(&self) -> Result<Vec<RunRecord>> {
+        self.select(None)
+    }
+
+    /// Every run of one code (canonical form), oldest first.
+    pub fn runs_of(&self, code: &str) -> Result<Vec<RunRecord>> {
+        self.select(Some(code))
+    }
+
+    fn select(&self, code: Option<&str>) -> Result<Vec<RunRecord>> {
         let err = |e| db_error(&self.path, e);
         // a version 1 catalogue (opened read-only, so not migrated) has no certified_at
         let certified_at = if self.version.get() >= 2 {
@@ -407,11 +425,20 @@ impl Catalogue {
                 "SELECT id, code, n, preperiod, period, certified, max_value, rare_values,
                         rare_positions, engine, engine_version, seconds, until_period, recorded_at,
                         {certified_at}
-                 FROM runs ORDER BY id"
+                 FROM runs {} ORDER BY id",
+                if code.is_some() {
+                    "WHERE code = ?1"
+                } else {
+                    ""
+                }
             ))
             .map_err(err)?;
+        let params: Vec<&dyn rusqlite::ToSql> = match &code {
+            Some(c) => vec![c as &dyn rusqlite::ToSql],
+            None => Vec::new(),
+        };
         let rows = stmt
-            .query_map([], |row| {
+            .query_map(params.as_slice(), |row| {
                 let opt = |i: usize| -> rusqlite::Result<Option<u64>> {
                     Ok(row.get::<_, Option<i64>>(i)?.map(|v| v as u64))
                 };

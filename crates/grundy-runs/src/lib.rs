@@ -19,7 +19,10 @@
 //! package raises as `ValueError`).
 
 pub mod catalogue;
+pub mod catalogue_table;
 pub mod census;
+pub mod census_lock;
+pub mod census_task;
 pub mod engine;
 pub mod run;
 pub mod sequence;

@@ -33,6 +33,9 @@ pub enum CheckpointPlace {
     At(PathBuf),
     /// Neither save nor resume.
     Off,
+    /// A file per code and engine in this directory (the census's `--checkpoint-dir`, which
+    /// workers of a cluster may share), removed when the run completes as the default one is.
+    DefaultIn(PathBuf),
 }
 
 /// How a long run saves and records.
@@ -93,6 +96,16 @@ pub struct Hooks<'a> {
 /// The default checkpoint of a code and engine: `<user data dir>/grundy/checkpoints/CODE.ENGINE.ckpt`
 /// (characters other than letters, digits and `._-[]` in the code become `_`).
 pub fn default_checkpoint(rules: &Rules, engine: &Engine) -> Option<PathBuf> {
+    dirs::data_dir().map(|d| {
+        d.join("grundy")
+            .join("checkpoints")
+            .join(checkpoint_file_name(rules, engine))
+    })
+}
+
+/// The name of the checkpoint file of a code and engine in a checkpoint directory:
+/// `CODE.ENGINE.ckpt` (see [`default_checkpoint`]).
+pub fn checkpoint_file_name(rules: &Rules, engine: &Engine) -> String {
     let code: String = rules
         .to_string()
         .chars()
@@ -104,11 +117,7 @@ pub fn default_checkpoint(rules: &Rules, engine: &Engine) -> Option<PathBuf> {
             }
         })
         .collect();
-    dirs::data_dir().map(|d| {
-        d.join("grundy")
-            .join("checkpoints")
-            .join(format!("{code}.{}.ckpt", engine.checkpoint_name()))
-    })
+    format!("{code}.{}.ckpt", engine.checkpoint_name())
 }
 
 /// A finished run.
@@ -150,6 +159,10 @@ pub fn run(
         CheckpointPlace::Default => {
             default_checkpoint(rules, &engine).map(|p| Store::default_place(&p, identity))
         }
+        CheckpointPlace::DefaultIn(dir) => Some(Store::default_place(
+            &dir.join(checkpoint_file_name(rules, &engine)),
+            identity,
+        )),
     };
     let mut values = Vec::new();
     if let Some(store) = &mut store {

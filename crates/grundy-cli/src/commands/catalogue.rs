@@ -3,6 +3,7 @@
 
 use crate::common::{emit, parse_u64, CliResult};
 use grundy_runs::catalogue::{list, Query, RunRecord};
+use grundy_runs::catalogue_table;
 use std::path::PathBuf;
 
 /// List the runs recorded in the results catalogue.
@@ -39,6 +40,21 @@ pub struct CatalogueArgs {
     /// The catalogue file [default: $GRUNDY_DB, else <user data dir>/grundy/catalogue.sqlite3]
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// One row per code, as the field's tables: periodic (preperiod, period, last exception,
+    /// largest value, rare values, certificate) or not yet periodic (n reached); codes that
+    /// are one game up to a shift are grouped (see --format; with --json the table as JSON)
+    #[arg(long)]
+    pub table: bool,
+    /// The format of --table
+    #[arg(long, value_enum, default_value_t = TableFormat::Markdown, requires = "table")]
+    pub format: TableFormat,
+}
+
+/// How `--table` prints.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableFormat {
+    Markdown,
+    Csv,
 }
 
 pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
@@ -52,7 +68,7 @@ pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
         .as_deref()
         .map(|w| parse_u64("--limit", w))
         .transpose()?;
-    let report = list(&Query {
+    let query = Query {
         pattern: args.pattern,
         engine: args.engine,
         certified: match (args.certified, args.uncertified) {
@@ -64,7 +80,15 @@ pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
         latest: args.latest,
         limit,
         db: args.db,
-    })?;
+    };
+    if args.table {
+        let t = catalogue_table::table(&query)?;
+        return emit(json, &t, || match args.format {
+            TableFormat::Markdown => catalogue_table::markdown(&t),
+            TableFormat::Csv => catalogue_table::csv(&t),
+        });
+    }
+    let report = list(&query)?;
     emit(json, &report, || {
         if report.runs.is_empty() {
             format!("no matching runs in {}\n", report.db)

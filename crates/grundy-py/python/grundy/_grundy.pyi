@@ -144,16 +144,63 @@ class GameEngine:
     def positions_evaluated(self) -> int:
         """Positions in the normal-play table."""
 def census_run(
-    pattern: str,
+    patterns: List[str],
     n: Optional[int] = None,
     full: bool = False,
     engine: str = "auto",
     jobs: Optional[int] = None,
     record: bool = False,
     db: Optional[str] = None,
-    progress: Optional[Callable[[int, int], Any]] = None,
+    progress: Optional[Callable[[int, int, int, int], Any]] = None,
+    recompute: bool = False,
+    checkpoint: str = "default",
+    checkpoint_every: Optional[float] = None,
+    lock_dir: Optional[str] = None,
 ) -> Dict[str, Any]:
-    """Every code matching a pattern, with the keys of `grundy census --json`."""
+    """Every code matching the patterns on a pool of threads, with the keys of
+    `grundy census --json`; progress(done, total, running, left)."""
+
+def census_code(
+    code: str,
+    n: int,
+    until_period: bool = True,
+    engine: str = "auto",
+    checkpoint: str = "default",
+    checkpoint_every: Optional[float] = None,
+) -> Dict[str, Any]:
+    """One code of a census as a worker computes it: {"record": {...}, "resumed_from": k}."""
+
+class CensusSession:
+    """A census whose tasks a Python executor runs (the library's policy: skip what the
+    catalogue has, per-code locks, one writer)."""
+
+    def __init__(
+        self,
+        patterns: List[str],
+        n: Optional[int] = None,
+        full: bool = False,
+        engine: str = "auto",
+        record: bool = False,
+        db: Optional[str] = None,
+        recompute: bool = False,
+        checkpoint: str = "default",
+        checkpoint_every: Optional[float] = None,
+        lock_dir: Optional[str] = None,
+    ) -> None: ...
+    def pending(self) -> List[int]:
+        """The indices of the codes still to do."""
+    def code(self, i: int) -> str:
+        """The code of index i."""
+    def claim(self, i: int) -> Tuple[str, Optional[Dict[str, Any]]]:
+        """("mine", task), ("busy", None) or ("done", None)."""
+    def complete(self, i: int, result: Dict[str, Any]) -> None:
+        """Record the result of code i."""
+    def abandon(self, i: int) -> None:
+        """Release code i (it did not come back)."""
+    def progress(self, running: int) -> Dict[str, int]:
+        """done, running, left, total, skipped."""
+    def finish(self) -> Dict[str, Any]:
+        """The report, once every code is done."""
 
 def catalogue_list(
     pattern: Optional[str] = None,

@@ -14,7 +14,7 @@ from . import _grundy
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, Optional, Union
+    from typing import Any, Callable, Dict, Iterable, Optional, Union
 
     Progress = Union[None, bool, Callable[[int, int], Any]]
     PathLike = Union[str, "os.PathLike[str]"]
@@ -103,48 +103,134 @@ def record_args(record: object) -> tuple:
     return True, path_or_none("record", record)
 
 
+def _census_bar(callback: Any) -> Any:
+    """The census's progress callback ``(done, total, running, left)`` from the user's
+    ``progress=``: a bar shows running and left codes beside done/total and the rate; a user's
+    callable gets ``(done, total)`` as before."""
+    if callback is None:
+        return None
+    if isinstance(callback, _LateBar):
+
+        def bar(done: int, total: int, running: int, left: int) -> None:
+            callback(done, total)
+            if callback.bar is not None:
+                callback.bar.set_postfix_str(f"{running} running, {left} left", refresh=False)
+
+        return bar
+    return lambda done, total, running, left: callback(done, total)
+
+
 def census(
-    pattern: str,
+    codes_or_pattern: Union[str, Iterable[str]],
     n: Optional[int] = None,
     *,
-    full: bool = False,
+    until_period: bool = True,
+    executor: Any = None,
+    catalogue: Union[None, bool, PathLike] = None,
+    checkpoint_dir: Optional[PathLike] = None,
+    checkpoint_every: Optional[float] = None,
+    recompute: bool = False,
+    full: Optional[bool] = None,
     engine: str = "auto",
     jobs: Optional[int] = None,
-    record: Union[bool, PathLike] = False,
+    record: Union[None, bool, PathLike] = None,
     progress: Progress = None,
 ) -> Dict[str, Any]:
-    """Every take-and-break code matching ``pattern`` (``?`` is any octal digit after the point,
-    0 or 4 before it: ``"0.??"`` is 64 codes), each computed to ``n`` (default 100000) or to its
-    certified period (``full=True``: every value), on ``jobs`` threads (default: every core).
+    """Every take-and-break code of ``codes_or_pattern`` (a code, a pattern — ``?`` is any
+    octal digit after the point, 0 or 4 before it: ``"0.??"`` is 64 codes — or a list of
+    them), each computed to ``n`` (default 100000), or only to its certified period when
+    ``until_period`` (the default; ``until_period=False`` computes every value).
+
+    Where: ``executor=None`` runs the codes on every core of this machine (``jobs`` threads,
+    default and 0: one per core); any ``concurrent.futures.Executor`` (e.g. a
+    ``ProcessPoolExecutor``) or a Dask ``distributed.Client`` runs each code as a task (the
+    picklable ``grundy._census.compute_code``), and the results come back here. The work per
+    code is the library's run (the engines and certificates of :func:`takebreak`).
+
+    ``catalogue=True`` records every result in the CLI's catalogue (``$GRUNDY_DB``, else the
+    user data directory), ``catalogue=path`` in that file (``record=`` is the older name); this
+    process is the only writer. A census with a catalogue is resumable: codes it already has
+    with enough values are taken from it (``recompute=True`` computes them again), a
+    ``KeyboardInterrupt`` keeps every finished code, and two censuses on one machine never
+    compute a code at the same time. ``checkpoint_dir`` (a directory the workers share) keeps
+    each running code's checkpoint there (every ``checkpoint_every`` seconds, default 60): a
+    task whose worker died resumes from it. Default: the user data directory.
 
     Returns the dict of ``grundy census --json``: ``pattern``, ``n``, ``until_period``,
-    ``codes``, ``certified``, ``seconds`` and ``results`` (one catalogue record per code:
+    ``codes``, ``certified``, ``seconds``, ``computed``, ``skipped`` (from the catalogue),
+    ``resumed``, ``recorded`` and ``results`` (one catalogue record per code, in order:
     ``code``, ``n``, ``preperiod``, ``period``, ``certified``, ``max_value``, ``rare_values``,
-    ``rare_positions``, ``engine``, ...). ``record=True`` records every result in the CLI's
-    catalogue (``$GRUNDY_DB``, else the user data directory), ``record=path`` in that file;
-    by default nothing is written. Ctrl-C stops the census (recorded codes stay recorded).
+    ``rare_positions``, ``engine``, ...).
 
     >>> r = census("0.?7", 2000)
     >>> r["codes"], r["certified"], [x["period"] for x in r["results"]][:4]
     (8, 6, [34, 34, 4, None])
     """
-    if not isinstance(pattern, str):
-        raise TypeError(f"pattern must be a str, not {type(pattern).__name__}")
+    if isinstance(codes_or_pattern, str):
+        patterns = [codes_or_pattern]
+    elif isinstance(codes_or_pattern, (list, tuple)) or hasattr(codes_or_pattern, "__iter__"):
+        patterns = list(codes_or_pattern)
+        for p in patterns:
+            if not isinstance(p, str):
+                raise TypeError(f"codes must be str, not {type(p).__name__}")
+    else:
+        raise TypeError(
+            f"codes_or_pattern must be a str or a list of str, not "
+            f"{type(codes_or_pattern).__name__}"
+        )
     if not isinstance(engine, str):
         raise TypeError(f"engine must be a str, not {type(engine).__name__}")
-    rec, db = record_args(record)
+    if full is not None:
+        if not full and not until_period:
+            raise ValueError("full=False contradicts until_period=False")
+        if full:
+            until_period = False
+    if record is not None and catalogue is not None:
+        raise ValueError("give catalogue= or record= (its older name), not both")
+    rec, db = record_args(record if record is not None else catalogue)
+    if checkpoint_dir is None:
+        checkpoint = "default"
+    elif checkpoint_dir is False:
+        checkpoint = "off"
+    else:
+        checkpoint = path_or_none("checkpoint_dir", checkpoint_dir) or "default"
+    if checkpoint_every is not None and not isinstance(checkpoint_every, (int, float)):
+        raise TypeError(
+            f"checkpoint_every must be a number of seconds, not {type(checkpoint_every).__name__}"
+        )
+    n = _check.optional_u64("heap size", n)
     callback = progress_callback(progress, "codes")
     try:
-        return _grundy.census_run(
-            pattern,
-            _check.optional_u64("heap size", n),
-            bool(full),
+        if executor is None:
+            return _grundy.census_run(
+                patterns,
+                n,
+                not until_period,
+                engine,
+                _check.optional_u64("--jobs", jobs),
+                rec,
+                db,
+                _census_bar(callback),
+                bool(recompute),
+                checkpoint,
+                None if checkpoint_every is None else float(checkpoint_every),
+            )
+        if jobs is not None:
+            raise ValueError("jobs= is for executor=None: an executor has its own workers")
+        from . import _census
+
+        session = _grundy.CensusSession(
+            patterns,
+            n,
+            not until_period,
             engine,
-            _check.optional_u64("--jobs", jobs),
             rec,
             db,
-            callback,
+            bool(recompute),
+            checkpoint,
+            None if checkpoint_every is None else float(checkpoint_every),
         )
+        return _census.run(session, executor, _census_bar(callback))
     finally:
         if isinstance(callback, _LateBar):
             callback.close()
