@@ -21,6 +21,7 @@
 pub mod catalogue;
 pub mod census;
 pub mod engine;
+pub mod multiplayer;
 pub mod run;
 pub mod sequence;
 

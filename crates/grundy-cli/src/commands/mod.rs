@@ -11,6 +11,7 @@ pub mod graph_structure;
 pub mod loopy_subtraction;
 pub mod mex;
 pub mod multiplayer;
+pub mod multiplayer_explore;
 pub mod nim;
 pub mod play;
 pub mod runs;
