@@ -24,6 +24,7 @@ pub mod census;
 pub mod census_lock;
 pub mod census_task;
 pub mod engine;
+pub mod multiplayer;
 pub mod run;
 pub mod sequence;
 

@@ -13,6 +13,7 @@ pub mod mex;
 pub mod misere_genus;
 pub mod misere_quotient;
 pub mod multiplayer;
+pub mod multiplayer_explore;
 pub mod nim;
 pub mod play;
 pub mod runs;

@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | [`nim`] | nim-sum; misère rule | multiplayer paper, Thm 2.3 |
 //! | [`multiplayer`] | Li's sum: every i; exactly one completing heap | multiplayer paper, Thms 4.2, 4.3 |
+//! | [`multiplayer_residues`] | class mod d of orders grouped by teams; its parity for d = 2 | ours (docs/multiplayer.md, "Teams") |
 //! | [`cdnim`] | lambda + 1 if iota is odd, else 0; its winning moves | common-divisor paper, Thm 2.4 |
 //! | [`welter`] | Welter's formula and the moves solved from it | hook paper, Thm 2 |
 //! | [`quotient_theorem`] | v(p) = 2 v_phi2(p) + v(p^2) | hook paper, Thm 4 |
@@ -15,6 +16,7 @@
 
 pub mod cdnim;
 pub mod multiplayer;
+pub mod multiplayer_residues;
 pub mod nim;
 pub mod quotient_theorem;
 pub mod welter;

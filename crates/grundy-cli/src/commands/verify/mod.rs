@@ -25,6 +25,10 @@ pub enum VerifyTarget {
     ///
     /// Example: `grundy verify multiplayer --players 3 --heaps 4 --max-heap 12`
     Multiplayer(MultiplayerArgs),
+    /// Multiplayer Nim, teams: class mod d of every order grouped by residues mod d (ours)
+    ///
+    /// Example: `grundy verify multiplayer-residues --players 4 --heaps 6 --max-heap 16`
+    MultiplayerResidues(MultiplayerArgs),
     /// Common-divisor Nim: Theorem 2.4 and its winning moves against the evaluator
     ///
     /// Example: `grundy verify cdnim --heaps 3 --max-heap 40`
@@ -134,6 +138,36 @@ pub fn run(args: VerifyArgs, json: bool) -> CliResult {
             let max_heap = parse_u64("heap bound", &a.max_heap)?;
             let report = with_bar(|p| verify::multiplayer::check_all(players, heaps, max_heap, p))?;
             multiplayer_finish(report, json)
+        }
+        VerifyTarget::MultiplayerResidues(a) => {
+            let players = parse_u64("player count", &a.players)?;
+            let heaps = parse_u64("heap count", &a.heaps)?;
+            let max_heap = parse_u64("heap bound", &a.max_heap)?;
+            let report =
+                with_bar(|p| verify::multiplayer_residues::check_all(players, heaps, max_heap, p))?;
+            emit(json, &report, || {
+                let mut s = format!(
+                    "{} orders of {} players grouped by teams\n",
+                    report.orders.len(),
+                    report.players
+                );
+                for c in &report.checks {
+                    s.push_str(&format!(
+                        "{}: {} positions checked ({})\n",
+                        c.check, c.positions_checked, c.scope
+                    ));
+                    match &c.counterexample {
+                        None => s.push_str("  holds: yes, no counterexample\n"),
+                        Some(x) => s.push_str(&format!("  holds: NO; first counterexample: {x}\n")),
+                    }
+                }
+                s
+            })?;
+            if report.holds {
+                Ok(())
+            } else {
+                Err(CliError::check_failed("a counterexample was found"))
+            }
         }
     }
 }

@@ -12,6 +12,10 @@
 //! | [`reading`] | the evaluator (a [`Reading`](crate::solve::Reading) of the shared traversal): last mover, i-position offset, principal line |
 //! | [`li`] | Li's `oplus_m`, Thm 3.1, Thm 4.2 (closed forms for Nim), Thm 4.3's completions |
 //! | [`propp`] | Propp's classes N, O, P, Q: who can force being last against everybody |
+//! | [`tables`] | fast exhaustive class tables of Nim under every symmetric order, and their file format |
+//! | [`explore`] | the search for closed forms over those tables (a small language of candidate statements) |
+//! | [`residues`] | teams: orders grouped by residues mod d reduce to d players (ours, with proof) |
+//! | [`sums`] | which classes of the parts determine the class of a sum (§5's question) |
 //!
 //! Conventions: players are `0..m` in turn order and player 0 moves first; player numbers in
 //! orders and results are absolute. A position is an *i-position* (Def. 4.3) when the last
@@ -36,10 +40,14 @@
 //! assert_eq!(propp.propp_class(&vec![1, 2]).unwrap().as_str(), "Q");
 //! ```
 
+pub mod explore;
 pub mod li;
 pub mod prefs;
 pub mod propp;
 pub mod reading;
+pub mod residues;
+pub mod sums;
+pub mod tables;
 
 pub use li::{li_previous_player_wins, oplus_m, thm_4_2_is_target, thm_4_2_offset};
 pub use prefs::{Preferences, MAX_PLAYERS};
