@@ -15,6 +15,22 @@
 //! wrong (corrupt or not a checkpoint), or when its code or engine (name and version) differ
 //! from the run's (a checkpoint of another computation).
 //!
+//! # What a resumed run is worth
+//! A checksum proves that a file is what some program wrote, not that its values are right:
+//! a file may be edited, or handed over. So before a run continues from a checkpoint its
+//! values are checked against the rules ([`check_values`]): each is at most what the values
+//! before it allow, the first [`VERIFIED_PREFIX`] are recomputed, and (for codes whose moves
+//! leave at most two heaps, and Grundy's game) the last 64 and a random sample of the others
+//! must be the mex of their options. A file that fails is refused in one line.
+//!
+//! So a resumed result is exactly the one-run result whenever the checkpoint was written by
+//! grundy for this code and engine (the engines compute the same sequence). A forged file is
+//! refused whenever it differs from the true sequence in the first [`VERIFIED_PREFIX`]
+//! values, in its last 64, or at a sampled heap size; if a fraction `f` of its later values
+//! is wrong, the sample of `s` heap sizes misses all of them with probability about
+//! `(1 - f)^s`. Periods certified at small heap sizes (nearly all known ones) lie inside the
+//! recomputed prefix, so their certificates rest on recomputed values only.
+//!
 //! # Atomicity
 //! [`save`] writes a temporary file of its own beside `FILE` (a name no other save uses, even in
 //! another process), flushes it to disk (`fsync`), renames it over `FILE` and syncs the
@@ -68,6 +84,9 @@ pub enum CheckpointError {
     /// Not a checkpoint, truncated, or damaged.
     #[error("checkpoint '{path}' is corrupt ({reason}); delete it to start over")]
     Corrupt { path: String, reason: String },
+    /// Intact, but what it says cannot be true (checked against the rules).
+    #[error("'{path}' holds values that cannot be true ({reason}); delete it to start over")]
+    Untrue { path: String, reason: String },
     /// A valid checkpoint of a different computation.
     #[error(
         "checkpoint '{path}' belongs to another run ({reason}); delete it, or choose another \
@@ -332,6 +351,129 @@ pub fn load_for(
     Ok(Some(c))
 }
 
+/// Values at the start of a checkpoint that are recomputed from the rules when it is loaded
+/// ([`check_values`]).
+pub const VERIFIED_PREFIX: usize = 1 << 13;
+/// Values beyond the prefix checked against their options when a checkpoint is loaded (the
+/// last ones, then random ones; fewer when each costs much).
+pub const SAMPLED: usize = 512;
+/// Work allowed to the sample (pairs of heaps looked at), about a tenth of a second.
+const SAMPLE_WORK: u64 = 1 << 27;
+
+/// Check values loaded from a checkpoint against the rules (see "What a resumed run is worth"
+/// in [`crate::takebreak`]'s checkpoint docs), returning the reason when they cannot be
+/// G(0), G(1), ...:
+///
+/// - every value is at most `2^b`, `b` the bit length of the largest value before it (an
+///   option's value is a nim-sum of earlier values, below `2^b`, and a mex of such values is
+///   at most `2^b`) — so a jump to 65535 is refused before any engine sees it;
+/// - the first [`VERIFIED_PREFIX`] values are recomputed with the naive engine and must be
+///   equal;
+/// - for rules whose moves leave at most two heaps, the last values and a random sample of
+///   the others (at most [`SAMPLED`]) must each be the mex of their options' values as the
+///   checkpoint gives them.
+pub fn check_values(rules: &Rules, values: &[u16]) -> Result<(), String> {
+    let mut max = 0u16;
+    for (n, &v) in values.iter().enumerate() {
+        let bound = 1u32 << (16 - max.leading_zeros());
+        if u32::from(v) > bound {
+            return Err(format!(
+                "G({n}) = {v}, but the values before it are at most {max}, so it is at most {bound}"
+            ));
+        }
+        max = max.max(v);
+    }
+    let prefix = values.len().min(VERIFIED_PREFIX);
+    let mut naive = super::Naive::new(rules.clone());
+    let mut g = Vec::with_capacity(prefix);
+    for (n, &v) in values[..prefix].iter().enumerate() {
+        // An engine that cannot go on (a value past u16) checks nothing further.
+        let Ok(want) = naive.next_value(&g) else {
+            break;
+        };
+        if want != v {
+            return Err(format!("G({n}) is {want}, not {v}"));
+        }
+        g.push(want);
+    }
+    if values.len() <= prefix || rules.max_heaps_left() > 2 {
+        return Ok(());
+    }
+    // Heap sizes to check: the last 64, then random ones beyond the prefix.
+    let len = values.len();
+    let pair_digits = match rules {
+        Rules::Code(c) => (0..c.digits().len()).filter(|&k| c.allows(k, 2)).count() as u64,
+        Rules::GrundysGame => 1,
+    };
+    let per_value = (len as u64 / 2).max(1) * pair_digits.max(1) + 64;
+    let count = (SAMPLE_WORK / per_value).clamp(4, SAMPLED as u64) as usize;
+    let mut seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+        | 1;
+    let span = (len - prefix) as u64;
+    let tail = count.min(64).min(len - prefix);
+    let picks = (len - tail..len).chain((0..count - tail).map(|_| {
+        // xorshift64
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        prefix + (seed % span) as usize
+    }));
+    // Option values are below 2^b, b the bit length of the largest value.
+    let mut seen = vec![0u64; (1usize << (16 - max.leading_zeros())) / 64 + 1];
+    for n in picks {
+        let want = mex_from(rules, &values[..n], &mut seen);
+        if u32::from(values[n]) != want {
+            return Err(format!(
+                "G({n}) is {}, but its options' values in the file give {want}",
+                values[n]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// G(n) for `n = g.len()` as the mex of its options' values read from `g` (rules whose moves
+/// leave at most two heaps), `seen` a bit set wide enough for every nim-sum of two values of
+/// `g`, plus one word.
+fn mex_from(rules: &Rules, g: &[u16], seen: &mut [u64]) -> u32 {
+    let n = g.len();
+    seen.fill(0);
+    let mut mark = |v: u16| seen[usize::from(v) / 64] |= 1 << (v % 64);
+    match rules {
+        Rules::Code(c) => {
+            for (k, _) in c.digits().iter().enumerate() {
+                if k > n {
+                    break;
+                }
+                if c.allows(k, 0) && k == n {
+                    mark(0);
+                }
+                if c.allows(k, 1) && k < n {
+                    mark(g[n - k]);
+                }
+                if c.allows(k, 2) && n >= k + 2 {
+                    let r = n - k;
+                    for a in 1..=r / 2 {
+                        mark(g[a] ^ g[r - a]);
+                    }
+                }
+            }
+        }
+        Rules::GrundysGame => {
+            for a in 1..n.div_ceil(2) {
+                mark(g[a] ^ g[n - a]);
+            }
+        }
+    }
+    let word = seen
+        .iter()
+        .position(|&w| w != u64::MAX)
+        .unwrap_or(seen.len());
+    (word * 64) as u32 + seen.get(word).map_or(0, |w| w.trailing_ones())
+}
+
 /// Something a [`Store`] has to tell the user (the front end prints it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
@@ -455,6 +597,15 @@ impl Store {
         let Some(c) = load_for(&self.path, &self.identity, keep)? else {
             return Ok((Vec::new(), notices));
         };
+        // What the file says is checked against the rules before a run builds on it.
+        let rules = Rules::parse(&self.identity.code).map_err(|e| CheckpointError::Mismatch {
+            path: self.path.display().to_string(),
+            reason: format!("its code cannot be read: {e}"),
+        })?;
+        check_values(&rules, &c.values).map_err(|reason| CheckpointError::Untrue {
+            path: self.path.display().to_string(),
+            reason,
+        })?;
         self.on_file = c.count;
         Ok((c.values, notices))
     }
@@ -658,7 +809,10 @@ mod tests {
     fn a_store_never_shrinks_and_shares_nothing_with_a_second_run() {
         let dir = temp_dir();
         let path = dir.join("d").join("0.16.sparse.ckpt");
-        let long: Vec<u16> = (0..5000).map(|i| (i % 7) as u16).collect();
+        // True values: a store checks what it resumes from against the rules.
+        let rules = Rules::parse("0.16").unwrap();
+        let longer = crate::takebreak::naive::sequence_of(&rules, 5999).unwrap();
+        let long = longer[..5000].to_vec();
         // the default place is created at the first save, with a note saying where
         let mut a = Store::default_place(&path, identity());
         let notices = a.save(&long);
@@ -686,7 +840,6 @@ mod tests {
         // a run that completes past it removes it (and its lock file)
         let mut d = Store::default_place(&path, identity());
         d.resume(usize::MAX).unwrap();
-        let longer: Vec<u16> = (0..6000).map(|i| (i % 7) as u16).collect();
         d.finish(&longer);
         assert!(!path.exists() && !lock_path(&path).exists());
         // a chosen file in a missing directory is refused before any work
@@ -730,6 +883,62 @@ mod tests {
         };
         let e = load_for(&path, &newer, 10).unwrap_err().to_string();
         assert!(e.contains("version 1") && e.contains("version 2"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Regression (issue 27): a checkpoint with a valid checksum was trusted for its values —
+    /// all zeros gave 0.6 a "certified" period 1, a value 65535 panicked an engine.
+    #[test]
+    fn values_that_cannot_be_true_are_refused_with_a_valid_checksum() {
+        let dir = temp_dir();
+        let path = dir.join("0.6.ckpt");
+        let rules = Rules::parse("0.6").unwrap();
+        let id = Identity {
+            code: rules.to_string(),
+            engine: "sparse".into(),
+            engine_version: 1,
+        };
+        let truth = crate::takebreak::naive::sequence_of(&rules, 40_000).unwrap();
+        let refused = |values: &[u16]| -> String {
+            save(&path, &id, values).unwrap();
+            let mut store = Store::chosen(&path, id.clone()).unwrap();
+            let e = store.resume(usize::MAX).unwrap_err().to_string();
+            assert!(!e.contains('\n'), "{e}");
+            e
+        };
+        let e = refused(&[0; 5000]);
+        assert!(
+            e.contains("cannot be true") && e.contains("G(2) is 1, not 0"),
+            "{e}"
+        );
+        let mut jump = truth[..100].to_vec();
+        jump[50] = 65535;
+        let e = refused(&jump);
+        assert!(e.contains("G(50) = 65535"), "{e}");
+        // Past the recomputed prefix: the last values are always checked ...
+        let mut late = truth.clone();
+        *late.last_mut().unwrap() ^= 1;
+        let e = refused(&late);
+        assert!(e.contains("options' values in the file"), "{e}");
+        // ... and a wrong stretch is found by the sample.
+        let mut stretch = truth.clone();
+        for v in &mut stretch[20_000..30_000] {
+            *v ^= 1;
+        }
+        assert!(refused(&stretch).contains("cannot be true"));
+        // The truth, and any prefix of it, is resumed.
+        save(&path, &id, &truth).unwrap();
+        let mut store = Store::chosen(&path, id.clone()).unwrap();
+        assert_eq!(store.resume(usize::MAX).unwrap().0, truth);
+        assert_eq!(check_values(&rules, &truth[..9000]), Ok(()));
+        // Grundy's game too: the sample reads its splits.
+        let grundy = Rules::GrundysGame;
+        let g = crate::takebreak::naive::sequence_of(&grundy, 12_000).unwrap();
+        assert_eq!(check_values(&grundy, &g), Ok(()));
+        let mut bad = g.clone();
+        bad[11_000] ^= 2;
+        bad[11_999] ^= 2;
+        assert!(check_values(&grundy, &bad).is_err());
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -699,7 +699,13 @@ impl<G: Game, T: KnowledgeStore<G::Position>> PrunedSolver<G, T> {
             self.learn_exact(c, m as u64);
             return Ok(m as u64);
         }
-        unreachable!("n options cannot have all of the n + 1 values 0..=n")
+        // n options cannot have all of the n + 1 values 0..=n: only a false exclusion (from a
+        // saved table that was not checked everywhere) leads here.
+        Err(Error::Invalid(
+            "the table says this position has none of the values its options allow: it holds \
+             false knowledge (delete the saved table)"
+                .into(),
+        ))
     }
 
     /// The full value of a sum of flattened parts.

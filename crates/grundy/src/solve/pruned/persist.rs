@@ -17,6 +17,30 @@
 //! ([`TableIdentity`]) and which is checked before anything is loaded; the checksum rules out a
 //! damaged file.
 //!
+//! # What a resumed answer is worth
+//!
+//! A file that passes the checks above is still only *probably* true: it could have been
+//! edited, or written by another program, with a valid checksum. So what the file says is
+//! checked against the rules before the search starts ([`check_meaning`]), and the answer
+//! depends on the file as little as it can:
+//!
+//! - the header's counts must match the entries (no empty entry, exact values first, as many
+//!   as announced: the count sizes the table, so a false one cannot claim memory);
+//! - every entry must be a position of the game's board;
+//! - the position asked about is never read from the file: its value is derived from its
+//!   options every time;
+//! - each component of each of its options, and about [`SAMPLE`] other entries at random,
+//!   must agree with their own options as far as the table knows them (an exact value at most
+//!   the number of options, none equal to an option's value, the mex when every option's
+//!   value is known; exclusions that leave a possible value).
+//!
+//! So an answer from a file grundy wrote is exactly right (every entry is proved, as above);
+//! a forged file is refused in one line when any checked entry contradicts the rules; a
+//! forgery consistent with everything checked — false values deep in the table whose options
+//! the table does not hold, missed by the sample — can still change an answer. Delete a
+//! table you did not make yourself, or run without `--table`, for an answer that depends on
+//! nothing but the rules.
+//!
 //! # File format (little-endian)
 //! ```text
 //! magic "GRUNDYTT" | format u32 | game, board, encoding (each u16 length, UTF-8 bytes)
@@ -101,6 +125,10 @@ pub struct TableIdentity {
 pub trait SavedTable: Game {
     /// The identity written in the header of this game's table files.
     fn table_identity(&self) -> TableIdentity;
+
+    /// Whether `position` can be a position of this game at all (a file's entry that is not
+    /// one is refused: the file was not written for this board).
+    fn is_position(&self, position: &Self::Position) -> bool;
 }
 
 impl SavedTable for Cram {
@@ -123,6 +151,11 @@ impl SavedTable for Cram {
             encoding,
         }
     }
+
+    /// A set of empty cells of the grid.
+    fn is_position(&self, empty: &u64) -> bool {
+        empty & !self.grid().full() == 0
+    }
 }
 
 impl SavedTable for Chomp {
@@ -139,6 +172,11 @@ impl SavedTable for Chomp {
                 probe(&[2, 2])
             ),
         }
+    }
+
+    /// A boundary path with at least one row, the top row at least one square long.
+    fn is_position(&self, code: &u64) -> bool {
+        *code != 0 && code & 1 == 0
     }
 }
 
@@ -231,13 +269,25 @@ impl Reader<'_> {
 }
 
 /// Load the table file `path` into `table`: `Ok(None)` when there is no file, else how many
-/// entries it held. The whole file is checked (format, length, checksum, then the identity; errors are
-/// [`CheckpointError`]s, as for the take-and-break checkpoints)
-/// before one entry is added, so a refused file leaves `table` as it was.
+/// entries it held. The whole file is checked (format, length, checksum, counts, then the
+/// identity; errors are [`CheckpointError`]s, as for the take-and-break checkpoints) before
+/// one entry is added, so a refused file leaves `table` as it was. What the entries *mean* is
+/// checked by [`check_meaning`], which needs the game.
 pub fn load_table<P: TableKey>(
     path: &Path,
     identity: &TableIdentity,
     table: &mut Table<P>,
+) -> Result<Option<u64>, CheckpointError> {
+    load_table_except(path, identity, table, &|_| false)
+}
+
+/// [`load_table`], leaving out the entries of positions `skip` says (the position a search
+/// asks about: its value is derived again from its options, never read from the file).
+pub fn load_table_except<P: TableKey>(
+    path: &Path,
+    identity: &TableIdentity,
+    table: &mut Table<P>,
+    skip: &dyn Fn(&P) -> bool,
 ) -> Result<Option<u64>, CheckpointError> {
     let file = match File::open(path) {
         Ok(f) => f,
@@ -291,13 +341,44 @@ pub fn load_table<P: TableKey>(
             "its length does not match the {count} entries it announces"
         )));
     }
-    // First pass: the checksum of the entries.
-    let mut left = count * entry;
+    if exact > count {
+        return Err(r.corrupt(&format!(
+            "it announces {exact} exact values among {count} entries"
+        )));
+    }
+    if key_bytes == 0 {
+        return Err(r.corrupt("its positions have 0 bytes"));
+    }
+    // First pass: the checksum of the entries, and what they are: no empty entry, the exact
+    // values first and as many as the header says (the header's count sizes the table).
     let mut buf = vec![0u8; CHUNK];
+    let per_chunk = (CHUNK as u64 / entry).max(1);
+    let (mut left, mut seen_exact, mut seen_partial) = (count, 0u64, false);
     while left > 0 {
-        let take = left.min(CHUNK as u64) as usize;
-        r.bytes(&mut buf[..take])?;
-        left -= take as u64;
+        let n = left.min(per_chunk);
+        let bytes = &mut buf[..(n * entry) as usize];
+        r.bytes(bytes)?;
+        for e in bytes.chunks_exact(entry as usize) {
+            let bits = u64::from_le_bytes(e[key_bytes as usize..].try_into().expect("8 bytes"));
+            let k = Knowledge::from_bits(bits);
+            if k == Knowledge::NONE {
+                return Err(r.corrupt("it holds an empty entry"));
+            }
+            if k.value().is_some() {
+                if seen_partial {
+                    return Err(r.corrupt("an exact value follows partial knowledge"));
+                }
+                seen_exact += 1;
+            } else {
+                seen_partial = true;
+            }
+        }
+        left -= n;
+    }
+    if seen_exact != exact {
+        return Err(r.corrupt(&format!(
+            "it announces {exact} exact values and holds {seen_exact}"
+        )));
     }
     let expected = r.crc.clone().finalize();
     let mut tail = [0; 4];
@@ -331,17 +412,20 @@ pub fn load_table<P: TableKey>(
     r.inner
         .seek(SeekFrom::Start(head_len))
         .map_err(|e| io_error(path, e))?;
-    let per_chunk = CHUNK / entry as usize;
     let mut left = count;
     let mut first = true;
     while left > 0 {
-        let n = left.min(per_chunk as u64) as usize;
+        let n = left.min(per_chunk) as usize;
         let bytes = &mut buf[..n * entry as usize];
         r.inner.read_exact(bytes).map_err(|e| io_error(path, e))?;
         for e in bytes.chunks_exact(entry as usize) {
             let (key, bits) = e.split_at(key_bytes as usize);
             let bits = u64::from_le_bytes(bits.try_into().expect("8 bytes"));
-            table.put(&P::read_key(key), Knowledge::from_bits(bits));
+            let key = P::read_key(key);
+            if skip(&key) {
+                continue;
+            }
+            table.put(&key, Knowledge::from_bits(bits));
             if first {
                 // The array exists now: size it for every exact value at once.
                 table.reserve(usize::try_from(exact).unwrap_or(usize::MAX));
@@ -351,6 +435,149 @@ pub fn load_table<P: TableKey>(
         left -= n as u64;
     }
     Ok(Some(count))
+}
+
+/// Entries whose options are checked against the table, besides the options of the position
+/// asked about ([`check_meaning`]).
+pub const SAMPLE: usize = 20_000;
+
+/// The single canonical components of `p`, as the search splits it (at most a million splits:
+/// a game whose splitting does not end is left to the search to refuse).
+fn flatten<G: Game>(game: &G, p: &G::Position) -> Vec<G::Position> {
+    let (mut work, mut out) = (vec![p.clone()], Vec::new());
+    let mut splits = 0usize;
+    while let Some(x) = work.pop() {
+        match game.components(&x) {
+            Some(parts) if splits < 1_000_000 && !parts.contains(&x) => {
+                splits += 1;
+                work.extend(parts);
+            }
+            _ => out.push(game.canonical(&x)),
+        }
+    }
+    out
+}
+
+/// Check what a loaded table says against the rules of the game, refusing it (the reason, in
+/// a few words) when it cannot be true:
+///
+/// - every entry is a position of the game ([`SavedTable::is_position`]);
+/// - for the components of every option of the position asked about (`start`, already split
+///   by [`flatten`]), and for about `sample` other entries spread over the table (from a
+///   random offset): an exact value is at most the number of options (a mex of `n` values is
+///   at most `n`) and differs from every option whose value the table gives; when the table
+///   gives every option's value, an exact value is their mex and exclusions leave the mex
+///   out; exclusions never cover every value `0..=n`.
+///
+/// What passes is not proved true (an entry may be wrong where its options are unknown to the
+/// table); what fails is certainly false.
+pub fn check_meaning<G>(
+    game: &G,
+    start: &[G::Position],
+    table: &Table<G::Position>,
+    sample: usize,
+) -> Result<(), String>
+where
+    G: SavedTable,
+    G::Position: TableKey + std::fmt::Debug,
+{
+    let mut buf = Vec::new();
+    let mut deep: Vec<(G::Position, Knowledge)> = Vec::new();
+    for s in start {
+        buf.clear();
+        game.options(s, &mut buf);
+        for o in &buf {
+            for c in flatten(game, o) {
+                let k = table.get(&c);
+                if k != Knowledge::NONE {
+                    deep.push((c, k));
+                }
+            }
+        }
+    }
+    let len = table.len().max(1);
+    let stride = len.div_ceil(sample.max(1)).max(1);
+    let offset = (std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() as usize))
+        % stride;
+    for (i, (p, k)) in table.entries().enumerate() {
+        if !game.is_position(p) {
+            return Err(format!("its entry {p:?} is not a position of this game"));
+        }
+        if i % stride == offset {
+            deep.push((p.clone(), k));
+        }
+    }
+    for (p, k) in deep {
+        check_entry(game, table, &p, k)?;
+    }
+    Ok(())
+}
+
+/// One entry against its options (see [`check_meaning`]).
+fn check_entry<G>(
+    game: &G,
+    table: &Table<G::Position>,
+    p: &G::Position,
+    k: Knowledge,
+) -> Result<(), String>
+where
+    G: Game,
+    G::Position: TableKey + std::fmt::Debug,
+{
+    let mut options = Vec::new();
+    game.options(p, &mut options);
+    let n = options.len() as u64;
+    let mut present = vec![false; options.len() + 1];
+    let mut all_known = true;
+    for o in &options {
+        let mut x = Some(0u64);
+        for c in flatten(game, o) {
+            let v = game.known_value(&c).or_else(|| table.get(&c).value());
+            x = x.zip(v).map(|(a, b)| a ^ b);
+        }
+        match x {
+            Some(x) => {
+                if k.value() == Some(x) {
+                    return Err(format!(
+                        "position {p:?} is given value {x}, which one of its options has"
+                    ));
+                }
+                if x <= n {
+                    present[x as usize] = true;
+                }
+            }
+            None => all_known = false,
+        }
+    }
+    let mex = present.iter().position(|&b| !b).unwrap_or(0) as u64;
+    match k.value() {
+        Some(v) if v > n => {
+            return Err(format!(
+                "position {p:?} is given value {v}, more than its {n} options allow"
+            ))
+        }
+        Some(v) if all_known && v != mex => {
+            return Err(format!(
+                "position {p:?} is given value {v}, its options' values give {mex}"
+            ))
+        }
+        Some(_) => {}
+        None => {
+            if n < 63 && (0..=n).all(|v| k.excludes(v)) {
+                return Err(format!(
+                    "position {p:?} is said to have none of the values 0..={n} its {n} options allow"
+                ));
+            }
+            if all_known && k.excludes(mex) {
+                return Err(format!(
+                    "position {p:?} is said not to have value {mex}, its options' values give it"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Where a search keeps its table, and how often it saves it.
@@ -432,9 +659,19 @@ where
         notices: Vec::new(),
         saved: 0,
     };
+    // The position asked about is never read from the file: its value is derived again from
+    // its options (see "What a resumed answer is worth" in the module docs).
+    let start_parts = flatten(&game, position);
     // The dense array is not saved: every exact value stays in the saved table.
     let mut solver = solver(game, question, progress).without_dense();
-    if let Some(n) = load_table(path, &store.identity, solver.table_mut())? {
+    let skip = |p: &G::Position| start_parts.contains(p);
+    if let Some(n) = load_table_except(path, &store.identity, solver.table_mut(), &skip)? {
+        check_meaning(solver.game(), &start_parts, solver.table(), SAMPLE).map_err(|reason| {
+            CheckpointError::Untrue {
+                path: path.display().to_string(),
+                reason,
+            }
+        })?;
         let kept = solver.table().len();
         let note = if kept as u64 == n {
             format!(

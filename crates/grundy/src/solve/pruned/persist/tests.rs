@@ -299,3 +299,177 @@ fn the_table_is_saved_while_the_search_runs() {
     assert!(seen.load(Ordering::Relaxed));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The table a finished search on `game` from `p` saved, and the file's path.
+fn saved_search<G>(game: G, p: &G::Position, dir: &Path) -> (Saving, Table<G::Position>)
+where
+    G: LabelledMoves + SavedTable + Clone,
+    G::Position: TableKey,
+{
+    let saving = Saving {
+        path: dir.join("t.table"),
+        every: Duration::from_secs(3600),
+    };
+    answer_saved(game, p, &Question::default(), None, &saving, &|_| {}).unwrap();
+    let mut t = Table::with_budget(1 << 24);
+    load_table(&saving.path, &identity_of(&saving.path), &mut t).unwrap();
+    (saving, t)
+}
+
+/// The identity a table file's header holds (read back through a refusal-free load).
+fn identity_of(path: &Path) -> TableIdentity {
+    let bytes = std::fs::read(path).unwrap();
+    let mut at = 12;
+    let mut text = || {
+        let n = u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+        let s = String::from_utf8(bytes[at + 2..at + 2 + n].to_vec()).unwrap();
+        at += 2 + n;
+        s
+    };
+    TableIdentity {
+        game: text(),
+        board: text(),
+        encoding: text(),
+    }
+}
+
+/// `t` with `p`'s entry replaced by `k` (a new table: `put` would merge).
+fn with_entry(t: &Table<u64>, p: u64, k: Knowledge) -> Table<u64> {
+    let mut out = Table::with_budget(1 << 24);
+    for (q, old) in t.entries() {
+        if *q != p {
+            out.put(q, old);
+        }
+    }
+    out.put(&p, k);
+    out
+}
+
+/// Regression (issue 27): a saved Cram table whose start entry said 7 made `grundy cram 4x5`
+/// print "grundy value: 7" (the value is 2); a start entry excluding every value panicked.
+#[test]
+fn the_start_entry_of_a_table_is_never_trusted() {
+    let dir = temp_dir("start-entry");
+    let cram = Cram::new(4, 5).unwrap();
+    let start = cram.start();
+    let truth = NormalPlay::new(cram).grundy_value(&start).unwrap();
+    assert_eq!(truth, 2);
+    let (saving, t) = saved_search(cram, &start, &dir);
+    let id = cram.table_identity();
+    let starts = flatten(&cram, &start);
+    for forged in [
+        Knowledge::exact(7),
+        Knowledge::exact(0),
+        Knowledge::NONE.exclude_all((1 << 62) - 1),
+    ] {
+        let mut f = with_entry(&t, starts[0], forged);
+        for s in &starts[1..] {
+            f = with_entry(&f, *s, forged);
+        }
+        save_table(&saving.path, &id, &f).unwrap();
+        let a = answer_saved(cram, &start, &Question::default(), None, &saving, &|_| {}).unwrap();
+        assert_eq!(a.grundy_value, Some(truth), "{forged:?}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Regression (issue 27): a table is checked against the rules, not only its checksum.
+#[test]
+fn tables_that_cannot_be_true_are_refused_in_one_line() {
+    let dir = temp_dir("untrue");
+    let cram = Cram::new(4, 5).unwrap();
+    let start = cram.start();
+    let (saving, t) = saved_search(cram, &start, &dir);
+    let id = cram.table_identity();
+    let refused = |f: &Table<u64>| -> String {
+        save_table(&saving.path, &id, f).unwrap();
+        let e = answer_saved(cram, &start, &Question::default(), None, &saving, &|_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains('\n'), "{e}");
+        e
+    };
+    // An option of the start with a value one of its own options has, or more than its
+    // options allow.
+    let mut options = Vec::new();
+    cram.options(&start, &mut options);
+    let (o, v) = options
+        .iter()
+        .flat_map(|o| flatten(&cram, o))
+        .find_map(|c| t.get(&c).value().map(|v| (c, v)))
+        .expect("some option of the start is in the table");
+    let e = refused(&with_entry(&t, o, Knowledge::exact(v ^ 1)));
+    assert!(e.contains("cannot be true"), "{e}");
+    let e = refused(&with_entry(&t, o, Knowledge::exact(40)));
+    assert!(
+        e.contains("more than its") && e.contains("options allow"),
+        "{e}"
+    );
+    let e = refused(&with_entry(
+        &t,
+        o,
+        Knowledge::NONE.exclude_all((1 << 62) - 1),
+    ));
+    assert!(e.contains("none of the values"), "{e}");
+    // A cell outside the board.
+    let e = refused(&with_entry(&t, 1 << 40, Knowledge::exact(0)));
+    assert!(e.contains("not a position of this game"), "{e}");
+    // An entry anywhere with a value its options contradict: found by the full check.
+    let mut sampled = 0;
+    for (p, k) in t.entries() {
+        if let Some(v) = k.value() {
+            if check_meaning(
+                &cram,
+                &[],
+                &with_entry(&t, *p, Knowledge::exact(v + 1)),
+                usize::MAX,
+            )
+            .is_err()
+            {
+                sampled += 1;
+            }
+        }
+    }
+    assert!(sampled > 0);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Regression (issue 27): a huge `exact` count in the header sized the table by it (memory up
+/// to the budget, or an abort).
+#[test]
+fn header_counts_must_match_the_entries() {
+    let dir = temp_dir("counts");
+    let path = dir.join("t.table");
+    let id = identity();
+    let write = |count: u64, exact: u64, entries: &[(u64, u64)]| {
+        let mut bytes = header(&id, 8, count, exact);
+        for (p, k) in entries {
+            bytes.extend_from_slice(&p.to_le_bytes());
+            bytes.extend_from_slice(&k.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, bytes).unwrap();
+    };
+    let load = || {
+        let mut t: Table<u64> = Table::with_budget(1 << 40);
+        let r = load_table(&path, &id, &mut t).map_err(|e| e.to_string());
+        assert!(t.bytes() < 1 << 20, "{}", t.bytes());
+        r
+    };
+    let one = Knowledge::exact(1).to_bits();
+    let partial = Knowledge::NONE.exclude(3).to_bits();
+    write(1, u64::MAX / 4, &[(5, one)]);
+    assert!(load().unwrap_err().contains("exact values among 1 entries"));
+    write(2, 2, &[(5, one), (6, partial)]);
+    assert!(load()
+        .unwrap_err()
+        .contains("announces 2 exact values and holds 1"));
+    write(2, 1, &[(6, partial), (5, one)]);
+    assert!(load().unwrap_err().contains("follows partial"));
+    write(1, 0, &[(6, 0)]);
+    assert!(load().unwrap_err().contains("empty entry"));
+    write(2, 1, &[(5, one), (6, partial)]);
+    assert_eq!(load(), Ok(Some(2)));
+    std::fs::remove_dir_all(dir).unwrap();
+}
