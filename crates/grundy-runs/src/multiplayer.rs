@@ -390,7 +390,10 @@ mod tests {
         let mut out = Vec::new();
         write_csv(&t, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
-        // (1,1) under Li's order: player 0 takes one, player 1 the other: a 1-position
-        assert_eq!(text, "heaps,g012\n,2\n1,0\n1 1,1\n2,0\n1 2,1\n2 2,2\n");
+        // By hand, Li's order (each wants itself, then the next player, then the one after):
+        // (1,1): player 0 takes one, player 1 the other: a 1-position. (2,2): taking a heap
+        // leaves (2), a 0-position for player 1 (offset 1 for player 0); leaving (1,2), a
+        // 1-position, gives offset 2; player 0 prefers offset 1: a 1-position.
+        assert_eq!(text, "heaps,g012\n,2\n1,0\n1 1,1\n2,0\n1 2,1\n2 2,1\n");
     }
 }

@@ -172,8 +172,9 @@ pub struct TargetReport {
 pub struct OrderReport {
     /// `k1..km` of `GAMES(k1..km)`.
     pub order: Vec<usize>,
-    /// `theorem` when a statement about this order is proved (by the paper), `conjecture`
-    /// when only fitted statements hold, `no_fit` when no candidate fits anything.
+    /// `theorem` when a proved statement holds for this order (the paper's Thm 4.2 or 4.3, or
+    /// our residue reduction), `conjecture` when only fitted statements hold, `no_fit` when no
+    /// candidate fits anything.
     pub status: String,
     /// Every statement that holds, `; `-separated, each marked `[theorem: ...]` or
     /// `[conjecture]`.
