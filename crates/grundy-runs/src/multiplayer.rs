@@ -313,17 +313,38 @@ pub fn explore(
     }
     let seconds_tables = start.elapsed().as_secs_f64();
     let start = std::time::Instant::now();
-    let reports: Vec<OrderReport> = tables
+    // The search takes longer than the tables; a stop request is honoured between orders.
+    let stopped = || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+    let interrupted = || {
+        Error::Interrupted(match &request.dir {
+            Some(d) => format!(
+                "interrupted during the search; the tables are saved in {} (a new run reads them back)",
+                d.display()
+            ),
+            None => "interrupted during the search".to_owned(),
+        })
+    };
+    let reports: Vec<Option<OrderReport>> = tables
         .par_iter()
-        .map(|t| explore::explore(t, request.features))
+        .map(|t| (!stopped()).then(|| explore::explore(t, request.features)))
         .collect();
+    let reports: Vec<OrderReport> = reports
+        .into_iter()
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(interrupted)?;
     let sums = match request.sums_parts {
-        Some(parts) => Some(
-            tables
+        Some(parts) => {
+            let found: Vec<Option<SumsReport>> = tables
                 .par_iter()
-                .map(|t| sums::sums(t, parts))
-                .collect::<std::result::Result<Vec<_>, _>>()?,
-        ),
+                .map(|t| (!stopped()).then(|| sums::sums(t, parts)).transpose())
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            Some(
+                found
+                    .into_iter()
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(interrupted)?,
+            )
+        }
         None => None,
     };
     let positions = reports.first().map_or(0, |r| r.positions);

@@ -78,6 +78,11 @@ pub struct SumCounterexample {
 
 const EXTRA: [&str; 4] = ["plus1", "plus2", "plus3", "plus11"];
 
+/// Pairs of parts of two classes: how many, and one pair (indices of parts) per sum class.
+type Cell = (u64, Vec<Option<(usize, usize)>>);
+/// A defeated type shape: where, which, and the two pairs of parts (indices) that defeated it.
+type TypeDeath = (usize, Vec<usize>, [(usize, usize); 2]);
+
 /// The sums of parts of at most `parts_heaps` heaps, over `table` (whose domain must hold
 /// `2 * parts_heaps` heaps).
 pub fn sums(table: &Table, parts_heaps: usize) -> Result<SumsReport, Error> {
@@ -114,8 +119,8 @@ pub fn sums(table: &Table, parts_heaps: usize) -> Result<SumsReport, Error> {
         }
     };
     let mut sum_class = Vec::with_capacity(parts.len() * (parts.len() + 1) / 2);
-    let mut cells: Vec<Vec<(u64, Vec<Option<(usize, usize)>>)>> =
-        vec![vec![(0, vec![None; m]); m]; m];
+    // cells[a][b]: (pairs of parts of classes a <= b, one pair of parts per sum class)
+    let mut cells: Vec<Vec<Cell>> = vec![vec![(0, vec![None; m]); m]; m];
     let mut q = Vec::new();
     for (i, (g, cg, _)) in parts.iter().enumerate() {
         for (j, (h, ch, _)) in parts.iter().enumerate().skip(i) {
@@ -136,9 +141,8 @@ pub fn sums(table: &Table, parts_heaps: usize) -> Result<SumsReport, Error> {
     }
     let mut class_pairs = Vec::new();
     let mut determined = 0;
-    for a in 0..m {
-        for b in a..m {
-            let (count, ex) = &cells[a][b];
+    for (a, row) in cells.iter().enumerate() {
+        for (b, (count, ex)) in row.iter().enumerate().skip(a) {
             if *count == 0 {
                 continue;
             }
@@ -173,7 +177,8 @@ pub fn sums(table: &Table, parts_heaps: usize) -> Result<SumsReport, Error> {
         }
     }
     let mut type_fit = None;
-    let mut deaths: Vec<(usize, Vec<usize>, [(usize, usize); 2])> = Vec::new();
+    // (index of the pair that defeated the shape, shape, the two pairs of parts)
+    let mut deaths: Vec<TypeDeath> = Vec::new();
     let mut seen: std::collections::HashMap<(u32, u32), (u8, usize, usize)> =
         std::collections::HashMap::new();
     for shape in &shapes {
