@@ -19,6 +19,11 @@ use std::sync::atomic::AtomicBool;
 
 /// Orders computed together between two saves (they share one enumeration).
 pub const ORDERS_PER_SAVE: usize = 24;
+/// Most table entries (one byte each) an exploration holds in memory, over its orders.
+pub const MAX_TABLE_BYTES: u64 = 2_000_000_000;
+/// Most positions per table the search handles (it keeps each with its features, ~24 bytes,
+/// per thread).
+pub const MAX_SEARCH_POSITIONS: u64 = 20_000_000;
 
 /// The file of one order's table in `dir`.
 pub fn table_path(dir: &Path, domain: &Domain, order: &[usize]) -> PathBuf {
@@ -288,11 +293,34 @@ pub fn explore(
         request.max_total,
     )?;
     let orders = request_orders(request.players, request.order.as_deref())?;
+    let entries = domain.len() as u128 * orders.len() as u128;
+    if entries > MAX_TABLE_BYTES as u128 {
+        return Err(Error::input(format!(
+            "{} orders of {} positions each make {entries} table entries, more than the {MAX_TABLE_BYTES} held in memory at once; choose one --order, fewer heaps or a smaller largest heap",
+            orders.len(),
+            domain.len()
+        )));
+    }
+    if domain.len() > MAX_SEARCH_POSITIONS {
+        return Err(Error::input(format!(
+            "the search keeps every position of a table with its features: {} positions is more than {MAX_SEARCH_POSITIONS}; choose fewer heaps or a smaller largest heap",
+            domain.len()
+        )));
+    }
     if let Some(parts) = request.sums_parts {
         if parts == 0 || 2 * parts > request.heaps || request.max_total.is_some() {
             return Err(Error::input(format!(
                 "--sums {parts} needs parts of at least 1 heap, a domain of at least {} heaps and no --total",
                 2 * parts.max(1)
+            )));
+        }
+        // refused before the tables and the search, not after
+        let count = Domain::new(request.players, parts, request.max_heap, None)?.len() as u128;
+        let pairs = count * (count + 1) / 2;
+        if pairs > sums::MAX_SUM_PAIRS as u128 {
+            return Err(Error::input(format!(
+                "--sums {parts}: {count} parts make {pairs} pairs, more than {}; choose fewer heaps per part or a smaller largest heap",
+                sums::MAX_SUM_PAIRS
             )));
         }
     }

@@ -76,6 +76,9 @@ pub struct SumCounterexample {
     pub sum_classes: Vec<usize>,
 }
 
+/// Most pairs of parts one sums report examines.
+pub const MAX_SUM_PAIRS: u64 = 50_000_000;
+
 const EXTRA: [&str; 4] = ["plus1", "plus2", "plus3", "plus11"];
 
 /// Pairs of parts of two classes: how many, and one pair (indices of parts) per sum class.
@@ -110,6 +113,13 @@ pub fn sums(table: &Table, parts_heaps: usize) -> Result<SumsReport, Error> {
             f.push(table.class_of(&q).map_or(m as u8, |c| c as u8));
         }
         parts.push((p, c, f));
+    }
+    let pairs = parts.len() as u128 * (parts.len() as u128 + 1) / 2;
+    if pairs > MAX_SUM_PAIRS as u128 {
+        return Err(Error::Invalid(format!(
+            "{} parts make {pairs} pairs, more than {MAX_SUM_PAIRS}; choose fewer heaps per part or a smaller largest heap",
+            parts.len()
+        )));
     }
     let name = |i: usize| -> String {
         if i < FEATURES.len() {
