@@ -20,6 +20,7 @@ const WORK_LIMIT: u128 = 50_000_000;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(multiplayer_position, m)?)?;
     m.add_function(wrap_pyfunction!(li_nim, m)?)?;
+    m.add_function(wrap_pyfunction!(multiplayer_explore, m)?)?;
     Ok(())
 }
 
@@ -226,4 +227,73 @@ fn li_nim(py: Python<'_>, heaps: Vec<BigUint>, players: u32) -> PyResult<PyObjec
         d.set_item("heaps", heaps)?;
         Ok(d.into_any().unbind())
     })
+}
+
+/// Class tables of Nim under every symmetric order (or one) and the closed-form search, as
+/// `grundy multiplayer-explore --json` (the same keys; `grundy_runs::multiplayer::explore`).
+/// `bound` is `"KxN"`; `progress(done, total)` is called as the tables fill; a
+/// `KeyboardInterrupt` stops the run (tables saved in `dir` stay) and reaches the caller.
+#[pyfunction]
+#[pyo3(signature = (players, order=None, bound=None, total=None, features=3, sums=None,
+                    dir=None, csv=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn multiplayer_explore(
+    py: Python<'_>,
+    players: u64,
+    order: Option<Vec<usize>>,
+    bound: Option<String>,
+    total: Option<u64>,
+    features: u64,
+    sums: Option<u64>,
+    dir: Option<std::path::PathBuf>,
+    csv: Option<std::path::PathBuf>,
+    progress: Option<PyObject>,
+) -> PyResult<PyObject> {
+    use grundy_runs::multiplayer::{self as runs, ExploreRequest};
+    use std::sync::atomic::AtomicBool;
+    guarded(|| {
+        let players = usize::try_from(players).unwrap_or(usize::MAX);
+        let (heaps, max_heap) = match &bound {
+            Some(text) => runs::parse_bound(text)
+                .map_err(|e| value_error(e.to_string().replace("--bound", "bound")))?,
+            None => runs::default_bound(players),
+        };
+        let request = ExploreRequest {
+            players,
+            order,
+            heaps,
+            max_heap,
+            max_total: total,
+            features: usize::try_from(features).unwrap_or(usize::MAX),
+            sums_parts: sums.map(|v| usize::try_from(v).unwrap_or(usize::MAX)),
+            dir,
+            csv,
+        };
+        let stop = AtomicBool::new(false);
+        let (result, raised) = py.allow_threads(|| {
+            let poll = crate::runs::Poll::new(&stop, progress.as_ref());
+            let watch = |done: u64, total: u64| poll.call(done as usize, total as usize);
+            let result = runs::explore(&request, &crate::runs::tell, Some(&watch), Some(&stop));
+            (result, poll.raised())
+        });
+        match (result, raised) {
+            (Err(grundy_runs::Error::Interrupted(what)), Some(e)) => {
+                crate::runs::tell(grundy_runs::Message::Info(what));
+                Err(e)
+            }
+            (_, Some(e)) => Err(e),
+            (Err(e), None) => Err(value_error(python_words(&e.to_string()))),
+            (Ok(report), None) => crate::to_py(py, &report),
+        }
+    })
+}
+
+/// The CLI's flag names in a message, as the Python keywords.
+fn python_words(message: &str) -> String {
+    message
+        .replace("--features", "features")
+        .replace("--sums", "sums")
+        .replace("--total", "total")
+        .replace("--players", "players")
+        .replace("--dir", "dir")
 }

@@ -19,6 +19,11 @@ use std::sync::atomic::AtomicBool;
 
 /// Orders computed together between two saves (they share one enumeration).
 pub const ORDERS_PER_SAVE: usize = 24;
+/// Most table entries (one byte each) an exploration holds in memory, over its orders.
+pub const MAX_TABLE_BYTES: u64 = 2_000_000_000;
+/// Most positions per table the search handles (it keeps each with its features, ~24 bytes,
+/// per thread).
+pub const MAX_SEARCH_POSITIONS: u64 = 20_000_000;
 
 /// The file of one order's table in `dir`.
 pub fn table_path(dir: &Path, domain: &Domain, order: &[usize]) -> PathBuf {
@@ -288,11 +293,34 @@ pub fn explore(
         request.max_total,
     )?;
     let orders = request_orders(request.players, request.order.as_deref())?;
+    let entries = domain.len() as u128 * orders.len() as u128;
+    if entries > MAX_TABLE_BYTES as u128 {
+        return Err(Error::input(format!(
+            "{} orders of {} positions each make {entries} table entries, more than the {MAX_TABLE_BYTES} held in memory at once; choose one --order, fewer heaps or a smaller largest heap",
+            orders.len(),
+            domain.len()
+        )));
+    }
+    if domain.len() > MAX_SEARCH_POSITIONS {
+        return Err(Error::input(format!(
+            "the search keeps every position of a table with its features: {} positions is more than {MAX_SEARCH_POSITIONS}; choose fewer heaps or a smaller largest heap",
+            domain.len()
+        )));
+    }
     if let Some(parts) = request.sums_parts {
         if parts == 0 || 2 * parts > request.heaps || request.max_total.is_some() {
             return Err(Error::input(format!(
                 "--sums {parts} needs parts of at least 1 heap, a domain of at least {} heaps and no --total",
                 2 * parts.max(1)
+            )));
+        }
+        // refused before the tables and the search, not after
+        let count = Domain::new(request.players, parts, request.max_heap, None)?.len() as u128;
+        let pairs = count * (count + 1) / 2;
+        if pairs > sums::MAX_SUM_PAIRS as u128 {
+            return Err(Error::input(format!(
+                "--sums {parts}: {count} parts make {pairs} pairs, more than {}; choose fewer heaps per part or a smaller largest heap",
+                sums::MAX_SUM_PAIRS
             )));
         }
     }
@@ -313,17 +341,38 @@ pub fn explore(
     }
     let seconds_tables = start.elapsed().as_secs_f64();
     let start = std::time::Instant::now();
-    let reports: Vec<OrderReport> = tables
+    // The search takes longer than the tables; a stop request is honoured between orders.
+    let stopped = || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+    let interrupted = || {
+        Error::Interrupted(match &request.dir {
+            Some(d) => format!(
+                "interrupted during the search; the tables are saved in {} (a new run reads them back)",
+                d.display()
+            ),
+            None => "interrupted during the search".to_owned(),
+        })
+    };
+    let reports: Vec<Option<OrderReport>> = tables
         .par_iter()
-        .map(|t| explore::explore(t, request.features))
+        .map(|t| (!stopped()).then(|| explore::explore(t, request.features)))
         .collect();
+    let reports: Vec<OrderReport> = reports
+        .into_iter()
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(interrupted)?;
     let sums = match request.sums_parts {
-        Some(parts) => Some(
-            tables
+        Some(parts) => {
+            let found: Vec<Option<SumsReport>> = tables
                 .par_iter()
-                .map(|t| sums::sums(t, parts))
-                .collect::<std::result::Result<Vec<_>, _>>()?,
-        ),
+                .map(|t| (!stopped()).then(|| sums::sums(t, parts)).transpose())
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            Some(
+                found
+                    .into_iter()
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(interrupted)?,
+            )
+        }
         None => None,
     };
     let positions = reports.first().map_or(0, |r| r.positions);
@@ -390,7 +439,10 @@ mod tests {
         let mut out = Vec::new();
         write_csv(&t, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
-        // (1,1) under Li's order: player 0 takes one, player 1 the other: a 1-position
-        assert_eq!(text, "heaps,g012\n,2\n1,0\n1 1,1\n2,0\n1 2,1\n2 2,2\n");
+        // By hand, Li's order (each wants itself, then the next player, then the one after):
+        // (1,1): player 0 takes one, player 1 the other: a 1-position. (2,2): taking a heap
+        // leaves (2), a 0-position for player 1 (offset 1 for player 0); leaving (1,2), a
+        // 1-position, gives offset 2; player 0 prefers offset 1: a 1-position.
+        assert_eq!(text, "heaps,g012\n,2\n1,0\n1 1,1\n2,0\n1 2,1\n2 2,1\n");
     }
 }

@@ -136,7 +136,7 @@ fn human(r: &multiplayer::ExploreReport) -> String {
     );
     let count = |st: &str| r.orders.iter().filter(|o| o.status == st).count();
     s.push_str(&format!(
-        "{} orders: {} theorem, {} conjecture, {} no_fit (theorem = a statement the paper proves; conjecture = fitted on this domain only)\n",
+        "{} orders: {} theorem, {} conjecture, {} no_fit (theorem = a proved statement holds, the paper's or ours; conjecture = fitted on this domain only)\n",
         r.orders.len(),
         count("theorem"),
         count("conjecture"),

@@ -47,6 +47,7 @@ __all__ = [
     "from_networkx",
     "graph",
     "multiplayer",
+    "multiplayer_explore",
     "multiplayer_li",
     "nim",
     "subtraction",
@@ -374,6 +375,57 @@ def multiplayer_li(heaps: Iterable[int], players: int = 3) -> Dict[str, Any]:
     hs = _check.numbers("heap", heaps)
     m = _check.number("players", players, 2**32 - 1)
     return _grundy.li_nim(hs, m)
+
+
+def multiplayer_explore(
+    players: int,
+    *,
+    order: Optional[Iterable[int]] = None,
+    bound: Union[None, str, Tuple[int, int]] = None,
+    total: Optional[int] = None,
+    features: int = 3,
+    sums: Optional[int] = None,
+    dir: Union[None, str, "os.PathLike[str]"] = None,
+    csv: Union[None, str, "os.PathLike[str]"] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> Dict[str, Any]:
+    """Class tables of Nim with ``players`` players under every symmetric order
+    GAMES(K1..KM) (or only ``order``), and the closed forms that fit them, as
+    ``grundy multiplayer-explore --json``: ``orders``, each with ``order``, ``status``
+    (``"theorem"``, ``"conjecture"`` or ``"no_fit"``), ``form``, ``checked_to`` and
+    ``counterexamples``.
+
+    ``bound``: ``"KxN"`` or ``(K, N)``, at most K heaps of at most N (the CLI's defaults
+    otherwise); ``total``: only positions of total at most this; ``features``: most features
+    per candidate shape (1 to 3); ``sums=P``: also which classes of two parts of at most P
+    heaps decide their sum's class; ``dir``: save tables there and resume from them; ``csv``:
+    export the tables; ``progress(done, total)``: called as the tables fill.
+
+    >>> r = multiplayer_explore(3, order=[0, 1, 2], bound=(4, 7))
+    >>> r["orders"][0]["status"]
+    'theorem'
+    """
+    m = _check.u64("players", players)
+    k = None if order is None else _check.numbers("player offset", order, 2**32 - 1)
+    if isinstance(bound, tuple):
+        if len(bound) != 2:
+            raise ValueError("bound must be (K, N): at most K heaps of at most N")
+        b: Optional[str] = f"{_check.u64('bound heap count', bound[0])}x{_check.u64('bound largest heap', bound[1])}"
+    elif bound is None or isinstance(bound, str):
+        b = bound
+    else:
+        raise TypeError(f"bound must be a str 'KxN' or a tuple (K, N), not {type(bound).__name__}")
+    return _grundy.multiplayer_explore(
+        m,
+        k,
+        b,
+        _check.optional_u64("total", total),
+        _check.u64("features", features),
+        _check.optional_u64("sums", sums),
+        None if dir is None else str(dir),
+        None if csv is None else str(csv),
+        progress,
+    )
 
 
 # Long runs on the CLI's run code: censuses, the results catalogue, the papers' checks.

@@ -32,6 +32,19 @@ def welter_position(squares: List[int], target: Optional[int] = None, value_only
 def li_nim(heaps: List[int], players: int) -> Dict[str, Any]:
     """Li's oplus_m and whether the previous player wins (multiplayer paper Thm 3.1)."""
 
+def multiplayer_explore(
+    players: int,
+    order: Optional[List[int]] = None,
+    bound: Optional[str] = None,
+    total: Optional[int] = None,
+    features: int = 3,
+    sums: Optional[int] = None,
+    dir: Optional[str] = None,
+    csv: Optional[str] = None,
+    progress: Optional[Any] = None,
+) -> Dict[str, Any]:
+    """Class tables of multiplayer Nim and the closed-form search (grundy multiplayer-explore)."""
+
 def takebreak_code(code: str) -> str:
     """The canonical text of a code or named game."""
 

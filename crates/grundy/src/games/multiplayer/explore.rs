@@ -172,8 +172,9 @@ pub struct TargetReport {
 pub struct OrderReport {
     /// `k1..km` of `GAMES(k1..km)`.
     pub order: Vec<usize>,
-    /// `theorem` when a statement about this order is proved (by the paper), `conjecture`
-    /// when only fitted statements hold, `no_fit` when no candidate fits anything.
+    /// `theorem` when a proved statement holds for this order (the paper's Thm 4.2 or 4.3, or
+    /// our residue reduction), `conjecture` when only fitted statements hold, `no_fit` when no
+    /// candidate fits anything.
     pub status: String,
     /// Every statement that holds, `; `-separated, each marked `[theorem: ...]` or
     /// `[conjecture]`.
@@ -205,6 +206,12 @@ pub fn descending_of(order: &[usize]) -> Option<usize> {
     let i = order[0];
     (0..m).all(|k| order[k] == (i + m - k) % m).then_some(i)
 }
+
+/// A fitting shape and its rule: (key of the feature values, class) for every key met.
+type Fit = (Vec<usize>, Vec<(usize, u8)>);
+/// A defeated shape: (index of the position that defeated it, shape, the two positions' ranks,
+/// their classes).
+type Death = (usize, Vec<usize>, [u64; 2], [usize; 2]);
 
 fn names(shape: &[usize]) -> Vec<String> {
     shape.iter().map(|&f| FEATURES[f].0.to_owned()).collect()
@@ -246,12 +253,12 @@ pub fn explore(table: &Table, max_features: usize) -> OrderReport {
         }
     }
     let show = |r: u64| -> Vec<u64> { domain.position(r).into_iter().filter(|&h| h > 0).collect() };
-    let targets_n = m + 1; // 0 = whole class, 1 + j = class j
-                           // per target: fitting shapes of the smallest size found, with their rules
-    let mut fits: Vec<Vec<(Vec<usize>, Vec<(usize, u8)>)>> = vec![Vec::new(); targets_n];
-    // per target: (death index, shape, witness ranks and classes) of each defeated shape
-    let mut deaths: Vec<Vec<(usize, Vec<usize>, [u64; 2], [usize; 2])>> =
-        vec![Vec::new(); targets_n];
+    // targets: 0 = the whole class, 1 + j = class j
+    let targets_n = m + 1;
+    // per target: fitting shapes of the smallest size found, with their rules
+    let mut fits: Vec<Vec<Fit>> = vec![Vec::new(); targets_n];
+    // per target: each defeated shape with its witnesses
+    let mut deaths: Vec<Vec<Death>> = vec![Vec::new(); targets_n];
     let mut seen = vec![0u8; 16usize.pow(MAX_SHAPE as u32)];
     let mut first = vec![0u64; seen.len() * m];
     for shape in shapes(max_features) {
@@ -480,7 +487,7 @@ pub fn unique_completion_classes(table: &Table) -> Vec<usize> {
             match table.class_of(&heaps) {
                 Some(c) => count[c] += 1,
                 None => {
-                    if h <= sum + m as u64 - 1 {
+                    if h < sum + m as u64 {
                         complete = false;
                     }
                 }

@@ -21,8 +21,8 @@
 //! With `d = 2` the two-player game is normal play (`r1 = 0`) or misère play (`r1 = 1`), so for
 //! Nim the parity of the class has a closed form ([`class_parity`]): by Thm 4.2 with `m = 2`, a
 //! position's class is `≡ r1 - 1 (mod 2)` exactly when its nim-sum is 0 (if some heap exceeds
-//! 1) or equals `r1` (if every heap is at most 1). For four players this settles the parity of
-//! the class for 8 of the 24 orders, all of them among the 16 the paper leaves open.
+//! one) or equals `r1` (if every heap is at most one). For four players this settles the parity
+//! of the class for 8 of the 24 orders, all of them among the 16 the paper leaves open.
 
 use super::li::thm_4_2_is_target;
 use num_bigint::BigUint;

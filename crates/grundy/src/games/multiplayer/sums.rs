@@ -76,7 +76,15 @@ pub struct SumCounterexample {
     pub sum_classes: Vec<usize>,
 }
 
+/// Most pairs of parts one sums report examines.
+pub const MAX_SUM_PAIRS: u64 = 50_000_000;
+
 const EXTRA: [&str; 4] = ["plus1", "plus2", "plus3", "plus11"];
+
+/// Pairs of parts of two classes: how many, and one pair (indices of parts) per sum class.
+type Cell = (u64, Vec<Option<(usize, usize)>>);
+/// A defeated type shape: where, which, and the two pairs of parts (indices) that defeated it.
+type TypeDeath = (usize, Vec<usize>, [(usize, usize); 2]);
 
 /// The sums of parts of at most `parts_heaps` heaps, over `table` (whose domain must hold
 /// `2 * parts_heaps` heaps).
@@ -106,6 +114,13 @@ pub fn sums(table: &Table, parts_heaps: usize) -> Result<SumsReport, Error> {
         }
         parts.push((p, c, f));
     }
+    let pairs = parts.len() as u128 * (parts.len() as u128 + 1) / 2;
+    if pairs > MAX_SUM_PAIRS as u128 {
+        return Err(Error::Invalid(format!(
+            "{} parts make {pairs} pairs, more than {MAX_SUM_PAIRS}; choose fewer heaps per part or a smaller largest heap",
+            parts.len()
+        )));
+    }
     let name = |i: usize| -> String {
         if i < FEATURES.len() {
             FEATURES[i].0.to_owned()
@@ -114,8 +129,8 @@ pub fn sums(table: &Table, parts_heaps: usize) -> Result<SumsReport, Error> {
         }
     };
     let mut sum_class = Vec::with_capacity(parts.len() * (parts.len() + 1) / 2);
-    let mut cells: Vec<Vec<(u64, Vec<Option<(usize, usize)>>)>> =
-        vec![vec![(0, vec![None; m]); m]; m];
+    // cells[a][b]: (pairs of parts of classes a <= b, one pair of parts per sum class)
+    let mut cells: Vec<Vec<Cell>> = vec![vec![(0, vec![None; m]); m]; m];
     let mut q = Vec::new();
     for (i, (g, cg, _)) in parts.iter().enumerate() {
         for (j, (h, ch, _)) in parts.iter().enumerate().skip(i) {
@@ -136,9 +151,8 @@ pub fn sums(table: &Table, parts_heaps: usize) -> Result<SumsReport, Error> {
     }
     let mut class_pairs = Vec::new();
     let mut determined = 0;
-    for a in 0..m {
-        for b in a..m {
-            let (count, ex) = &cells[a][b];
+    for (a, row) in cells.iter().enumerate() {
+        for (b, (count, ex)) in row.iter().enumerate().skip(a) {
             if *count == 0 {
                 continue;
             }
@@ -173,7 +187,8 @@ pub fn sums(table: &Table, parts_heaps: usize) -> Result<SumsReport, Error> {
         }
     }
     let mut type_fit = None;
-    let mut deaths: Vec<(usize, Vec<usize>, [(usize, usize); 2])> = Vec::new();
+    // (index of the pair that defeated the shape, shape, the two pairs of parts)
+    let mut deaths: Vec<TypeDeath> = Vec::new();
     let mut seen: std::collections::HashMap<(u32, u32), (u8, usize, usize)> =
         std::collections::HashMap::new();
     for shape in &shapes {
