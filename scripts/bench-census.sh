@@ -29,12 +29,13 @@ patterns=("0.??" "0.???" "4.??")
 
 case $mode in
 sample)
+  # per-code times are wall-clock: on a loaded machine they are inflated by wall / (CPU / cores),
+  # printed here so that the estimates can be scaled to a quiet machine
   for k in 13 15; do
     n=$((1 << k))
-    start=$(date +%s.%N)
-    "$grundy" census "${patterns[@]}" -n "$n" --jobs 0 --no-record --no-checkpoint --json \
+    /usr/bin/time -f "census of ${patterns[*]} to n = 2^$k: %e s wall, %U s user CPU" \
+      "$grundy" census "${patterns[@]}" -n "$n" --jobs 0 --no-record --no-checkpoint --json \
       >"$out/census-$k.json"
-    echo "census of ${patterns[*]} to n = 2^$k: $(python3 -c "print(round($(date +%s.%N) - $start, 1))") s wall"
   done
   python3 - "$out/census-13.json" "$out/census-15.json" <<'EOF'
 import json, math, sys
@@ -50,8 +51,11 @@ for code, r in b.items():
     est.append((t15 * 32 ** e, e, t15, code, r["engine"], r["max_value"], r["rare_values"]))
 est.sort(reverse=True)
 total = sum(x[0] for x in est)
-print(f"{len(est)} codes not certified by 2^15; estimated cost to 2^20 on one core: "
-      f"{total / 3600:.1f} h (on two: {total / 7200:.1f} h)")
+print(f"{len(est)} codes not certified by 2^15; estimated wall time to 2^20 on one core "
+      f"(each code's own growth): {total / 3600:.1f} h (on two: {total / 7200:.1f} h)")
+quadratic = sum(x[2] * 1024 for x in est)
+print(f"the same with every code quadratic from 2^15: {quadratic / 3600:.1f} h; "
+      f"linear: {sum(x[2] * 32 for x in est) / 3600:.1f} h")
 quad = [x for x in est if x[1] > 1.6]
 print(f"{len(quad)} of them grow faster than n^1.6 (no sparse space) and cost "
       f"{sum(x[0] for x in quad) / total:.0%} of it")
@@ -61,50 +65,67 @@ for x in est[:15]:
 EOF
   ;;
 workers)
-  "$py" - "${PATTERN:-0.3??}" "${N:-32768}" "${ROUNDS:-2}" <<'EOF'
+  # a file, not stdin: Dask's worker processes import the main module again
+  cat >"$out/workers.py" <<'EOF'
 import sys, time, grundy, distributed
-pattern, n, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-def timed(**kw):
-    t = time.perf_counter()
-    r = grundy.census(pattern, n, checkpoint_dir=False, progress=False, **kw)
-    return time.perf_counter() - t, r
-clusters = {w: distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True,
-                                        dashboard_address=None) for w in (1, 2)}
-clients = {w: distributed.Client(c) for w, c in clusters.items()}
-times = {"dask 1": [], "dask 2": [], "pool 2": []}
-codes = None
-for i in range(rounds):
-    for name in ("dask 1", "dask 2", "pool 2"):
-        if name == "pool 2":
-            s, r = timed(jobs=2)
-        else:
-            s, r = timed(executor=clients[int(name[-1])])
-        codes = r["codes"]
-        times[name].append(s)
-        print(f"round {i + 1} {name}: {s:.2f} s ({codes / s:.1f} codes/s)", flush=True)
-best = {k: min(v) for k, v in times.items()}
-print(f"{pattern} to n = {n}: {codes} codes; best of {rounds}: "
-      + ", ".join(f"{k} {v:.2f} s" for k, v in best.items()))
-print(f"2 workers / 1 worker throughput: {best['dask 1'] / best['dask 2']:.2f}x")
-print(f"Dask (2 workers) / local pool (2 threads) time: {best['dask 2'] / best['pool 2']:.3f}")
-for c in clients.values():
-    c.close()
-for c in clusters.values():
-    c.close()
+
+
+def main():
+    pattern, n, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    run(pattern, n, rounds)
+
+
+def run(pattern, n, rounds):
+    def timed(**kw):
+        t = time.perf_counter()
+        r = grundy.census(pattern, n, checkpoint_dir=False, progress=False, **kw)
+        return time.perf_counter() - t, r
+    clusters = {w: distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True,
+                                            dashboard_address=None) for w in (1, 2)}
+    clients = {w: distributed.Client(c) for w, c in clusters.items()}
+    times = {"dask 1": [], "dask 2": [], "pool 2": []}
+    codes = None
+    for i in range(rounds):
+        for name in ("dask 1", "dask 2", "pool 2"):
+            if name == "pool 2":
+                s, r = timed(jobs=2)
+            else:
+                s, r = timed(executor=clients[int(name[-1])])
+            codes = r["codes"]
+            times[name].append(s)
+            print(f"round {i + 1} {name}: {s:.2f} s ({codes / s:.1f} codes/s)", flush=True)
+    best = {k: min(v) for k, v in times.items()}
+    print(f"{pattern} to n = {n}: {codes} codes; best of {rounds}: "
+          + ", ".join(f"{k} {v:.2f} s" for k, v in best.items()))
+    print(f"2 workers / 1 worker throughput: {best['dask 1'] / best['dask 2']:.2f}x")
+    print(f"Dask (2 workers) / local pool (2 threads) time: {best['dask 2'] / best['pool 2']:.3f}")
+    for c in clients.values():
+        c.close()
+    for c in clusters.values():
+        c.close()
+
+
+if __name__ == "__main__":
+    main()
 EOF
+  "$py" "$out/workers.py" "${PATTERN:-0.3??}" "${N:-32768}" "${ROUNDS:-2}"
   ;;
 full)
-  "$py" - "$out" "${N:-1048576}" <<'EOF'
+  cat >"$out/full.py" <<'EOF'
 import sys, time, grundy, distributed
-out, n = sys.argv[1], int(sys.argv[2])
-with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                              dashboard_address=None) as cluster, distributed.Client(cluster) as c:
-    t = time.perf_counter()
-    r = grundy.census(["0.??", "0.???", "4.??"], n, executor=c, catalogue=f"{out}/full.sqlite3",
-                      checkpoint_dir=out, progress=True)
-    print(f"{r['codes']} codes to n = {n}: {r['certified']} certified, "
-          f"{time.perf_counter() - t:.0f} s; catalogue {out}/full.sqlite3")
+
+if __name__ == "__main__":
+    out, n = sys.argv[1], int(sys.argv[2])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as c:
+        t = time.perf_counter()
+        r = grundy.census(["0.??", "0.???", "4.??"], n, executor=c,
+                          catalogue=f"{out}/full.sqlite3", checkpoint_dir=out, progress=True)
+        print(f"{r['codes']} codes to n = {n}: {r['certified']} certified, "
+              f"{time.perf_counter() - t:.0f} s; catalogue {out}/full.sqlite3")
 EOF
+  "$py" "$out/full.py" "$out" "${N:-1048576}"
   ;;
 *)
   echo "usage: $0 [sample|workers|full]" >&2

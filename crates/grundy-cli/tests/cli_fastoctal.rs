@@ -471,3 +471,67 @@ fn census_and_catalogue_refuse_bad_input() {
         "catalogue",
     );
 }
+
+#[test]
+fn a_census_is_resumable_and_the_catalogue_prints_the_fields_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_in(dir.path());
+    let db = db.to_str().unwrap();
+    // --jobs 0: one worker per core
+    let first = json(&[
+        "census", "0.?7", "0.137", "-n", "2000", "--jobs", "0", "--db", db,
+    ]);
+    assert_eq!(
+        (first["codes"].as_u64(), first["computed"].as_u64()),
+        (Some(9), Some(9))
+    );
+    assert_eq!(first["recorded"], 9);
+    // again: everything from the catalogue, nothing recorded twice
+    let again = json(&["census", "0.?7", "0.137", "-n", "2000", "--db", db]);
+    assert_eq!(
+        (again["computed"].as_u64(), again["skipped"].as_u64()),
+        (Some(0), Some(9))
+    );
+    assert_eq!(json(&["catalogue", "--db", db])["count"], 9);
+    // the table: one row per code, Dawson's chess listed with Dawson's Kayles
+    let t = json(&["catalogue", "--table", "--db", db]);
+    assert_eq!(t["count"], 9);
+    let row = |code: &str| {
+        t["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["code"] == code)
+            .unwrap()
+            .clone()
+    };
+    let kayles = row("0.77");
+    assert_eq!(kayles["status"], "periodic");
+    assert_eq!(
+        (kayles["period"].as_u64(), kayles["last_exception"].as_u64()),
+        (Some(12), Some(70))
+    );
+    assert_eq!(row("0.37")["status"], "not yet periodic");
+    assert_eq!(row("0.137")["same_game_as"], "0.07");
+    assert_eq!(row("0.137")["shift"], 1);
+    let csv = grundy()
+        .args(["catalogue", "--table", "--format", "csv", "--db", db])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8_lossy(&csv.stdout);
+    assert!(
+        csv.starts_with("code,status,n,preperiod,period,last_exception"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 10);
+    let md = grundy()
+        .args(["catalogue", "--table", "--db", db])
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(
+        md.contains("| 0.137 | periodic |") && md.contains("0.07, 0.137 (shift 1)"),
+        "{md}"
+    );
+    bad_input(&["catalogue", "--format", "csv", "--db", db], "--table");
+}

@@ -12,11 +12,10 @@ import sqlite3
 import threading
 import time
 
+import distributed  # a test dependency (scripts/test-python.sh installs it): never skipped
 import pytest
 
 import grundy
-
-distributed = pytest.importorskip("distributed")
 
 # what a code's result must not depend on (where and when it ran, which engine auto chose)
 SAME = ("code", "n", "preperiod", "period", "certified", "certified_at", "max_value")

@@ -547,7 +547,16 @@ pub fn census(options: &CensusOptions, hooks: CensusHooks<'_>) -> Result<Census>
                     .map_err(|_| ())
                     .and_then(|rx| rx.recv().map_err(|_| ()));
                 let Ok((i, task)) = job else { break };
-                let outcome = compute_code(&task, stop, tell);
+                // a panic (a bug) must not leave the census waiting for this code forever
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    compute_code(&task, stop, tell)
+                }))
+                .unwrap_or_else(|_| {
+                    Err(Error::input(format!(
+                        "internal error while computing {} (please report)",
+                        task.code
+                    )))
+                });
                 if done_tx.send((i, outcome)).is_err() {
                     break;
                 }

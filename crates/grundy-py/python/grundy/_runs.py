@@ -154,7 +154,8 @@ def census(
     ``KeyboardInterrupt`` keeps every finished code, and two censuses on one machine never
     compute a code at the same time. ``checkpoint_dir`` (a directory the workers share) keeps
     each running code's checkpoint there (every ``checkpoint_every`` seconds, default 60): a
-    task whose worker died resumes from it. Default: the user data directory.
+    task whose worker died resumes from it. Default: the user data directory;
+    ``checkpoint_dir=False``: no checkpoints.
 
     Returns the dict of ``grundy census --json``: ``pattern``, ``n``, ``until_period``,
     ``codes``, ``certified``, ``seconds``, ``computed``, ``skipped`` (from the catalogue),
