@@ -15,6 +15,10 @@ fi
 # numpy, matplotlib, networkx and tqdm are optional for users; the tests cover those paths too.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" pytest \
   numpy matplotlib networkx tqdm
+# The notebooks of docs/notebooks/ are executed by the tests (nbclient, a kernel; pandas for the
+# catalogue table).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check nbformat nbclient ipykernel \
+  pandas
 
 # The tests run the CLI beside the package to compare their answers.
 cargo build --release --quiet -p grundy-cli

@@ -61,10 +61,10 @@ pub fn run(args: CensusArgs, json: bool) -> CliResult {
         no_record: args.no_record,
         db: args.db,
     };
-    let bar = crate::common::progress_bar(0, "codes");
+    let bar = crate::progress::Progress::new(0, &format!("census of {}", options.pattern), "codes");
     let progress = |done: usize, total: usize| {
         bar.set_length(total as u64);
-        bar.set_position(done as u64);
+        bar.tick(done as u64);
     };
     // Nothing sets it: a census is stopped by Ctrl-C like any command (finished codes are
     // already recorded).
@@ -77,20 +77,21 @@ pub fn run(args: CensusArgs, json: bool) -> CliResult {
             progress: Some(&progress),
         },
     );
-    bar.finish_and_clear();
+    bar.finish();
     let done = result?;
     let report = done.report;
     emit(json, &report, || {
-        human(&report, done.recorded_in.as_deref())
+        human(&report, done.recorded_in.as_deref(), args.n.is_some())
     })
 }
 
-fn human(r: &CensusReport, recorded_in: Option<&std::path::Path>) -> String {
+fn human(r: &CensusReport, recorded_in: Option<&std::path::Path>, n_given: bool) -> String {
     let mut s = format!(
-        "census of {} up to n = {} ({} codes{}): {} certified, {} not certified, {:.1} s\n",
+        "census of {} up to n = {} ({} code{}{}): {} certified, {} not certified, {:.1} s\n",
         r.pattern,
         r.n,
         r.codes,
+        if r.codes == 1 { "" } else { "s" },
         if r.until_period {
             ", each stopping at its certified period"
         } else {
@@ -101,6 +102,22 @@ fn human(r: &CensusReport, recorded_in: Option<&std::path::Path>) -> String {
         r.seconds
     );
     s.push_str(&super::catalogue::table(&r.results, false));
+    let uncertified = r.codes - r.certified;
+    if r.until_period && uncertified > 0 {
+        s.push_str(&format!(
+            "{uncertified} code{} stopped at n = {} ({}) without a certified period; -n {} \
+             goes ten times as far (grundy takebreak CODE --until-period searches one code \
+             further)\n",
+            if uncertified == 1 { "" } else { "s" },
+            r.n,
+            if n_given {
+                "the limit given"
+            } else {
+                "the default limit of a census"
+            },
+            r.n.saturating_mul(10)
+        ));
+    }
     if let Some(path) = recorded_in {
         s.push_str(&format!("recorded in {}\n", path.display()));
     }
