@@ -8,7 +8,7 @@ use grundy::games::subtraction::{self, SubtractionSet};
 use grundy::games::welter::Coins;
 use grundy::games::wythoff;
 use grundy::games::{nim, HeapMove};
-use grundy::{NormalPlay, Outcome};
+use grundy::Outcome;
 use num_bigint::BigUint;
 use num_traits::Zero;
 use pyo3::prelude::*;
