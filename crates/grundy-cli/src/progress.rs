@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn rates_and_durations_read_well() {
-        assert_eq!(rate_words(4_176_986.4877, "values"), "4.177 M values/s");
+        assert_eq!(rate_words(4_176_986.487_7, "values"), "4.177 M values/s");
         assert_eq!(rate_words(35_200.0, "positions"), "35.2 k positions/s");
         assert_eq!(rate_words(12.4, "codes"), "12 codes/s");
         assert_eq!(duration_words(42.2), "42 s");

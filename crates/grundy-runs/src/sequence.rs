@@ -60,7 +60,7 @@ pub fn engine_limit(engine: &Engine, rules: &Rules) -> u64 {
 }
 
 /// Memory the default limit of a run that stops at a certified period (`--until-period`,
-/// `until_period=True`) may fill: 1 GiB, about 475 million values — enough for every record
+/// `until_period=True`) may fill: 1 GiB, about 474 million values — enough for every record
 /// period we know of (0.1777's certificate needs 443 million values), and a bound on what a
 /// code without a period costs (a few minutes; progress is shown and Ctrl-C saves).
 pub const UNTIL_PERIOD_BYTES: u64 = 1 << 30;

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 /// PATTERN is a code in which `?` stands for any octal digit (0-7) after the point, or for
 /// d0 in {0, 4} before it: `0.??` (64 codes), `4.???` (512 codes), `0.?7`.
 ///
-/// Examples: `grundy census 0.?? -n 10000`, `grundy census 4.??? --json`.
+/// Examples: `grundy census 0.?? -n 10000`, `grundy census 4.??? -n 2000 --json`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CensusArgs {
     /// The pattern, e.g. 0.?? or 4.???

@@ -56,7 +56,7 @@ pub struct TakebreakArgs {
     #[arg(value_name = "CODE")]
     pub code: String,
     /// Compute G(0..=N) [default: 1000]. With --until-period N is the limit of the search; by
-    /// default the values that fit in 1 GiB of memory (about 475 million; less when 90% of the
+    /// default the values that fit in 1 GiB of memory (about 474 million; less when 90% of the
     /// available memory, or --max-memory, is less), or for the naive engine 1000000 (200000
     /// when moves may leave three or more heaps, where no certificate is possible). A search
     /// that stops at its limit says which, and the command that goes further

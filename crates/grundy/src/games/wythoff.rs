@@ -247,15 +247,15 @@ fn table<S: Seen>(a: usize, b: usize, words: usize) -> crate::Nimber {
     let mut last = 0;
     for x in 0..=a {
         let mut row = S::empty(words);
-        for y in 0..=b {
+        for (y, column) in columns.iter_mut().enumerate() {
             let d = y + a - x;
-            let (c, g) = (&columns[y], &diagonals[d]);
-            let mut v = row.mex().max(c.mex()).max(g.mex());
-            while row.contains(v) || c.contains(v) || g.contains(v) {
+            let g = &diagonals[d];
+            let mut v = row.mex().max(column.mex()).max(g.mex());
+            while row.contains(v) || column.contains(v) || g.contains(v) {
                 v += 1;
             }
             row.insert(v);
-            columns[y].insert(v);
+            column.insert(v);
             diagonals[d].insert(v);
             last = v;
         }
