@@ -18,6 +18,10 @@ fi
 # dask and distributed are optional for users (the extra "dask"); the census tests start a
 # real distributed.LocalCluster.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check dask distributed
+# The notebooks of docs/notebooks/ are executed by the tests (nbclient, a kernel; pandas for the
+# catalogue table).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check nbformat nbclient ipykernel \
+  pandas
 
 # The tests run the CLI beside the package to compare their answers.
 cargo build --release --quiet -p grundy-cli

@@ -1,5 +1,5 @@
 //! Plumbing shared by every command: errors with exit codes, reading positions from arguments
-//! or `--input`, parsing numbers, emitting human or JSON output, progress bars.
+//! or `--input`, parsing numbers, emitting human or JSON output (progress: [`crate::progress`]).
 
 use num_bigint::BigUint;
 use serde::Serialize;
@@ -214,19 +214,6 @@ pub fn emit<T: Serialize>(json: bool, report: &T, human: impl FnOnce() -> String
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
         Err(e) => Err(CliError::input(format!("cannot write the output: {e}"))),
     }
-}
-
-/// A progress bar on stderr (hidden when stderr is not a terminal).
-pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})",
-        )
-        .expect("valid template"),
-    );
-    bar.set_message(what.to_owned());
-    bar
 }
 
 /// Join displayable things with ", ".

@@ -6,6 +6,7 @@
 mod commands;
 mod common;
 mod plot;
+mod progress;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use common::CliError;

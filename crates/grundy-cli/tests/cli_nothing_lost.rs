@@ -243,7 +243,8 @@ fn a_read_only_checkpoint_place_still_prints_the_results() {
     // a default place that cannot be created (the data directory is a regular file)
     let file = dir.path().join("not-a-dir");
     std::fs::write(&file, b"x").unwrap();
-    let err = completes(&file.join("data"), &[]);
+    // (--record: a run this short is not recorded by itself)
+    let err = completes(&file.join("data"), &["--record"]);
     assert!(err.contains("will not be recorded"), "{err}");
     assert_eq!(err.lines().count(), 2, "{err}");
 }
@@ -335,10 +336,17 @@ fn paths_the_user_chose_are_never_created_and_foreign_files_never_written() {
 #[test]
 fn the_default_catalogue_is_announced_once_and_off_with_no_record() {
     let data = tempfile::tempdir().unwrap();
-    let lookup = ["takebreak", "kayles", "--until-period"];
-    let first = run(grundy_in(data.path()).args(lookup));
-    assert!(first.status.success());
     let catalogue = data.path().join("grundy").join("catalogue.sqlite3");
+    // a short look-up is not recorded by itself: no catalogue, nothing said
+    let lookup = ["takebreak", "kayles", "--until-period"];
+    let quick = run(grundy_in(data.path()).args(lookup));
+    assert!(quick.status.success());
+    assert_eq!(text(&quick.stderr), "");
+    assert!(!catalogue.exists());
+    // --record records it, and says where the catalogue is the first time
+    let recorded = ["takebreak", "kayles", "--until-period", "--record"];
+    let first = run(grundy_in(data.path()).args(recorded));
+    assert!(first.status.success());
     let err = text(&first.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -347,9 +355,10 @@ fn the_default_catalogue_is_announced_once_and_off_with_no_record() {
     );
     assert!(catalogue.exists());
     // said once: the next look-up is quiet, and recorded
-    let second = run(grundy_in(data.path()).args(lookup));
+    let second = run(grundy_in(data.path()).args(recorded));
     assert_eq!(text(&second.stderr), "");
     assert_eq!(second.stdout, first.stdout);
+    assert_eq!(second.stdout, quick.stdout);
     let listed = run(grundy_in(data.path()).args(["catalogue", "kayles"]));
     assert!(
         text(&listed.stdout).contains("2 runs in"),

@@ -48,20 +48,32 @@ fn split_args(line: &str) -> Vec<String> {
     args
 }
 
+/// README.md and every chapter under docs/ (sub-folders included), in order.
+fn doc_files() -> Vec<PathBuf> {
+    let root = repo_root();
+    let mut files = vec![root.join("README.md")];
+    let mut docs = Vec::new();
+    let mut dirs = vec![root.join("docs")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()) {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "md") {
+                docs.push(path);
+            }
+        }
+    }
+    docs.sort();
+    files.extend(docs);
+    files
+}
+
 /// (file, line number, command, expected output) for every checked command.
 fn examples() -> Vec<(String, usize, String, String)> {
     let root = repo_root();
-    let mut files = vec![root.join("README.md")];
-    if let Ok(dir) = std::fs::read_dir(root.join("docs")) {
-        let mut docs: Vec<PathBuf> = dir
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "md"))
-            .collect();
-        docs.sort();
-        files.extend(docs);
-    }
     let mut out = Vec::new();
-    for file in files {
+    for file in doc_files() {
         let text = std::fs::read_to_string(&file).unwrap();
         let name = file.strip_prefix(&root).unwrap().display().to_string();
         let mut in_console = false;
@@ -108,7 +120,7 @@ fn every_console_example_matches_the_program() {
     // The documents show a user whose results catalogue exists already: the one-time note of
     // its creation (tested in cli_nothing_lost.rs) is not part of any example.
     let first = common::grundy()
-        .args(["takebreak", "0.07", "-n", "10"])
+        .args(["takebreak", "0.07", "-n", "10", "--record"])
         .output()
         .unwrap();
     assert!(first.status.success(), "{first:?}");
@@ -141,12 +153,15 @@ fn every_console_example_matches_the_program() {
                 .env("PATH", path)
                 .env("XDG_DATA_HOME", common::scratch_data_home())
                 .env_remove("GRUNDY_DB")
+                .env("GRUNDY_PROGRESS_SECONDS", "1000000")
                 .current_dir(dir.path())
                 .output()
                 .unwrap()
         } else {
+            // progress lines of a long example are what a terminal clears: not shown
             common::grundy()
                 .current_dir(dir.path())
+                .env("GRUNDY_PROGRESS_SECONDS", "1000000")
                 .args(&args[1..])
                 .output()
                 .unwrap()
@@ -169,6 +184,132 @@ fn every_console_example_matches_the_program() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The subcommands a `--help` text lists under "Commands:".
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every example a `--help` text shows (`` `grundy ...` `` in backquotes) runs as written and
+/// succeeds: `grundy --help`, each command's and each `verify` check's.
+#[test]
+fn every_help_example_runs() {
+    let root = repo_root();
+    let help = |path: &[String]| -> String {
+        let out = common::grundy().args(path).arg("--help").output().unwrap();
+        assert!(out.status.success(), "{path:?} --help");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let mut pages = vec![(Vec::<String>::new(), help(&[]))];
+    let mut i = 0;
+    while i < pages.len() {
+        let (path, text) = pages[i].clone();
+        for sub in subcommands(&text) {
+            let mut p = path.clone();
+            p.push(sub);
+            let t = help(&p);
+            pages.push((p, t));
+        }
+        i += 1;
+    }
+    assert!(pages.len() > 15, "expected every command's help");
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(root.join("docs"), dir.path().join("docs")).unwrap();
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for (path, text) in &pages {
+        // The examples: backquoted commands in a paragraph from "Example" on (they may wrap
+        // across lines); a command with a placeholder in capitals (FILE, CODE) is a template.
+        let examples = text
+            .split("\n\n")
+            .filter_map(|p| p.find("Example").map(|i| &p[i..]))
+            .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>();
+        let spans = examples
+            .iter()
+            .flat_map(|p| p.split('`').skip(1).step_by(2).map(str::to_owned))
+            .collect::<Vec<_>>();
+        for span in &spans {
+            let Some(rest) = span.strip_prefix("grundy ") else {
+                continue;
+            };
+            let template = rest
+                .split_whitespace()
+                .any(|w| w.len() >= 2 && w.chars().all(|c| c.is_ascii_uppercase()));
+            if template {
+                continue;
+            }
+            let args = split_args(rest);
+            let out = common::grundy()
+                .current_dir(dir.path())
+                .args(&args)
+                .env("GRUNDY_PROGRESS_SECONDS", "1000000")
+                .write_stdin("")
+                .output()
+                .unwrap();
+            ran += 1;
+            if !out.status.success() {
+                failures.push(format!(
+                    "grundy {} --help shows `{span}`, which fails: {}",
+                    path.join(" "),
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ));
+            }
+        }
+    }
+    assert!(ran >= 20, "expected examples in the help texts, ran {ran}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A code block right after a line `<!-- file: PATH -->` is that file of the repository, as it
+/// is: a listing in a chapter cannot drift from the code the test suite builds.
+#[test]
+fn listed_files_are_the_files() {
+    let root = repo_root();
+    let mut checked = 0;
+    for file in doc_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(path) = line
+                .strip_prefix("<!-- file: ")
+                .and_then(|l| l.strip_suffix(" -->"))
+            else {
+                continue;
+            };
+            let fence = lines.get(i + 1).copied().unwrap_or_default();
+            assert!(
+                fence.starts_with("```"),
+                "{}:{}: no code block",
+                file.display(),
+                i + 2
+            );
+            let body: Vec<&str> = lines[i + 2..]
+                .iter()
+                .copied()
+                .take_while(|l| !l.starts_with("```"))
+                .collect();
+            let listed = body.join("\n") + "\n";
+            let actual = std::fs::read_to_string(root.join(path)).unwrap();
+            assert_eq!(
+                listed,
+                actual,
+                "{}:{}: the listing of {path} differs",
+                file.display(),
+                i + 1
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1, "expected a listed file in docs/own-game.md");
 }
 
 /// Line-wise match where an expected line `...` matches any run of lines (possibly none).

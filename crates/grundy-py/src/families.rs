@@ -6,9 +6,9 @@ use crate::{guarded, to_py, value_error};
 use grundy::games::cdnim::{self, Invariants};
 use grundy::games::subtraction::{self, SubtractionSet};
 use grundy::games::welter::Coins;
-use grundy::games::wythoff::{self, Wythoff};
+use grundy::games::wythoff;
 use grundy::games::{nim, HeapMove};
-use grundy::{NormalPlay, Outcome};
+use grundy::Outcome;
 use num_bigint::BigUint;
 use num_traits::Zero;
 use pyo3::prelude::*;
@@ -17,8 +17,6 @@ use pyo3::types::{PyDict, PyList};
 /// Largest heap (and sequence length) of a subtraction game: the values are kept in memory
 /// (the CLI's limit).
 const MAX_SUBTRACTION_HEAP: u64 = 100_000_000;
-/// Positions the generic evaluator may store for a Wythoff Grundy value (the CLI's limit).
-const WYTHOFF_BRUTE_LIMIT: usize = 2_000_000;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nim_position, m)?)?;
@@ -180,41 +178,17 @@ fn subtraction_position(
 }
 
 /// Wythoff's game: outcome and winning moves by the golden-ratio formula (any size), the
-/// Grundy value by the generic evaluator when (a+1)(b+1) is small (else None, with a note).
+/// Grundy value by a table of smaller positions when (a+1)(b+1) is small (else None, with a
+/// note).
 #[pyfunction]
 fn wythoff_position(py: Python<'_>, a: BigUint, b: BigUint) -> PyResult<PyObject> {
     guarded(|| {
         let outcome = wythoff::outcome(&a, &b);
-        let small = match (u64::try_from(&a), u64::try_from(&b)) {
-            (Ok(x), Ok(y))
-                if (x as u128 + 1).saturating_mul(y as u128 + 1) <= WYTHOFF_BRUTE_LIMIT as u128 =>
-            {
-                Some((x, y))
-            }
-            _ => None,
-        };
         let d = PyDict::new(py);
         d.set_item("heaps", vec![a.clone(), b.clone()])?;
-        let mut note = None;
-        match small {
-            Some((x, y)) => {
-                let v = py
-                    .allow_threads(|| {
-                        NormalPlay::new(Wythoff)
-                            .with_limit(WYTHOFF_BRUTE_LIMIT)
-                            .grundy_value(&Wythoff::position(x, y))
-                    })
-                    .map_err(value_error)?;
-                d.set_item("grundy_value", v)?;
-            }
-            None => {
-                d.set_item("grundy_value", py.None())?;
-                note = Some(format!(
-                    "the Grundy value needs the generic evaluator, limited to (a+1)(b+1) <= {WYTHOFF_BRUTE_LIMIT}; \
-                     outcome and winning moves come from the golden-ratio formula"
-                ));
-            }
-        }
+        let value = py.allow_threads(|| wythoff::grundy_value_if_small(&a, &b));
+        d.set_item("grundy_value", value)?;
+        let note = value.is_none().then(wythoff::too_large_note);
         d.set_item("outcome", Outcome::as_str(outcome))?;
         let moves = PyList::empty(py);
         for (x, y) in wythoff::winning_moves(&a, &b) {

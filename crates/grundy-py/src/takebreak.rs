@@ -126,7 +126,19 @@ fn takebreak_sequence(
                 "heap size {n} is too large: at most {MAX_N} (the sequence is kept in memory)"
             )));
         }
-        let n = sequence::heap_size(n, until_period, limit).map_err(value_error)?;
+        let given = n.is_some();
+        let (default_limit, mut reason) = sequence::until_period_default(&chosen, &rules, None);
+        if default_limit > MAX_N {
+            reason = format!(
+                "the default limit of a search for a period in Python: {MAX_N} values (every \
+                 value is kept in memory; the CLI's --until-period goes further)"
+            );
+        }
+        let n = sequence::heap_size(n, until_period, limit, default_limit.min(MAX_N))
+            .map_err(value_error)?;
+        if given {
+            reason = format!("n={n}");
+        }
         let request = sequence::Request {
             until_period,
             // every value is handed back to Python
@@ -151,10 +163,12 @@ fn takebreak_sequence(
             },
             every,
             no_record: !record,
+            record_after: None,
             db,
         };
         let total = n + 1;
         let stop = AtomicBool::new(false);
+        let started = Instant::now();
         let ended = py.allow_threads(|| {
             let poll = Poll::new(&stop, progress.as_ref());
             let last_check = Mutex::new(Instant::now());
@@ -197,6 +211,21 @@ fn takebreak_sequence(
             f.call1(py, (total, total))?;
         }
         let computation = finished.computation;
+        let limit = if until_period {
+            sequence::limit_report(
+                &rules,
+                &computation,
+                started.elapsed().as_secs_f64(),
+                given,
+                &reason,
+                sequence::Front::Python { code },
+            )
+        } else {
+            None
+        };
+        if let Some(l) = &limit {
+            tell(Message::Note(l.words()));
+        }
         let d = PyDict::new(py);
         d.set_item("code", rules.to_string())?;
         d.set_item("n", computation.n())?;
@@ -205,6 +234,9 @@ fn takebreak_sequence(
         d.set_item("period", to_py(py, &computation.period)?)?;
         d.set_item("max_value", computation.max_value)?;
         d.set_item("value_counts", &computation.value_counts)?;
+        if let Some(l) = &limit {
+            d.set_item("until_period_limit", to_py(py, l)?)?;
+        }
         if computation.is_extended() {
             // as the CLI: the values past this index follow from the certified period
             d.set_item("computed_up_to", computation.computed() - 1)?;

@@ -117,6 +117,8 @@ pub fn compute_code(task: &CodeTask, stop: &AtomicBool, tell: Tell<'_>) -> Resul
         every: task.every,
         no_record: true,
         db: None,
+        // a census records every code itself, as one writer (docs/census.md)
+        record_after: None,
     };
     // which engines `auto` chose is the record's business, not a line per code of a census
     let quiet = |m: Message| {

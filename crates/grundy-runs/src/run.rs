@@ -10,7 +10,7 @@
 //! handler, Python when a `KeyboardInterrupt` is pending) and draws progress from
 //! [`Hooks::progress`] and [`Hooks::search`].
 
-use crate::catalogue::{open_for_recording, record_of};
+use crate::catalogue::{open_for_recording, record_of, resolve_path, Source};
 use crate::engine::Engine;
 use crate::{Error, Message, Result, Tell};
 use grundy::takebreak::checkpoint::{self, Control, Identity, Outcome, Store};
@@ -21,6 +21,11 @@ use std::time::{Duration, Instant};
 
 /// Default time between two checkpoints, in seconds.
 pub const DEFAULT_CHECKPOINT_EVERY: f64 = 60.0;
+/// The CLI records a run in the default catalogue by itself only when its computation took at
+/// least this long (seconds): a result worth keeping, where a look-up such as
+/// `takebreak kayles -n 20` is not. A catalogue chosen with `--db` or `GRUNDY_DB`, and
+/// `--record`, record every run.
+pub const RECORD_AFTER_SECONDS: f64 = 10.0;
 
 /// Where a run keeps its checkpoint.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -47,6 +52,9 @@ pub struct RunOptions {
     pub every: Duration,
     /// Do not record the run in the catalogue.
     pub no_record: bool,
+    /// Record in the default catalogue only a run whose computation lasted at least this long
+    /// (`None`: every run). A chosen catalogue (`db`, `$GRUNDY_DB`) records every run.
+    pub record_after: Option<Duration>,
     /// The catalogue file (else `$GRUNDY_DB`, else the default place).
     pub db: Option<PathBuf>,
 }
@@ -57,6 +65,7 @@ impl Default for RunOptions {
             checkpoint: CheckpointPlace::Default,
             every: Duration::from_secs_f64(DEFAULT_CHECKPOINT_EVERY),
             no_record: false,
+            record_after: None,
             db: None,
         }
     }
@@ -182,7 +191,16 @@ pub fn run(
     }
     // Open the catalogue before the work (a bad --db fails before a long run, not after), and
     // after the checks of the checkpoint (a refused run creates no catalogue).
-    let catalogue = open_for_recording(options.no_record, options.db.as_deref(), tell)?;
+    // A short run in the default catalogue is recorded only if it turns out long enough: the
+    // catalogue is then opened after the work.
+    let deferred = options.record_after.is_some()
+        && !options.no_record
+        && resolve_path(options.db.as_deref()).is_ok_and(|(_, source)| source == Source::Default);
+    let catalogue = if deferred {
+        None
+    } else {
+        open_for_recording(options.no_record, options.db.as_deref(), tell)?
+    };
     let mut save = |v: &[u16]| -> Result<(), grundy::Error> {
         if let Some(store) = &mut store {
             tell_all(store.save(v));
@@ -236,6 +254,12 @@ pub fn run(
     if let Some(choices) = engine.choices() {
         tell(Message::Note(format!("engine auto: {choices}")));
     }
+    let catalogue = match (catalogue, options.record_after) {
+        (None, Some(after)) if deferred && seconds >= after.as_secs_f64() => {
+            open_for_recording(false, options.db.as_deref(), tell)?
+        }
+        (c, _) => c,
+    };
     let record_id = catalogue.as_ref().and_then(|cat| {
         cat.record_or_warn(
             &record_of(rules, &computation, &engine, seconds, plan.finish),

@@ -59,11 +59,217 @@ pub fn engine_limit(engine: &Engine, rules: &Rules) -> u64 {
     }
 }
 
+/// Memory the default limit of a run that stops at a certified period (`--until-period`,
+/// `until_period=True`) may fill: 1 GiB, about 474 million values — enough for every record
+/// period we know of (0.1777's certificate needs 443 million values), and a bound on what a
+/// code without a period costs (a few minutes; progress is shown and Ctrl-C saves).
+pub const UNTIL_PERIOD_BYTES: u64 = 1 << 30;
+/// The default limit of the naive engine when the periodicity theorem applies: its time grows
+/// like n^2, so 10^6 values take minutes.
+pub const UNTIL_PERIOD_NAIVE: u64 = 1_000_000;
+
+/// The default limit of a run that stops at a certified period, and why it is that.
+///
+/// With the rare/common engine it is memory: the values that fit in [`UNTIL_PERIOD_BYTES`],
+/// or in the run's memory budget (`max_memory`, else 90% of the available memory) when that is
+/// less. With the naive engine it is time ([`UNTIL_PERIOD_NAIVE`], or the engine's own limit
+/// when moves leave three or more heaps).
+pub fn until_period_default(
+    engine: &Engine,
+    rules: &Rules,
+    max_memory: Option<u64>,
+) -> (u64, String) {
+    if engine.is_sparse() {
+        let budget = max_memory.or_else(budget::default_bytes);
+        let (bytes, whose) = match budget {
+            Some(b) if b < UNTIL_PERIOD_BYTES => (
+                b,
+                if max_memory.is_some() {
+                    "the memory --max-memory allows"
+                } else {
+                    "90% of the memory available now"
+                },
+            ),
+            _ => (UNTIL_PERIOD_BYTES, "1 GiB"),
+        };
+        let n = (budget::values_within(bytes) as u64).min(MAX_COMPUTED) - 1;
+        (
+            n,
+            format!(
+                "the default limit of a search for a period: the values that fit in {whose} \
+                 ({} MB)",
+                bytes >> 20
+            ),
+        )
+    } else {
+        let limit = engine_limit(engine, rules);
+        let n = limit.min(UNTIL_PERIOD_NAIVE);
+        let why = if rules.max_heaps_left() > 2 {
+            "the naive engine's limit for rules whose moves leave three or more heaps (its time \
+             grows faster than n^2)"
+        } else {
+            "the naive engine's default limit of a search for a period (its time grows like n^2)"
+        };
+        (n, format!("the default limit: {why}"))
+    }
+}
+
+/// How a front end writes "compute further": the command (CLI) or call (Python) for a heap
+/// size.
+pub enum Front<'a> {
+    /// `grundy takebreak CODE --until-period -n N` (`code` as the user wrote it).
+    Cli { code: &'a str },
+    /// `grundy.takebreak("CODE", n=N, until_period=True)`.
+    Python { code: &'a str },
+}
+
+impl Front<'_> {
+    fn command(&self, n: u64) -> String {
+        match self {
+            Front::Cli { code } => format!("grundy takebreak {code} --until-period -n {n}"),
+            Front::Python { code } => {
+                format!("grundy.takebreak({code:?}, n={n}, until_period=True)")
+            }
+        }
+    }
+}
+
+/// Where a search for a period stopped without a certificate, and how to go on.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LimitReport {
+    /// The heap size the search stopped at.
+    pub n: u64,
+    /// Whether that was a default (no `-n` / `n=` given).
+    pub default: bool,
+    /// Why the limit is there.
+    pub reason: String,
+    /// Whether a certificate is possible at all (the periodicity theorem applies).
+    pub certifiable: bool,
+    /// The next heap size to try (the best candidate's certificate, else ten times as far),
+    /// when a certificate is possible.
+    pub next_n: Option<u64>,
+    /// The command (or call) that computes to `next_n`.
+    pub next_command: Option<String>,
+    /// Memory that run would need, in bytes (the budget's estimate).
+    pub next_bytes: Option<u64>,
+    /// Seconds that run would take at this run's rate.
+    pub next_seconds: Option<f64>,
+}
+
+impl LimitReport {
+    /// Why the search stopped where it did.
+    pub fn why(&self) -> String {
+        if self.default {
+            self.reason.clone()
+        } else {
+            format!("the limit given ({})", self.reason)
+        }
+    }
+
+    /// How to go further, or why no certificate can come.
+    pub fn further(&self) -> String {
+        if !self.certifiable {
+            return "the periodicity theorem does not apply to these rules (or only to finite \
+                    codes whose moves leave at most two heaps), so no certificate can end the \
+                    search"
+                .into();
+        }
+        match (&self.next_command, self.next_bytes) {
+            (Some(cmd), Some(bytes)) => format!(
+                "to go further: {cmd} (about {} of memory{})",
+                bytes_words(bytes),
+                match self.next_seconds {
+                    Some(t) => format!(" and {} at this run's rate", seconds_words(t)),
+                    None => String::new(),
+                }
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// Say it in one line.
+    pub fn words(&self) -> String {
+        format!(
+            "no period certified up to n = {}: {}; {}",
+            self.n,
+            self.why(),
+            self.further()
+        )
+    }
+}
+
+fn bytes_words(bytes: u64) -> String {
+    if bytes >= 10 << 30 {
+        format!("{} GB", bytes >> 30)
+    } else if bytes >= 1 << 30 {
+        format!("{:.1} GB", bytes as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{} MB", (bytes >> 20).max(1))
+    }
+}
+
+fn seconds_words(secs: f64) -> String {
+    let s = secs.round().max(1.0) as u64;
+    if s < 60 {
+        format!("{s} s")
+    } else if s < 3600 {
+        format!("{} min", s.div_ceil(60))
+    } else {
+        format!("{:.1} h", s as f64 / 3600.0)
+    }
+}
+
+/// The report of a search for a period that stopped at its limit without a certificate
+/// (`None` when it certified one, or did not search). `seconds` is the run's time for
+/// `computed` values; `given` whether the limit was the user's.
+pub fn limit_report(
+    rules: &Rules,
+    computation: &grundy::takebreak::Computation,
+    seconds: f64,
+    given: bool,
+    reason: &str,
+    front: Front<'_>,
+) -> Option<LimitReport> {
+    if computation.period.is_some_and(|p| p.certified) {
+        return None;
+    }
+    let n = computation.n() as u64;
+    let certifiable = rules.periodicity_theorem_applies();
+    let next_n = certifiable.then(|| {
+        let by_candidate = computation
+            .candidate
+            .map(|c| c.certificate_at as u64)
+            .filter(|&c| c > n);
+        by_candidate
+            .unwrap_or_else(|| n.saturating_mul(10).max(1000))
+            .min(MAX_COMPUTED - 1)
+    });
+    let rate = computation.computed() as f64 / seconds.max(1e-6);
+    Some(LimitReport {
+        n,
+        default: !given,
+        reason: reason.to_owned(),
+        certifiable,
+        next_command: next_n.map(|k| front.command(k)),
+        next_bytes: next_n.map(|k| budget::bytes_for(k as usize + 1)),
+        next_seconds: next_n
+            .filter(|_| computation.computed() > 1000 && seconds > 0.01)
+            .map(|k| (k + 1) as f64 / rate),
+        next_n,
+    })
+}
+
 /// The heap size of a run: `n` if given, else 1000 (or, stopping at a certified period, the
-/// limit: 10^6 or the engine's own), checked against the engine's limit and JSON's.
-pub fn heap_size(n: Option<u64>, until_period: bool, engine_limit: u64) -> Result<usize> {
+/// limit: [`until_period_default`]'s, given here as `default_limit`), checked against the
+/// engine's limit and JSON's.
+pub fn heap_size(
+    n: Option<u64>,
+    until_period: bool,
+    engine_limit: u64,
+    default_limit: u64,
+) -> Result<usize> {
     let n = n.unwrap_or(if until_period {
-        engine_limit.min(1_000_000)
+        engine_limit.min(default_limit)
     } else {
         1000
     });
@@ -148,12 +354,15 @@ mod tests {
 
     #[test]
     fn heap_sizes_default_and_refuse_as_documented() {
-        assert_eq!(heap_size(None, false, u64::MAX).unwrap(), 1000);
-        assert_eq!(heap_size(None, true, u64::MAX).unwrap(), 1_000_000);
-        assert_eq!(heap_size(None, true, 200_000).unwrap(), 200_000);
-        let e = heap_size(Some(2_000_001), false, MAX_N_NAIVE).unwrap_err();
+        assert_eq!(heap_size(None, false, u64::MAX, 7).unwrap(), 1000);
+        assert_eq!(
+            heap_size(None, true, u64::MAX, 1_000_000).unwrap(),
+            1_000_000
+        );
+        assert_eq!(heap_size(None, true, 200_000, 1_000_000).unwrap(), 200_000);
+        let e = heap_size(Some(2_000_001), false, MAX_N_NAIVE, 7).unwrap_err();
         assert!(e.to_string().contains("at most 2000000"), "{e}");
-        let e = heap_size(Some(MAX_JSON_INT + 1), false, u64::MAX).unwrap_err();
+        let e = heap_size(Some(MAX_JSON_INT + 1), false, u64::MAX, 7).unwrap_err();
         assert!(e.to_string().contains("2^53 - 1"), "{e}");
     }
 

@@ -134,6 +134,94 @@ pub fn parse_memory(text: &str) -> Result<usize, Error> {
         })
 }
 
+/// The names among `names` a mistyped `word` most likely meant, for a "did you mean" hint:
+/// those within edit distance 2 (a swap of two neighbouring letters counts once; case and
+/// `-`/`_` ignored), else those that start with `word` (at least 3 letters). Used by every
+/// name lookup (take-and-break names, `--game` specs, `play` families, commands' own names),
+/// so every front end suggests the same way.
+pub fn suggestions<'a>(word: &str, names: &[&'a str]) -> Vec<&'a str> {
+    let norm = |w: &str| -> Vec<char> {
+        w.trim()
+            .chars()
+            .map(|c| {
+                if c == '_' {
+                    '-'
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
+            .collect()
+    };
+    let w = norm(word);
+    if w.is_empty() {
+        return Vec::new();
+    }
+    let scored: Vec<(usize, &str)> = names
+        .iter()
+        .map(|&n| (edit_distance(&w, &norm(n)), n))
+        .collect();
+    let best = scored.iter().map(|&(d, _)| d).min().unwrap_or(usize::MAX);
+    // Short words need a closer match: "nim" is not a typo of "dim".
+    let allowed = if w.len() <= 4 { 1 } else { 2 };
+    let mut found: Vec<&str> = if best <= allowed {
+        scored
+            .into_iter()
+            .filter(|&(d, _)| d == best)
+            .map(|(_, n)| n)
+            .collect()
+    } else if w.len() >= 3 {
+        names
+            .iter()
+            .copied()
+            .filter(|n| norm(n).starts_with(&w))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|n| seen.insert(*n));
+    found
+}
+
+/// ` (did you mean 'a' or 'b'?)`, or nothing when no name is close ([`suggestions`]).
+pub fn did_you_mean(word: &str, names: &[&str]) -> String {
+    let found = suggestions(word, names);
+    if found.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = found.iter().map(|n| format!("'{n}'")).collect();
+    let list = match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    };
+    format!(" (did you mean {list}?)")
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment).
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let (n, m) = (a.len(), b.len());
+    let mut d = vec![vec![0usize; m + 1]; n + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=n {
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[n][m]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +270,38 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("out of range"));
+    }
+
+    #[test]
+    fn suggestions_catch_typos_and_prefixes() {
+        let names = [
+            "kayles",
+            "dawsons-kayles",
+            "dawsons-chess",
+            "officers",
+            "grundys-game",
+        ];
+        assert_eq!(suggestions("kaylse", &names), vec!["kayles"]);
+        assert_eq!(suggestions("kayle", &names), vec!["kayles"]);
+        assert_eq!(suggestions("officer", &names), vec!["officers"]);
+        assert_eq!(
+            suggestions("Dawsons_Kayles", &names),
+            vec!["dawsons-kayles"]
+        );
+        assert_eq!(
+            suggestions("dawson", &names),
+            vec!["dawsons-kayles", "dawsons-chess"]
+        );
+        assert!(suggestions("xyz", &names).is_empty());
+        assert!(suggestions("", &names).is_empty());
+        assert_eq!(
+            did_you_mean("dawson", &names),
+            " (did you mean 'dawsons-kayles' or 'dawsons-chess'?)"
+        );
+        assert_eq!(
+            did_you_mean("ofiicers", &names),
+            " (did you mean 'officers'?)"
+        );
+        assert_eq!(did_you_mean("chess", &names), "");
     }
 }

@@ -8,9 +8,12 @@ use std::path::PathBuf;
 
 /// List the runs recorded in the results catalogue.
 ///
-/// Every `grundy takebreak` sequence run and every code of a `grundy census` is recorded:
-/// code, n reached, preperiod and period (whether certified, and at which n), largest value, rare values
-/// and rare positions (rare/common engine), engine and time taken.
+/// Every code of a `grundy census` is recorded, and a `grundy takebreak` run when its
+/// computation took 10 s or more, with --record, or in a catalogue named by --db or
+/// $GRUNDY_DB (every run there); each record holds the code, n reached, preperiod and period
+/// (whether certified, and at which n), largest value, rare values and rare positions
+/// (rare/common engine), engine and time taken. To clear the catalogue, delete its file (the
+/// list ends with its path).
 ///
 /// Examples: `grundy catalogue`, `grundy catalogue 0.?? --latest`,
 /// `grundy catalogue --uncertified --min-n 100000 --json`.

@@ -3,16 +3,12 @@
 //! [`grundy_runs::census`]'s; this module parses the arguments, draws the progress bar and
 //! prints the report.
 
-use super::runs::{PLAIN_PROGRESS_ENV, PLAIN_PROGRESS_EVERY};
 use crate::common::{emit, parse_u64, tell, CliError, CliResult};
 use grundy_runs::census::{census, CensusHooks, CensusOptions, CensusProgress, CensusReport};
 use grundy_runs::census_task::CheckpointDir;
 use grundy_runs::EngineChoice;
-use std::cell::Cell;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 /// Compute every code matching a pattern and record the results.
 ///
@@ -68,80 +64,19 @@ pub struct CensusArgs {
 /// Set by the Ctrl-C / SIGTERM handler.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Progress on stderr once the census has lasted a second: a bar on a terminal (codes done of
-/// all, running, left, rate), else a plain line now and then.
-struct Progress {
-    bar: indicatif::ProgressBar,
-    start: Instant,
-    /// Seconds between plain lines (`None` on a terminal).
-    plain: Option<f64>,
-    last_line: Cell<Instant>,
-    shown: Cell<bool>,
-}
-
-impl Progress {
-    fn new() -> Self {
-        let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "codes [{elapsed_precise}] {wide_bar} {pos}/{len} done, {msg} ({per_sec}, eta {eta})",
-            )
-            .expect("valid template"),
-        );
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-        let plain = (!std::io::stderr().is_terminal()).then(|| {
-            std::env::var(PLAIN_PROGRESS_ENV)
-                .ok()
-                .and_then(|t| t.trim().parse::<f64>().ok())
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .unwrap_or(PLAIN_PROGRESS_EVERY)
-        });
-        let start = Instant::now();
-        Progress {
-            bar,
-            start,
-            plain,
-            last_line: Cell::new(start),
-            shown: Cell::new(false),
-        }
-    }
-
-    fn update(&self, p: &CensusProgress) {
-        let elapsed = self.start.elapsed();
-        if let Some(every) = self.plain {
-            if self.last_line.get().elapsed().as_secs_f64() >= every.max(1e-3)
-                && elapsed >= Duration::from_secs(1).min(Duration::from_secs_f64(every))
-            {
-                self.last_line.set(Instant::now());
-                let computed = p.done - p.skipped;
-                eprintln!(
-                    "grundy: census: {} of {} codes done ({} from the catalogue), {} running, \
-                     {} left, {:.0} s, {:.2} codes/s",
-                    p.done,
-                    p.total,
-                    p.skipped,
-                    p.running,
-                    p.left,
-                    elapsed.as_secs_f64(),
-                    computed as f64 / elapsed.as_secs_f64().max(1e-9)
-                );
-            }
-            return;
-        }
-        self.bar.set_length(p.total as u64);
-        self.bar.set_position(p.done as u64);
-        self.bar
-            .set_message(format!("{} running, {} left", p.running, p.left));
-        if !self.shown.get() && elapsed >= Duration::from_secs(1) {
-            self.shown.set(true);
-            self.bar
-                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
-            self.bar.reset_eta();
-        }
-    }
+/// Progress on stderr once the census has lasted a second: the shared bar (codes done of all,
+/// with how many run and are left), or a log line now and then when stderr is not a terminal.
+fn show(bar: &crate::progress::Progress, p: &CensusProgress) {
+    bar.set_length(p.total as u64);
+    bar.set_detail(format!(
+        "{} running, {} left, {} from the catalogue",
+        p.running, p.left, p.skipped
+    ));
+    bar.tick(p.done as u64);
 }
 
 pub fn run(args: CensusArgs, json: bool) -> CliResult {
+    let n_given = args.n.is_some();
     let n = args
         .n
         .as_deref()
@@ -177,8 +112,8 @@ pub fn run(args: CensusArgs, json: bool) -> CliResult {
     // Ctrl-C, SIGTERM, SIGHUP: running codes save their checkpoints and stop, finished ones
     // are recorded already
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-    let bar = Progress::new();
-    let progress = |p: &CensusProgress| bar.update(p);
+    let bar = crate::progress::Progress::new(0, "census", "codes");
+    let progress = |p: &CensusProgress| show(&bar, p);
     let result = census(
         &options,
         CensusHooks {
@@ -187,22 +122,25 @@ pub fn run(args: CensusArgs, json: bool) -> CliResult {
             progress: Some(&progress),
         },
     );
-    bar.bar.finish_and_clear();
+    bar.finish();
     let done = result?;
     let report = &done.report;
-    emit(json, report, || human(report, done.recorded_in.as_deref()))?;
+    emit(json, report, || {
+        human(report, done.recorded_in.as_deref(), n_given)
+    })?;
     match done.nothing_recorded() {
         Some(message) => Err(CliError { message, code: 1 }),
         None => Ok(()),
     }
 }
 
-fn human(r: &CensusReport, recorded_in: Option<&std::path::Path>) -> String {
+fn human(r: &CensusReport, recorded_in: Option<&std::path::Path>, n_given: bool) -> String {
     let mut s = format!(
-        "census of {} up to n = {} ({} codes{}): {} certified, {} not certified, {:.1} s{}\n",
+        "census of {} up to n = {} ({} code{}{}): {} certified, {} not certified, {:.1} s{}\n",
         r.pattern,
         r.n,
         r.codes,
+        if r.codes == 1 { "" } else { "s" },
         if r.until_period {
             ", each stopping at its certified period"
         } else {
@@ -221,6 +159,22 @@ fn human(r: &CensusReport, recorded_in: Option<&std::path::Path>) -> String {
         }
     );
     s.push_str(&super::catalogue::table(&r.results, false));
+    let uncertified = r.codes - r.certified;
+    if r.until_period && uncertified > 0 {
+        s.push_str(&format!(
+            "{uncertified} code{} stopped at n = {} ({}) without a certified period; -n {} \
+             goes ten times as far (grundy takebreak CODE --until-period searches one code \
+             further)\n",
+            if uncertified == 1 { "" } else { "s" },
+            r.n,
+            if n_given {
+                "the limit given"
+            } else {
+                "the default limit of a census"
+            },
+            r.n.saturating_mul(10)
+        ));
+    }
     if let Some(path) = recorded_in {
         s.push_str(&format!("recorded in {}\n", path.display()));
     }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// Explicit game graphs: value and outcome of the root (or every node), misère outcome, DOT;
 /// with --loopy, graphs with cycles (values ∞{...}, draws); several files or roots: their sum.
 ///
-/// Example: `grundy graph game.json --all --dot game.dot`. The file is JSON:
+/// Example: `grundy graph docs/examples/small-graph.json --all --dot game.dot`. The file is JSON:
 /// {"root": "a", "nodes": [{"id": "a", "options": ["b"]}, {"id": "b", "options": []}]}
 #[derive(clap::Args, Debug)]
 pub struct GraphArgs {

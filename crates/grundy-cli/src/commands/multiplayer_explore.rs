@@ -5,11 +5,8 @@
 use crate::common::{emit, parse_u64, CliResult};
 use grundy::games::multiplayer::Preferences;
 use grundy_runs::multiplayer::{self, ExploreRequest};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
@@ -88,42 +85,14 @@ pub fn run(args: MultiplayerExploreArgs, json: bool) -> CliResult {
         csv: args.csv.clone(),
     };
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-    let terminal = std::io::stderr().is_terminal();
-    let start = Instant::now();
-    let bar = Mutex::new(None::<indicatif::ProgressBar>);
-    let last_line = Mutex::new(Instant::now());
+    let bar = crate::progress::Progress::new(0, "tables", "entries");
     let progress = |done: u64, total: u64| {
-        if start.elapsed() < Duration::from_secs(1) {
-            return;
-        }
-        if terminal {
-            let mut b = bar.lock().expect("bar");
-            let b = b.get_or_insert_with(|| crate::common::progress_bar(total, "tables"));
-            b.set_length(total);
-            b.set_position(done);
-        } else {
-            let mut last = last_line.lock().expect("clock");
-            if last.elapsed() >= Duration::from_secs(5) || done == total {
-                *last = Instant::now();
-                eprintln!(
-                    "grundy: tables: {done} of {total} entries ({:.0}%), {:.1} s",
-                    100.0 * done as f64 / total.max(1) as f64,
-                    start.elapsed().as_secs_f64()
-                );
-            }
-        }
+        bar.set_length(total);
+        bar.tick(done);
     };
-    let tell = |m| {
-        let b = bar.lock().expect("bar");
-        match b.as_ref() {
-            Some(b) => b.suspend(|| crate::common::tell(m)),
-            None => crate::common::tell(m),
-        }
-    };
+    let tell = |m| bar.suspend(|| crate::common::tell(m));
     let result = multiplayer::explore(&request, &tell, Some(&progress), Some(&STOP));
-    if let Some(b) = bar.lock().expect("bar").take() {
-        b.finish_and_clear();
-    }
+    bar.finish();
     let report = result?;
     emit(json, &report, || human(&report))?;
     Ok(())

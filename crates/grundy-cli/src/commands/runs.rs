@@ -8,10 +8,9 @@ use grundy::takebreak::{PeriodDetector, Plan, Rules};
 pub use grundy_runs::run::search_words;
 use grundy_runs::run::{self as library, CheckpointPlace, Finished, Hooks};
 pub use grundy_runs::{Engine, EngineChoice};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Options of long runs (flattened into `takebreak`).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -31,10 +30,14 @@ pub struct RunOptions {
     /// Seconds between two checkpoints [default: 60]
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
     pub checkpoint_every: Option<String>,
-    /// Results catalogue (SQLite) to record the run in [default: $GRUNDY_DB, else
-    /// <user data dir>/grundy/catalogue.sqlite3]
+    /// Results catalogue (SQLite) to record the run in; every run is recorded in a catalogue
+    /// given here or by $GRUNDY_DB. Without either, runs of 10 s or more are recorded in
+    /// <user data dir>/grundy/catalogue.sqlite3 (shorter ones with --record)
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Record the run in the catalogue however short it is
+    #[arg(long, conflicts_with = "no_record")]
+    pub record: bool,
     /// Do not record the run in the catalogue
     #[arg(long, conflicts_with = "db")]
     pub no_record: bool,
@@ -74,106 +77,30 @@ fn install_stop_handler() {
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
 }
 
-/// Seconds between two plain progress lines when stderr is not a terminal (a log).
-pub const PLAIN_PROGRESS_EVERY: f64 = 30.0;
-/// Environment variable that overrides [`PLAIN_PROGRESS_EVERY`] (seconds).
-pub const PLAIN_PROGRESS_ENV: &str = "GRUNDY_PROGRESS_SECONDS";
-
-/// Progress on stderr once the run has lasted a second: a bar on a terminal, else (a log) a
-/// plain line every [`PLAIN_PROGRESS_EVERY`] seconds with n, rate and ETA. Both carry the
-/// period search: the best candidate and where its certificate would complete.
+/// Progress on stderr once the run has lasted a second ([`crate::progress::Progress`]),
+/// carrying the period search: the best candidate and where its certificate would complete.
 struct LateBar {
-    bar: indicatif::ProgressBar,
-    start: Instant,
-    len: u64,
-    label: String,
-    shown: std::cell::Cell<bool>,
-    /// Seconds between plain lines (`None` on a terminal).
-    plain: Option<f64>,
-    last_line: std::cell::Cell<Instant>,
-    search: std::cell::RefCell<String>,
+    progress: crate::progress::Progress,
 }
 
 impl LateBar {
-    fn new(len: u64, what: &str, label: &str) -> Self {
-        let bar = crate::common::progress_bar(len, what);
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-        let plain = (!std::io::stderr().is_terminal()).then(|| {
-            std::env::var(PLAIN_PROGRESS_ENV)
-                .ok()
-                .and_then(|t| t.trim().parse::<f64>().ok())
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .unwrap_or(PLAIN_PROGRESS_EVERY)
-        });
-        let start = Instant::now();
+    fn new(len: u64, label: &str) -> Self {
         LateBar {
-            bar,
-            start,
-            len,
-            label: label.to_string(),
-            shown: std::cell::Cell::new(false),
-            plain,
-            last_line: std::cell::Cell::new(start),
-            search: std::cell::RefCell::new(String::new()),
+            progress: crate::progress::Progress::new(len, label, "values"),
         }
     }
 
     fn tick(&self, done: u64) {
-        let elapsed = self.start.elapsed();
-        if let Some(every) = self.plain {
-            if self.last_line.get().elapsed().as_secs_f64() >= every.max(1e-3)
-                && elapsed >= Duration::from_secs(1).min(Duration::from_secs_f64(every))
-            {
-                self.last_line.set(Instant::now());
-                eprintln!("{}", self.plain_line(done, elapsed));
-            }
-            return;
-        }
-        if !self.shown.get() && elapsed >= Duration::from_secs(1) {
-            self.shown.set(true);
-            self.bar
-                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
-            self.bar.reset_eta();
-        }
-        self.bar.set_position(done);
+        self.progress.tick(done);
     }
 
-    /// One log line: where the run is, how fast, when it ends, the period search.
-    fn plain_line(&self, done: u64, elapsed: Duration) -> String {
-        let secs = elapsed.as_secs_f64().max(1e-9);
-        let rate = done as f64 / secs;
-        let eta = if rate > 0.0 {
-            format!("{:.0} s", (self.len.saturating_sub(done)) as f64 / rate)
-        } else {
-            "unknown".into()
-        };
-        let mut line = format!(
-            "grundy: {}: G(0..{done}) of {} ({:.1}%), {:.0} s, {:.3} M values/s, eta {eta}",
-            self.label,
-            self.len,
-            100.0 * done as f64 / self.len.max(1) as f64,
-            secs,
-            rate / 1e6
-        );
-        let search = self.search.borrow();
-        if !search.is_empty() {
-            line.push_str("; ");
-            line.push_str(&search);
-        }
-        line
-    }
-
-    /// Show the period search's state (`done` values seen).
+    /// Show the period search's state.
     fn search(&self, detector: &PeriodDetector) {
-        let text = search_words(detector);
-        if self.plain.is_none() {
-            self.bar.set_message(format!("G(n) {text}"));
-        }
-        *self.search.borrow_mut() = text;
+        self.progress.set_detail(search_words(detector));
     }
 
     fn finish(&self) {
-        self.bar.finish_and_clear();
+        self.progress.finish();
     }
 }
 
@@ -200,9 +127,11 @@ pub fn run_long(
         },
         every,
         no_record: options.no_record,
+        record_after: (!options.record)
+            .then(|| Duration::from_secs_f64(library::RECORD_AFTER_SECONDS)),
         db: options.db.clone(),
     };
-    let bar = LateBar::new(plan.n as u64 + 1, "G(n)", &rules.to_string());
+    let bar = LateBar::new(plan.n as u64 + 1, &rules.to_string());
     let tick = |k: usize| bar.tick(k as u64);
     let search = |d: &PeriodDetector| bar.search(d);
     let finished = library::run(

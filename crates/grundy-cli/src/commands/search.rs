@@ -14,7 +14,6 @@ use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 /// Flags of the pruned search.
 #[derive(clap::Args, Debug, Clone)]
@@ -87,30 +86,18 @@ where
     // Refused before Ctrl-C is taken over or anything is shown.
     options.thread_count()?;
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-    let bar = Arc::new(indicatif::ProgressBar::hidden());
-    let start = Instant::now();
-    let shown = Arc::new(AtomicBool::new(false));
+    let bar = Arc::new(crate::progress::Progress::open_ended("searching"));
     let progress: ProgressFn = {
-        let (bar, shown) = (Arc::clone(&bar), Arc::clone(&shown));
+        let bar = Arc::clone(&bar);
         Box::new(move |s: &Stats| {
-            if !shown.load(Ordering::Relaxed) && start.elapsed() >= Duration::from_secs(1) {
-                shown.store(true, Ordering::Relaxed);
-                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-                bar.set_style(
-                    indicatif::ProgressStyle::with_template(
-                        "{spinner} searching [{elapsed_precise}] {msg}",
-                    )
-                    .expect("valid template"),
-                );
-            }
-            bar.set_message(format!("{} nodes, {} positions stored", s.nodes, s.stored));
-            bar.tick();
+            bar.set_detail(format!("{} nodes, {} positions stored", s.nodes, s.stored));
+            bar.tick(s.nodes);
             !STOP.load(Ordering::SeqCst)
         })
     };
     let tell = |n| bar.suspend(|| crate::common::tell(grundy_runs::Message::from(n)));
     let result = search(game, position, &options, Some(progress), &tell);
-    bar.finish_and_clear();
+    bar.finish();
     match result {
         // 128 + SIGINT, as a shell reports a process ended by Ctrl-C (and as `takebreak` does)
         Err(e) if STOP.load(Ordering::SeqCst) => Err(CliError {

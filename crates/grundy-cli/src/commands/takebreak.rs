@@ -36,13 +36,15 @@ const SEQUENCE_ONLY: [&str; 7] = [
     "no_extend",
     "max_memory",
 ];
+/// Most entries of the human value-count line; more are summarised.
+const MAX_COUNTS_SHOWN: usize = 32;
 /// Default bound for `--fold` / `--cousin` checks.
 pub const DEFAULT_CHECK: u64 = 10_000;
 
 /// Take-and-break games: Grundy sequence, period, positions, transforms.
 ///
-/// CODE is `d0.d1d2...` (digits 0-9, A-Z, or [N] for larger; the leading 0 is optional), or
-/// a name: kayles, dawsons-kayles, dawsons-chess, officers, grundys-game. Bit 2^j of digit
+/// CODE is `d0.d1d2...` (digits 0-9, A-Z, or &N; for larger, as in 0.&63;7; the leading 0 is
+/// optional), or a name: kayles, dawsons-kayles, dawsons-chess, officers, grundys-game. Bit 2^j of digit
 /// d_k allows removing k tokens from one heap and leaving exactly j non-empty heaps.
 ///
 /// Examples: `grundy takebreak 0.07 -n 300`, `grundy takebreak kayles --until-period`,
@@ -53,8 +55,11 @@ pub struct TakebreakArgs {
     /// The code in CGSuite's notation (e.g. 0.77, .07, 4.07, 0.F, 0.&63;7, 4!.0) or a named game
     #[arg(value_name = "CODE")]
     pub code: String,
-    /// Compute G(0..=N) [default: 1000; with --until-period it is the limit, default 1000000,
-    /// or 200000 when moves may leave three or more heaps]
+    /// Compute G(0..=N) [default: 1000]. With --until-period N is the limit of the search; by
+    /// default the values that fit in 1 GiB of memory (about 474 million; less when 90% of the
+    /// available memory, or --max-memory, is less), or for the naive engine 1000000 (200000
+    /// when moves may leave three or more heaps, where no certificate is possible). A search
+    /// that stops at its limit says which, and the command that goes further
     #[arg(short = 'n', long = "n", value_name = "N", allow_hyphen_values = true)]
     pub n: Option<String>,
     /// Stop as soon as a period is certified by the periodicity theorem
@@ -128,6 +133,13 @@ pub struct SequenceReport {
     pub period_search: Option<Candidate>,
     pub max_value: u16,
     pub value_counts: Vec<u64>,
+    /// With `--until-period`, when no period was certified: where the search stopped, why, and
+    /// the command that goes further.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until_period_limit: Option<sequence::LimitReport>,
+    /// The pictures written (`--png`, `--svg`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -154,16 +166,21 @@ struct TransformReport {
     first_failure: Option<usize>,
 }
 
-/// The plan of a sequence run ([`grundy_runs::sequence::plan`]) from the arguments.
-fn plan(args: &TakebreakArgs, rules: &Rules, n: usize, sparse: bool) -> CliResult<Plan> {
-    let max_memory = match &args.max_memory {
+/// `--max-memory` in bytes, if given.
+fn max_memory(args: &TakebreakArgs) -> CliResult<Option<u64>> {
+    Ok(match &args.max_memory {
         Some(text) => Some(budget::parse_size(text).ok_or_else(|| {
             CliError::input(format!(
                 "--max-memory '{text}' is not a size (e.g. 800M, 4G or a number of bytes)"
             ))
         })?),
         None => None,
-    };
+    })
+}
+
+/// The plan of a sequence run ([`grundy_runs::sequence::plan`]) from the arguments.
+fn plan(args: &TakebreakArgs, rules: &Rules, n: usize, sparse: bool) -> CliResult<Plan> {
+    let max_memory = max_memory(args)?;
     let request = sequence::Request {
         until_period: args.until_period,
         no_extend: args.no_extend,
@@ -216,16 +233,36 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
         .map(|w| parse_u64("heap size", w))
         .transpose()?;
     let limit = sequence::engine_limit(&engine, &rules);
-    let n = sequence::heap_size(requested, args.until_period, limit)?;
+    let (default_limit, default_reason) =
+        sequence::until_period_default(&engine, &rules, max_memory(&args)?);
+    let n = sequence::heap_size(requested, args.until_period, limit, default_limit)?;
     if (args.png.is_some() || args.svg.is_some()) && n as u64 > MAX_PLOT_N {
         return Err(CliError::input(format!(
             "heap size {n} is too large for a picture: at most {MAX_PLOT_N} points"
         )));
     }
     let plan = plan(&args, &rules, n, engine.is_sparse())?;
+    let started = std::time::Instant::now();
     let done = super::runs::run_long(&rules, plan, &args.run, engine)?;
+    let seconds = started.elapsed().as_secs_f64();
     let engine = (done.engine.name(), done.engine.threads_used());
-    report_sequence(&args, &rules, &done.computation, engine, json)
+    let limit = if args.until_period {
+        let reason = match &args.n {
+            Some(w) => format!("-n {w}"),
+            None => default_reason,
+        };
+        sequence::limit_report(
+            &rules,
+            &done.computation,
+            seconds,
+            requested.is_some(),
+            &reason,
+            sequence::Front::Cli { code: &args.code },
+        )
+    } else {
+        None
+    };
+    report_sequence(&args, &rules, &done.computation, engine, limit, json)
 }
 
 /// Report a computed sequence (and draw it if asked).
@@ -234,10 +271,12 @@ pub fn report_sequence(
     rules: &Rules,
     computation: &Computation,
     engine: (&'static str, usize),
+    limit: Option<sequence::LimitReport>,
     json: bool,
 ) -> CliResult {
-    let report = sequence_report(rules, computation, engine, args.print);
-    draw_pictures(args, rules, computation)?;
+    let mut report = sequence_report(rules, computation, engine, args.print);
+    report.until_period_limit = limit;
+    report.files = draw_pictures(args, rules, computation)?;
     emit(json, &report, || human_sequence(&report, args.until_period))
 }
 
@@ -259,6 +298,8 @@ pub fn sequence_report(
         period_search: c.candidate,
         max_value: c.max_value,
         value_counts: c.value_counts.clone(),
+        until_period_limit: None,
+        files: Vec::new(),
     }
 }
 
@@ -288,8 +329,20 @@ fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
     }
     match &r.period {
         Some(p) => s.push_str(&format!("period: {}\n", period_words(p))),
-        None if until_period => s.push_str(&format!("period: none certified up to n = {}\n", r.n)),
+        None if until_period => match &r.until_period_limit {
+            Some(l) => s.push_str(&format!(
+                "period: none certified up to n = {} — {}\n{}\n",
+                r.n,
+                l.why(),
+                l.further()
+            )),
+            None => s.push_str(&format!("period: none certified up to n = {}\n", r.n)),
+        },
         None => s.push_str("period: none found yet\n"),
+    }
+    if let (Some(_), Some(l)) = (&r.period, &r.until_period_limit) {
+        // an observed period: --until-period could not stop on it
+        s.push_str(&format!("--until-period: {}\n", l.words()));
     }
     if let Some(c) = &r.period_search {
         if r.period.is_none() {
@@ -308,10 +361,23 @@ fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
         .filter(|(_, &c)| c > 0)
         .map(|(v, c)| format!("{v}:{c}"))
         .collect();
-    s.push_str(&format!(
-        "value counts (value:count): {}\n",
-        counts.join(" ")
-    ));
+    if counts.len() > MAX_COUNTS_SHOWN {
+        // Officers has hundreds of values: a line of them all reads as noise.
+        s.push_str(&format!(
+            "value counts (value:count; {} distinct values, the first {MAX_COUNTS_SHOWN} \
+             shown, all with --json): {} ...\n",
+            counts.len(),
+            counts[..MAX_COUNTS_SHOWN].join(" ")
+        ));
+    } else {
+        s.push_str(&format!(
+            "value counts (value:count): {}\n",
+            counts.join(" ")
+        ));
+    }
+    for f in &r.files {
+        s.push_str(&format!("wrote the plot of G(0..={}) to {f}\n", r.n));
+    }
     if let Some(values) = &r.values {
         // Rows of the period length when there is a short one (the usual table), else 10.
         let width = r
@@ -330,15 +396,19 @@ fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
     s
 }
 
-fn draw_pictures(args: &TakebreakArgs, rules: &Rules, c: &Computation) -> CliResult {
+/// Draw the pictures asked for; the files written.
+fn draw_pictures(args: &TakebreakArgs, rules: &Rules, c: &Computation) -> CliResult<Vec<String>> {
     let title = format!("G(n) of {}", rules);
+    let mut files = Vec::new();
     if let Some(path) = &args.png {
         takebreak_plot::draw(path, takebreak_plot::Format::Png, &title, c)?;
+        files.push(path.display().to_string());
     }
     if let Some(path) = &args.svg {
         takebreak_plot::draw(path, takebreak_plot::Format::Svg, &title, c)?;
+        files.push(path.display().to_string());
     }
-    Ok(())
+    Ok(files)
 }
 
 fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> CliResult {
@@ -522,6 +592,8 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         period_search: None,
         max_value: s.max_value,
         value_counts: s.value_counts,
+        until_period_limit: None,
+        files: Vec::new(),
         values: args.print.then_some(s.values),
     };
     emit(json, &report, || human_sequence(&report, false))

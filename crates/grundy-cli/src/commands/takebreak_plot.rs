@@ -60,6 +60,11 @@ pub fn points_of(n: usize, value: impl Fn(usize) -> u16) -> Vec<(f64, u16)> {
     out
 }
 
+/// Height of the legend (three lines, frame and margin), in pixels.
+const LEGEND_PIXELS: f64 = 95.0;
+/// Height of the plotting area, in pixels (the picture less caption and axis labels).
+const PLOT_PIXELS: f64 = SIZE.1 as f64 - 130.0;
+
 /// Draw the scatter plot of `c` into `path`.
 pub fn draw(path: &Path, format: Format, title: &str, c: &Computation) -> CliResult {
     crate::plot::register_font();
@@ -87,7 +92,15 @@ fn render<DB: DrawingBackend>(
     root.fill(&WHITE).map_err(err)?;
     let n = c.n() + 1;
     let x_max = n.max(2) as f64;
-    let y_max = c.max_value as f64 + 1.0;
+    // With a period there is a legend of up to three lines in the upper left: the y axis gets
+    // headroom above the largest value so that the legend covers no point.
+    let headroom = if c.period.is_some() {
+        LEGEND_PIXELS / PLOT_PIXELS
+    } else {
+        0.0
+    };
+    let y_data = c.max_value as f64 + 1.0;
+    let y_max = (y_data + 0.5) / (1.0 - headroom) - 0.5;
     let mut chart = ChartBuilder::on(root)
         .margin(20)
         .caption(title, (crate::plot::FAMILY, 24))
@@ -96,11 +109,18 @@ fn render<DB: DrawingBackend>(
         .build_cartesian_2d(-0.5..x_max, -0.5..y_max)
         .map_err(err)?;
     let integer = |v: &f64| format!("{:.0}", v);
+    let value = |v: &f64| {
+        if *v > y_data - 0.5 {
+            String::new() // no labels in the legend's room
+        } else {
+            format!("{:.0}", v)
+        }
+    };
     let mut mesh = chart.configure_mesh();
     mesh.disable_x_mesh()
         .light_line_style(WHITE)
         .x_label_formatter(&integer)
-        .y_label_formatter(&integer)
+        .y_label_formatter(&value)
         .x_desc("n")
         .y_desc("G(n)");
     mesh.draw().map_err(err)?;

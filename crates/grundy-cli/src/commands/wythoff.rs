@@ -2,12 +2,9 @@
 //! heaps of any size, the Grundy value by the generic evaluator when small enough.
 
 use crate::common::{emit, outcome_words, parse_big, Big, CliError, CliResult, PositionArgs};
-use grundy::games::wythoff::{self, Wythoff};
-use grundy::{Nimber, NormalPlay, Outcome};
+use grundy::games::wythoff;
+use grundy::{Nimber, Outcome};
 use serde::Serialize;
-
-/// Positions the brute-force evaluator may explore for the Grundy value.
-const BRUTE_LIMIT: usize = 2_000_000;
 
 /// Wythoff's game: take from one heap, or the same number from both.
 ///
@@ -45,32 +42,13 @@ pub fn run(args: WythoffArgs, json: bool) -> CliResult {
     let a = parse_big("heap", &words[0])?;
     let b = parse_big("heap", &words[1])?;
     let outcome = wythoff::outcome(&a, &b);
-    let mut note = None;
-    let small = match (u64::try_from(&a), u64::try_from(&b)) {
-        (Ok(x), Ok(y)) if (x as u128 + 1).saturating_mul(y as u128 + 1) <= BRUTE_LIMIT as u128 => {
-            Some((x, y))
-        }
-        _ => None,
-    };
-    let grundy_value = match small {
-        Some((x, y)) => {
-            let mut solver = NormalPlay::new(Wythoff).with_limit(BRUTE_LIMIT);
-            let v = solver.grundy_value(&Wythoff::position(x, y))?;
-            if Outcome::from_value(v) != outcome {
-                return Err(CliError::input(
-                    "internal disagreement between the formula and the evaluator (please report)",
-                ));
-            }
-            Some(v)
-        }
-        None => {
-            note = Some(format!(
-                "the Grundy value needs the generic evaluator, limited to (a+1)(b+1) <= {BRUTE_LIMIT}; \
-                 outcome and winning moves come from the golden-ratio formula"
-            ));
-            None
-        }
-    };
+    let grundy_value = wythoff::grundy_value_if_small(&a, &b);
+    if grundy_value.is_some_and(|v| Outcome::from_value(v) != outcome) {
+        return Err(CliError::input(
+            "internal disagreement between the formula and the table (please report)",
+        ));
+    }
+    let note = grundy_value.is_none().then(wythoff::too_large_note);
     let winning_moves = wythoff::winning_moves(&a, &b)
         .into_iter()
         .map(|(x, y)| Move {

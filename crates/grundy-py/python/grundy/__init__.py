@@ -169,12 +169,14 @@ def takebreak(
 ) -> Sequence:
     """The Grundy sequence G(0..=n) of a take-and-break game, with its period.
 
-    ``code`` is ``d0.d1d2...`` (e.g. ``"0.07"``, ``".77"``, ``"4.07"``, ``"0.[63]7"``) or a name
+    ``code`` is ``d0.d1d2...`` (e.g. ``"0.07"``, ``".77"``, ``"4.07"``, ``"0.&63;7"``) or a name
     (``kayles``, ``dawsons-kayles``, ``dawsons-chess``, ``officers``, ``grundys-game``).
     ``n`` defaults to 1000; with ``until_period=True`` the run stops as soon as the periodicity
-    theorem certifies a period (``n`` is then the limit). ``engine`` is ``"auto"`` (for octal
-    codes the faster of rare/common and naive, measured during the run, as the CLI),
-    ``"sparse"`` or ``"naive"``.
+    theorem certifies a period (``n`` is then the limit, by default what fits in 1 GiB of
+    memory, at most 10**8 values in Python; a search that stops at its limit says so on stderr
+    with the call that goes further, and ``report["until_period_limit"]`` holds the same).
+    ``engine`` is ``"auto"`` (for octal codes the faster of rare/common and naive, measured
+    during the run, as the CLI), ``"sparse"`` or ``"naive"``.
 
     Long runs go through the CLI's run code. ``checkpoint=path`` saves the values computed so
     far to that file every ``checkpoint_every`` seconds and when the run is interrupted

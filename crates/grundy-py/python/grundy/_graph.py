@@ -84,7 +84,9 @@ def to_networkx(spec: Union[str, GraphSpec]) -> Any:
     ``grundy_value`` and ``outcome``; the graph's ``root`` attribute names the root."""
     import json
 
-    import networkx as nx
+    from . import _optional
+
+    nx = _optional.need("networkx", "to_networkx()")
 
     if isinstance(spec, str):
         spec = json.loads(spec)

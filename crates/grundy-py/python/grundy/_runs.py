@@ -26,7 +26,11 @@ BAR_AFTER_SECONDS = 1.0
 def _interactive() -> bool:
     """Whether someone watches: stderr is a terminal, or this is a Jupyter kernel. A log file
     gets no bar (as the CLI's, whose bar is for terminals only)."""
-    if "ipykernel" in sys.modules:
+    # a running kernel, not merely ipykernel imported (a test that drives notebooks imports it)
+    ipython = sys.modules.get("IPython")
+    get_ipython = getattr(ipython, "get_ipython", None)
+    shell = get_ipython() if get_ipython is not None else None
+    if shell is not None and getattr(shell, "kernel", None) is not None:
         return True
     try:
         return sys.stderr.isatty()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import array
 import operator
+
+from . import _optional
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,7 +69,7 @@ class Sequence:
 
     def to_numpy(self) -> Any:
         """G(0..n) as a numpy array (needs numpy)."""
-        import numpy
+        numpy = _optional.need("numpy", "to_numpy()")
 
         if self._list is not None and not self._raw and self._lazy is None:
             return numpy.asarray(self._list, dtype=numpy.uint64)
@@ -173,7 +175,7 @@ class Sequence:
 
         Returns the matplotlib Axes.
         """
-        import matplotlib.pyplot as plt
+        plt = _optional.need("matplotlib.pyplot", "plot()")
 
         if ax is None:
             _, ax = plt.subplots(figsize=(8, 3))

@@ -43,6 +43,9 @@ pub const KNOWN: &[&str] = &[
     "cdnim",
 ];
 
+/// The names of [`KNOWN`], for "did you mean" hints.
+pub const NAMES: [&str; 5] = ["nim", "subtraction", "takebreak", "octal", "cdnim"];
+
 /// Take-and-break rules over `u64` heap lists (the family's own positions are `u32` lists
 /// without empty heaps). The work bound refuses heaps above `u32::MAX` before any conversion.
 struct TakeBreakHeaps(crate::takebreak::TakeBreakGame);
@@ -206,7 +209,8 @@ pub fn parse_game(spec: &str) -> Result<GameChoice, Error> {
             "the game 'subtraction' needs its set, e.g. --game subtraction:1,3,4".into(),
         )),
         _ => Err(Error::Invalid(format!(
-            "unknown game '{spec}'; known games: {}",
+            "unknown game '{spec}'{}; known games: {}",
+            crate::text::did_you_mean(&name, &NAMES),
             KNOWN.join(", ")
         ))),
     }

@@ -370,6 +370,26 @@ impl Notation {
         if t.is_empty() {
             return Err(Error::Invalid("empty code".into()));
         }
+        // A word that cannot be a code (letters, no point) is a name, perhaps mistyped.
+        if t.len() >= 2
+            && !t.contains('.')
+            && t.chars()
+                .all(|c| c.is_ascii_alphabetic() || c == '-' || c == '_')
+        {
+            let mut names: Vec<&str> = NAMED.iter().map(|(n, _)| *n).collect();
+            names.push("grundys-game");
+            let hint = if t.eq_ignore_ascii_case("nim") {
+                " (Nim is the code 0.[3]: take any number from one heap, leave 0 or 1 heap)".into()
+            } else {
+                crate::text::did_you_mean(t, &names)
+            };
+            return Err(Error::Invalid(format!(
+                "unknown game '{}'{hint}; the named games are {}; a code is written \
+                 d0.d1d2..., e.g. 0.77",
+                t.escape_debug(),
+                names.join(", ")
+            )));
+        }
         let mut r = Reader { text: t, pos: 0 };
         // Digits before the point: d0 (CGSuite's further digits add tokens).
         let mut head = Vec::new();

@@ -26,8 +26,9 @@ const OUTPUT_DIGITS: u64 = 100_000_000;
 
 /// Common-divisor Nim: subtract a common divisor of all heaps from one heap (paper Thm 2.4).
 ///
-/// Examples: `grundy cdnim 6 3 2`, `grundy cdnim 6 3 2 --brute`, `grundy cdnim --input heaps.txt`,
-/// `grundy cdnim --table 16`, `grundy cdnim --table 64 --png table.png`.
+/// Examples: `grundy cdnim 6 3 2`, `grundy cdnim 6 3 2 --brute`,
+/// `grundy cdnim --input docs/examples/cdnim-heaps.txt`, `grundy cdnim --table 16`,
+/// `grundy cdnim --table 64 --png table.png`.
 #[derive(clap::Args, Debug)]
 pub struct CdnimArgs {
     #[command(flatten)]

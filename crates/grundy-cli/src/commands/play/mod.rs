@@ -120,8 +120,11 @@ fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
         other => generic::build(other, &words).map_err(|e| {
             let message = e.to_string();
             if message.starts_with("unknown game") {
+                let mut names: Vec<&str> = FAMILIES.to_vec();
+                names.extend(grundy::games::registry::NAMES);
                 CliError::input(format!(
-                    "unknown family '{other}' for play (choose one of: {}, or a game spec: {})",
+                    "unknown family '{other}' for play{} (choose one of: {}, or a game spec: {})",
+                    grundy::text::did_you_mean(other, &names),
                     FAMILIES.join(", "),
                     grundy::games::registry::KNOWN.join(", ")
                 ))

@@ -2,9 +2,8 @@
 //! evaluator ([`grundy::verify`]), with a progress bar, a count and the first counterexample.
 //! This module parses the arguments and prints the reports.
 
-use crate::common::{emit, parse_u64, progress_bar, CliError, CliResult};
+use crate::common::{emit, parse_u64, CliError, CliResult};
 use grundy::verify::{self, CheckReport};
-use std::sync::Mutex;
 
 /// Exhaustive checks of closed forms against brute force (exit status 1 on a counterexample).
 ///
@@ -12,7 +11,7 @@ use std::sync::Mutex;
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
     #[command(subcommand)]
-    pub target: VerifyTarget,
+    pub target: Option<VerifyTarget>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -97,25 +96,24 @@ pub struct QuotientTheoremArgs {
 fn with_bar<T>(
     check: impl FnOnce(verify::Progress<'_>) -> Result<T, grundy::Error>,
 ) -> CliResult<T> {
-    let bar = progress_bar(0, "");
-    let label = Mutex::new(String::new());
+    let bar = crate::progress::Progress::new(0, "verify", "positions");
     let progress = |name: &str, done: usize, total: usize| {
-        if let Ok(mut shown) = label.lock() {
-            if *shown != name {
-                name.clone_into(&mut shown);
-                bar.set_message(name.to_owned());
-                bar.set_length(total as u64);
-            }
-        }
-        bar.set_position(done as u64);
+        bar.relabel(name, total as u64);
+        bar.tick(done as u64);
     };
     let result = check(Some(&progress));
-    bar.finish_and_clear();
+    bar.finish();
     Ok(result?)
 }
 
 pub fn run(args: VerifyArgs, json: bool) -> CliResult {
-    match args.target {
+    let Some(target) = args.target else {
+        return Err(CliError::input(
+            "verify needs a check: nim, multiplayer, cdnim, welter or quotient-theorem (e.g. \
+             'grundy verify nim --heaps 3 --max-heap 16'; see 'grundy verify --help')",
+        ));
+    };
+    match target {
         VerifyTarget::Nim(a) => finish(
             with_bar(|p| verify::nim::check_all(a.heaps, a.max_heap, p))?,
             json,
