@@ -42,6 +42,7 @@ enum Command {
     Young(commands::young::YoungArgs),
     Cram(commands::cram::CramArgs),
     Chomp(commands::chomp::ChompArgs),
+    Serve(commands::serve::ServeArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -65,6 +66,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Young(a) => commands::young::run(a, json),
         Command::Cram(a) => commands::cram::run(a, json),
         Command::Chomp(a) => commands::chomp::run(a, json),
+        Command::Serve(a) => commands::serve::run(a, json),
     }
 }
 
