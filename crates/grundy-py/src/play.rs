@@ -2,7 +2,7 @@
 //! every option, the nim-sum or mex written out, the best move — after a list of moves, as
 //! `grundy play ... --report --json` prints it and the web page reads it.
 
-use crate::{guarded, to_py, value_error};
+use crate::{guarded, value_error};
 use grundy::games::multiplayer::Preferences;
 use grundy::play::{build, engine_move, play_input, report, Dice, EngineMove, Setup, Strength};
 use pyo3::prelude::*;
@@ -13,12 +13,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The report of `family` from `words` after `moves` (player 0 first); with `engine`
-/// (`perfect` or `random`) the engine first makes one move for the player to move.
+/// (`perfect` or `random`) the engine first makes one move for the player to move. Returns
+/// the report as JSON text.
 #[pyfunction]
 #[pyo3(signature = (family, words, moves, set=None, all_but=None, players=None, game=None, graph=None, engine=None, seed=0))]
 #[allow(clippy::too_many_arguments)]
 fn play_report(
-    py: Python<'_>,
     family: &str,
     words: Vec<String>,
     moves: Vec<String>,
@@ -29,7 +29,7 @@ fn play_report(
     graph: Option<String>,
     engine: Option<String>,
     seed: u64,
-) -> PyResult<PyObject> {
+) -> PyResult<String> {
     guarded(|| {
         let mut setup = Setup {
             set,
@@ -71,6 +71,8 @@ fn play_report(
                 played += 1;
             }
         }
-        to_py(py, &report(g.as_mut(), played, made))
+        // As JSON text (the report's `state` is a JSON value, which the wrapper's json.loads
+        // reads exactly).
+        serde_json::to_string(&report(g.as_mut(), played, made)).map_err(value_error)
     })
 }

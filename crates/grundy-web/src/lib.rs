@@ -39,10 +39,12 @@ use std::time::{Duration, Instant};
 pub const MAX_BODY: usize = 1 << 20;
 /// The most bytes of output a computation may produce before it is stopped.
 pub const MAX_OUTPUT: usize = 16 << 20;
-/// How long a request waits for a free computation slot before it is refused.
-pub const QUEUE_WAIT: Duration = Duration::from_secs(5);
+/// How long a request waits for a free computation slot before it is refused (503, "busy"):
+/// short, so that an answer comes within about a second even when a class asks at once (the
+/// page retries a busy answer a few times).
+pub const QUEUE_WAIT: Duration = Duration::from_millis(750);
 /// Threads answering requests (static pages are answered without waiting for computations).
-const WORKERS: usize = 16;
+const WORKERS: usize = 64;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");

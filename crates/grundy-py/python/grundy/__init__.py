@@ -426,7 +426,9 @@ def play(
     a = None if all_but is None else ",".join(str(x) for x in _check.u64s("all_but", all_but))
     p = None if players is None else _check.number("players", players, 16)
     sd = _check.number("seed", seed, 2**64 - 1)
-    return _grundy.play_report(family, words, mv, s, a, p, game, graph, engine, sd)
+    import json
+
+    return json.loads(_grundy.play_report(family, words, mv, s, a, p, game, graph, engine, sd))
 
 
 __all__ += ["play"]

@@ -16,7 +16,19 @@ async function picture(args, output) {
   return post("/api/picture", { args, output: output || "--svg" });
 }
 
+// A "busy" answer (every computation slot taken) is retried a few times before it is shown.
 async function post(url, body) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await postOnce(url, body);
+    } catch (e) {
+      if (!e.busy || attempt >= 4) throw e;
+      await new Promise((r) => setTimeout(r, 200 + 300 * attempt));
+    }
+  }
+}
+
+async function postOnce(url, body) {
   let res;
   try {
     res = await fetch(url, {
@@ -34,7 +46,11 @@ async function post(url, body) {
   } catch (e) {
     throw new Error("unreadable answer: " + text.slice(0, 200));
   }
-  if (!res.ok) throw new Error(data.error || "error " + res.status);
+  if (!res.ok) {
+    const err = new Error(data.error || "error " + res.status);
+    err.busy = res.status === 503 && /busy/.test(err.message);
+    throw err;
+  }
   return data;
 }
 
@@ -546,6 +562,18 @@ $("ygraph").addEventListener("click", async () => {
   }
 });
 
+$("xgo").addEventListener("click", async () => {
+  $("xmessage").textContent = "";
+  $("xgraphbox").replaceChildren();
+  const text = $("xgraphtext").value;
+  try {
+    const values = await cli(["graph", "-", "--loopy", "--all"], text);
+    $("xgraphbox").append(drawGraph(JSON.parse(text), values));
+  } catch (e) {
+    $("xmessage").textContent = e.message;
+  }
+});
+
 // A layered drawing of a game graph: the root on top, each node one layer below its deepest
 // parent (longest path), P-positions (value 0) marked.
 function drawGraph(graph, values) {
@@ -555,7 +583,13 @@ function drawGraph(graph, values) {
     return el("p", { class: "note" }, "the graph has " + nodes.length + " positions; draw a smaller diagram (at most 150).");
   }
   const value = {};
-  for (const n of values.nodes) value[n.id] = n.grundy_value !== undefined ? n.grundy_value : n.value;
+  const outcome = {};
+  for (const n of values.nodes) {
+    const g = n.grundy_value;
+    value[n.id] = g !== null && typeof g === "object" ? "∞{" + g.k.join(",") + "}" : g;
+    outcome[n.id] = n.outcome || (g === 0 ? "P" : "N");
+  }
+  const fill = { P: ["#fde7c8", "#c77d1a"], N: ["#dcecff", "#6b8fc7"], D: ["#eeeeee", "#888888"] };
   const index = {};
   nodes.forEach((n, i) => (index[n.id] = i));
   const depth = nodes.map(() => 0);
@@ -594,14 +628,15 @@ function drawGraph(graph, values) {
     const g = document.createElementNS(NS, "g");
     const rect = document.createElementNS(NS, "rect");
     const v = value[n.id];
-    Object.entries({ x: x - 48, y: y - 16, width: 96, height: 32, rx: 6, fill: v === 0 ? "#fde7c8" : "#dcecff", stroke: v === 0 ? "#c77d1a" : "#6b8fc7" }).forEach(([k, val]) => rect.setAttribute(k, val));
+    const [bg, line] = fill[outcome[n.id]] || fill.N;
+    Object.entries({ x: x - 48, y: y - 16, width: 96, height: 32, rx: 6, fill: bg, stroke: line }).forEach(([k, val]) => rect.setAttribute(k, val));
     const t = document.createElementNS(NS, "text");
     Object.entries({ x, y: y + 4, "text-anchor": "middle", "font-size": 11 }).forEach(([k, val]) => t.setAttribute(k, val));
     t.textContent = n.id.replace(/[\[\] ]/g, "") + "  G=" + v;
     g.append(rect, t);
     svg.append(g);
   }
-  const wrap = el("div", {}, el("p", { class: "note" }, nodes.length + " positions; orange: P-positions (value 0), blue: N-positions."));
+  const wrap = el("div", {}, el("p", { class: "note" }, nodes.length + " positions; orange: P-positions (value 0), blue: N-positions, grey: draws."));
   wrap.append(svg);
   return wrap;
 }

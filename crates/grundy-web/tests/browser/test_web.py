@@ -323,3 +323,13 @@ def test_a_sequence_plot_with_its_period_and_the_young_diagram(browser: Any) -> 
     wait_for(browser, lambda d: css(d, "#ygraphbox svg"))
     browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
     browser.save_screenshot(str(IMG / "web-explore-young.png"))
+
+
+def test_a_loopy_graph_with_its_values(browser: Any) -> None:
+    by_id(browser, "tab-explore").click()
+    by_id(browser, "xgo").click()
+    wait_for(browser, lambda d: css(d, "#xgraphbox svg"))
+    labels = [t.text for t in css(browser, "#xgraphbox svg text")]
+    cli = grundy_json("graph", str(ROOT / "docs" / "examples" / "loopy-graph.json"), "--loopy", "--all")
+    spin = next(n for n in cli["nodes"] if n["id"] == "spin")["grundy_value"]
+    assert f"spin G=∞{{{','.join(map(str, spin['k']))}}}" in labels, labels
