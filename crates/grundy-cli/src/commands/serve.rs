@@ -62,6 +62,8 @@ pub fn run(args: ServeArgs, json: bool) -> CliResult {
     if !bind.is_loopback() {
         eprintln!("WARNING: listening on {bind}, not on loopback: ANYONE who can reach this port can use the page and make this machine compute. Use the default 127.0.0.1 unless you mean it.");
     }
+    // Ctrl-C stops the server from the moment its URL can be known.
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let server = grundy_web::Server::bind(config).map_err(CliError::input)?;
     let url = server.url();
     println!("grundy serve: {url}  (Ctrl-C stops)");
@@ -69,7 +71,6 @@ pub fn run(args: ServeArgs, json: bool) -> CliResult {
     if args.open {
         open_browser(&url);
     }
-    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = {
         let stop = Arc::clone(&stop);
