@@ -333,3 +333,25 @@ def test_a_loopy_graph_with_its_values(browser: Any) -> None:
     cli = grundy_json("graph", str(ROOT / "docs" / "examples" / "loopy-graph.json"), "--loopy", "--all")
     spin = next(n for n in cli["nodes"] if n["id"] == "spin")["grundy_value"]
     assert f"spin G=∞{{{','.join(map(str, spin['k']))}}}" in labels, labels
+
+
+def test_a_computation_over_its_budget_is_stopped_and_refused() -> None:
+    proc = subprocess.Popen(
+        [GRUNDY, "serve", "--budget", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        port = int(proc.stdout.readline().split()[2].rstrip("/").rsplit(":", 1)[1])
+        started = time.monotonic()
+        status, text = request(
+            port, "POST", "/api/cli", {"args": ["takebreak", "0.6", "--n", "1000000000", "--no-record"]}
+        )
+        took = time.monotonic() - started
+        assert status == 503, text
+        assert "time budget of 1 s" in json.loads(text)["error"]
+        assert took < 5, took
+        # and the server still answers
+        assert request(port, "GET", "/api/health")[0] == 200
+    finally:
+        proc.send_signal(2)
+        proc.wait(timeout=10)
