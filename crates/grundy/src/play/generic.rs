@@ -63,6 +63,20 @@ impl Heaps {
         ))
     }
 
+    /// A legal move from here for the prompt (a split when there is one): `, e.g. '0 2 1'`.
+    pub fn example(&self, game: &dyn Game<Position = Vec<u64>>) -> String {
+        let options = game.options_vec(&self.key());
+        let named: Vec<String> = options
+            .iter()
+            .filter_map(|o| self.name_of(o).map(|(n, _)| n))
+            .collect();
+        named
+            .iter()
+            .find(|n| n.split_whitespace().count() > 2)
+            .or_else(|| named.first())
+            .map_or_else(String::new, |n| format!(", e.g. '{n}'"))
+    }
+
     /// The shown heaps after `input` (`HEAP PARTS...` or `HEAP -K`), if `game` allows it.
     pub fn apply(
         &self,
@@ -129,8 +143,9 @@ impl Playable for GenericPlay {
     }
     fn move_syntax(&self) -> String {
         format!(
-            "{}: name a heap and what it becomes. Move: 'HEAP PARTS...' (e.g. '0 2 1': heap 0 splits into 2 and 1; '0 0': heap 0 is taken away) or 'HEAP -K' (take K, the rest stays one heap).",
-            self.name
+            "{}: name a heap and what it becomes. Move: 'HEAP PARTS...' (heap HEAP, counted from 0, becomes the parts; 'HEAP 0': it is taken away) or 'HEAP -K' (take K, the rest stays one heap){}.",
+            self.name,
+            self.heaps.example(self.solver.game().as_ref())
         )
     }
     fn evaluation(&mut self, _mover: usize) -> String {

@@ -41,10 +41,11 @@ impl Playable for MultiPlay {
     }
     fn move_syntax(&self) -> String {
         format!(
-            "{}-player {}; each player ranks who should make the last move ({}). Move: 'HEAP PARTS...' (e.g. '0 2': heap 0 becomes 2) or 'HEAP -K' (take K).",
+            "{}-player {}; each player ranks who should make the last move ({}). Move: 'HEAP PARTS...' (heap HEAP, counted from 0, becomes the parts) or 'HEAP -K' (take K){}.",
             self.solver.players(),
             self.name,
             self.solver.reading().preferences(),
+            self.heaps.example(self.solver.game().as_ref())
         )
     }
     fn evaluation(&mut self, mover: usize) -> String {

@@ -212,3 +212,24 @@ fn mex_and_nim_sum_are_written_out() {
     assert_eq!(lines[1], "   11  (3)");
     assert_eq!(lines[3], "= 110  (6)");
 }
+
+/// The prompt's example is a legal move of the position it is shown for.
+#[test]
+fn the_prompts_example_is_legal() {
+    for (spec, heaps) in [
+        ("takebreak:0.07", vec!["2", "6"]),
+        ("takebreak:kayles", vec!["5"]),
+        ("takebreak:0.6", vec!["1", "7"]),
+        ("cdnim", vec!["6", "3", "2"]),
+    ] {
+        let mut game = generic::build(spec, &words(&heaps)).unwrap();
+        let syntax = game.move_syntax();
+        let example = syntax
+            .split("e.g. '")
+            .nth(1)
+            .and_then(|t| t.split('\'').next())
+            .unwrap_or_else(|| panic!("{spec}: no example in {syntax}"));
+        game.play(example)
+            .unwrap_or_else(|e| panic!("{spec}: example '{example}' refused: {e}"));
+    }
+}
