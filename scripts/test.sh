@@ -6,3 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --release
 bash scripts/test-python.sh
+bash scripts/test-web.sh

@@ -45,6 +45,7 @@ enum Command {
     Cram(commands::cram::CramArgs),
     Chomp(commands::chomp::ChompArgs),
     MisereQuotient(commands::misere_quotient::MisereQuotientArgs),
+    Serve(commands::serve::ServeArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -70,6 +71,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Cram(a) => commands::cram::run(a, json),
         Command::Chomp(a) => commands::chomp::run(a, json),
         Command::MisereQuotient(a) => commands::misere_quotient::run(a, json),
+        Command::Serve(a) => commands::serve::run(a, json),
     }
 }
 

@@ -20,11 +20,13 @@
 //! - `verify`: the papers' exhaustive checks, as `grundy verify`.
 //! - `search`: Cram and Chomp by the pruned search, as `grundy cram` and `grundy chomp`.
 //! - `game`: the user's own game, rules as Python callbacks, on the library's evaluators.
+//! - `play`: the move model of `grundy play` and the web page: a position's report.
 
 mod families;
 mod game;
 mod graph;
 mod multiplayer;
+mod play;
 mod search;
 mod takebreak;
 mod young;
@@ -86,5 +88,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     verify::register(m)?;
     game::register(m)?;
     search::register(m)?;
+    play::register(m)?;
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod nim;
 pub mod play;
 pub mod runs;
 pub mod search;
+pub mod serve;
 pub mod subtraction;
 pub mod takebreak;
 pub mod takebreak_options;

@@ -434,3 +434,56 @@ def multiplayer_explore(
 from ._runs import catalogue, census, verify  # noqa: E402
 
 __all__ += ["catalogue", "census", "verify"]
+
+
+# The move model shared with `grundy play` and the web page (`grundy serve`).
+def play(
+    family: str,
+    position: Union[Iterable[Union[int, str]], str] = (),
+    moves: Iterable[str] = (),
+    *,
+    set: Optional[Iterable[int]] = None,
+    all_but: Optional[Iterable[int]] = None,
+    players: Optional[int] = None,
+    game: Optional[str] = None,
+    graph: Optional[str] = None,
+    engine: Optional[str] = None,
+    seed: int = 0,
+) -> Dict[str, Any]:
+    """A position of ``family`` after ``moves``, as ``grundy play ... --report --json`` reports it.
+
+    ``family`` is ``nim``, ``subtraction`` (with ``set`` or ``all_but``), ``wythoff``,
+    ``welter``, ``cram`` (``"3x4"`` or rows of ``.``/``#``), ``chomp`` (``"4x5"`` or row
+    lengths), ``multiplayer`` (``players``, ``game``), ``graph`` (``graph``: the JSON text;
+    ``position``: an optional start node) or a game spec such as ``takebreak:0.77``. Moves use
+    the one move syntax of ``grundy play`` (heap games ``"1 3"``/``"0 2 1"``/``"0 -2"``, Welter
+    ``"7 2"``, Cram ``"0 0 0 1"``, Chomp ``"1 2"``, or ``"= POSITION"``), player 0 first. With
+    ``engine="perfect"`` or ``"random"`` (seeded by ``seed``) the engine then moves once.
+
+    Returns ``position``, ``state`` (data for pictures), ``to_move``, ``over``,
+    ``evaluation``, ``explanation`` (the nim-sum or mex written out), ``best_move``, ``why``
+    and ``options`` (each ``move``, ``after``, ``value``, ``good``).
+
+    >>> r = play("nim", [3, 5, 2]); r["best_move"], r["explanation"][1]
+    ('1 1', '3 ⊕ 5 ⊕ 2 = 4')
+    """
+    if not isinstance(family, str):
+        raise TypeError("family must be a string such as 'nim'")
+    if isinstance(position, str):
+        words = position.split()
+    else:
+        words = [str(_check.number("position", p)) if not isinstance(p, str) else p for p in position]
+    mv = list(moves)
+    if not all(isinstance(m, str) for m in mv):
+        raise TypeError("moves must be strings such as '1 3'")
+    s = None if set is None else ",".join(str(x) for x in _check.u64s("set", set))
+    a = None if all_but is None else ",".join(str(x) for x in _check.u64s("all_but", all_but))
+    p = None if players is None else _check.number("players", players, 16)
+    sd = _check.number("seed", seed, 2**64 - 1)
+    import json
+
+    return json.loads(_grundy.play_report(family, words, mv, s, a, p, game, graph, engine, sd))
+
+
+__all__ += ["play"]
+

@@ -268,3 +268,15 @@ def chomp_position(
     ...     "checkpoint": None, "checkpoint_every": None, "threads": 1}, None)["outcome"]
     'P'
     """
+def play_report(
+    family: str,
+    words: List[str],
+    moves: List[str],
+    set: Optional[str] = None,
+    all_but: Optional[str] = None,
+    players: Optional[int] = None,
+    game: Optional[str] = None,
+    graph: Optional[str] = None,
+    engine: Optional[str] = None,
+    seed: int = 0,
+) -> str: ...

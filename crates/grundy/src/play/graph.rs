@@ -2,7 +2,7 @@
 //! strategy of `crate::solve::loopy`: from an N-position the P-option of least rank (so it wins
 //! within the announced number of moves), from a D-position a move that keeps the draw.
 
-use super::Playable;
+use super::{MoveInfo, Playable};
 use crate::graph::{GraphSpec, LoopyGraph};
 use crate::solve::loopy::{LoopyOutcome, LoopyValue};
 use crate::Error;
@@ -33,6 +33,60 @@ impl Playable for GraphPlay {
             } else {
                 opts.join(", ")
             }
+        )
+    }
+    fn show_position(&self) -> String {
+        self.graph.name(self.at).to_owned()
+    }
+    fn state(&self) -> serde_json::Value {
+        let opts: Vec<&str> = self
+            .graph
+            .options()
+            .options(self.at)
+            .map(|v| self.graph.name(v))
+            .collect();
+        serde_json::json!({"kind": "graph", "node": self.graph.name(self.at), "options": opts})
+    }
+    fn explain(&mut self, _mover: usize) -> Vec<String> {
+        let u = self.at;
+        let finite: Vec<String> = self
+            .graph
+            .options()
+            .options(u)
+            .map(|v| self.value[v].to_string())
+            .collect();
+        vec![
+            format!(
+                "The options' values are {{{}}}; a node's value is the mex of its options' finite values, unless a move to an infinite node lets the player to move escape it (then the value is ∞ with the finite values it can reach).",
+                finite.join(", ")
+            ),
+            format!("So node '{}' has value {}.", self.graph.name(u), self.value[u]),
+        ]
+    }
+    fn options(&mut self, _mover: usize, limit: usize) -> Option<Vec<MoveInfo>> {
+        let u = self.at;
+        if self.graph.options().options(u).len() > limit {
+            return None;
+        }
+        let best = self.best[u];
+        Some(
+            self.graph
+                .options()
+                .options(u)
+                .map(|v| {
+                    let name = self.graph.name(v).to_owned();
+                    MoveInfo {
+                        after: name.clone(),
+                        name,
+                        value: match self.value[v] {
+                            LoopyValue::Finite(g) => Some(g),
+                            LoopyValue::Infinite(_) => None,
+                        },
+                        verdict: Some(format!("{} ({})", self.value[v], self.outcome[v])),
+                        good: Some(v) == best,
+                    }
+                })
+                .collect(),
         )
     }
     fn move_syntax(&self) -> String {

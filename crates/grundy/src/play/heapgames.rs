@@ -1,51 +1,34 @@
 //! Play the foundation families: Nim, subtraction games, Wythoff's game.
 
-use super::Playable;
+use super::{heap_list, mex_text, nim_sum_lines, parse_heap_input, HeapInput, MoveInfo, Playable};
 use crate::games::{nim, subtraction, wythoff};
 use crate::text::{parse_big, parse_u64, parse_u64_list};
-use crate::Error;
+use crate::{Error, Nimber};
 use num_bigint::BigUint;
-use num_traits::Zero;
+use num_traits::{ToPrimitive, Zero};
 
-fn heap_list<T: std::fmt::Display>(heaps: &[T]) -> String {
+fn big_text(heaps: &[BigUint]) -> String {
     heaps
         .iter()
-        .enumerate()
-        .map(|(i, h)| format!("[{i}]={h}"))
+        .map(BigUint::to_string)
         .collect::<Vec<_>>()
-        .join("  ")
+        .join(" ")
 }
 
-/// Parse "HEAP SIZE" (heap becomes SIZE) or "HEAP -K" (take K from heap).
-fn parse_heap_move(input: &str, heaps: &[BigUint]) -> Result<(usize, BigUint), String> {
-    let words: Vec<&str> = input.split_whitespace().collect();
-    if words.len() != 2 {
-        return Err("type two numbers: the heap index and its new size (or -K to take K)".into());
-    }
-    let i: usize = words[0]
-        .parse()
-        .map_err(|_| format!("'{}' is not a heap index", words[0]))?;
-    let from = heaps.get(i).ok_or_else(|| {
-        format!(
-            "there is no heap {i} (heaps are numbered 0 to {})",
-            heaps.len() - 1
-        )
-    })?;
-    let to = if let Some(k) = words[1].strip_prefix('-') {
-        let k = parse_big("count", k).map_err(|e| e.to_string())?;
-        if k > *from {
-            return Err(format!("heap {i} has only {from} tokens"));
-        }
-        from - k
+fn outcome_text(zero: bool) -> &'static str {
+    if zero {
+        "P-position: the player to move loses against perfect play"
     } else {
-        parse_big("size", words[1]).map_err(|e| e.to_string())?
-    };
-    if to >= *from {
-        return Err(format!(
-            "heap {i} has {from} tokens; a move must make it smaller"
-        ));
+        "N-position: the player to move wins"
     }
-    Ok((i, to))
+}
+
+fn why_text(after: &str) -> String {
+    if after == "0" {
+        "to a position of value 0".into()
+    } else {
+        format!("no winning move exists; to a position of value {after}")
+    }
 }
 
 struct NimPlay {
@@ -56,17 +39,44 @@ impl Playable for NimPlay {
     fn show(&self) -> String {
         format!("heaps: {}", heap_list(&self.heaps))
     }
+    fn show_position(&self) -> String {
+        big_text(&self.heaps)
+    }
+    fn state(&self) -> serde_json::Value {
+        serde_json::json!({
+            "kind": "heaps",
+            "heaps": self.heaps.iter().map(BigUint::to_string).collect::<Vec<_>>(),
+        })
+    }
+    fn heap_multiset(&self) -> bool {
+        true
+    }
     fn move_syntax(&self) -> String {
         "Nim: take any number of tokens from one heap. Move: 'HEAP SIZE' (e.g. '1 3': heap 1 becomes 3) or 'HEAP -K' (take K).".into()
     }
     fn evaluation(&mut self, _mover: usize) -> String {
         let v = nim::nim_value(&self.heaps);
-        let o = if v.is_zero() {
-            "P-position: the player to move loses against perfect play"
-        } else {
-            "N-position: the player to move wins"
-        };
-        format!("value {v} (nim-sum of the heaps): {o}")
+        format!(
+            "value {v} (nim-sum of the heaps): {}",
+            outcome_text(v.is_zero())
+        )
+    }
+    fn explain(&mut self, _mover: usize) -> Vec<String> {
+        let v = nim::nim_value(&self.heaps);
+        let mut lines = vec![
+            "A Nim position's value is the nim-sum (binary addition without carries) of its heaps:"
+                .to_string(),
+        ];
+        lines.extend(nim_sum_lines(&self.heaps, &v));
+        if v.is_zero() {
+            lines.push("The nim-sum is 0: every move changes one heap and so makes it non-zero; the opponent can always answer back to 0.".into());
+        } else if let Some(m) = nim::winning_moves(&self.heaps).into_iter().next() {
+            lines.push(format!(
+                "Heap {} ({}) has the highest bit of {v} set; {} ⊕ {v} = {} is smaller, so heap {} becomes {} and the nim-sum becomes 0.",
+                m.heap, m.from, m.from, m.to, m.heap, m.to
+            ));
+        }
+        lines
     }
     fn best_move(&mut self, _mover: usize) -> Option<(String, String)> {
         if self.is_over() {
@@ -89,14 +99,55 @@ impl Playable for NimPlay {
         after[i] = h - 1u32;
         Some((
             format!("{i} {}", &after[i]),
-            format!(
-                "no winning move exists; to a position of value {}",
-                nim::nim_value(&after)
-            ),
+            why_text(&nim::nim_value(&after).to_string()),
         ))
     }
+    fn options(&mut self, _mover: usize, limit: usize) -> Option<Vec<MoveInfo>> {
+        let total: BigUint = self.heaps.iter().sum();
+        if total > BigUint::from(limit) {
+            return None;
+        }
+        let v = nim::nim_value(&self.heaps).to_u64()?;
+        let mut out = Vec::new();
+        for (i, h) in self.heaps.iter().enumerate() {
+            let h = h.to_u64()?;
+            for to in 0..h {
+                let name = format!("{i} {to}");
+                let mut after = self.heaps.clone();
+                after[i] = to.into();
+                let value = v ^ h ^ to;
+                out.push(MoveInfo {
+                    good: value == 0,
+                    name,
+                    after: big_text(&after),
+                    value: Some(value),
+                    verdict: None,
+                });
+            }
+        }
+        Some(out)
+    }
     fn play(&mut self, input: &str) -> Result<(), String> {
-        let (i, to) = parse_heap_move(input, &self.heaps)?;
+        let (i, to) = match parse_heap_input(input, self.heaps.len(), parse_big)? {
+            HeapInput::Take(i, k) => {
+                if k > self.heaps[i] {
+                    return Err(format!("heap {i} has only {} tokens", self.heaps[i]));
+                }
+                (i, &self.heaps[i] - k)
+            }
+            HeapInput::Into(i, mut parts) if parts.len() == 1 => (i, parts.remove(0)),
+            HeapInput::Into(..) => {
+                return Err(
+                    "in Nim a heap only shrinks: type the heap's number and its new size".into(),
+                )
+            }
+        };
+        if to >= self.heaps[i] {
+            return Err(format!(
+                "heap {i} has {} tokens; a move must make it smaller",
+                self.heaps[i]
+            ));
+        }
         self.heaps[i] = to;
         Ok(())
     }
@@ -121,11 +172,11 @@ pub fn nim(words: &[String]) -> Result<Box<dyn Playable>, Error> {
 struct SubtractionPlay {
     set: subtraction::SubtractionSet,
     heaps: Vec<u64>,
-    values: Vec<u64>,
+    values: Vec<Nimber>,
 }
 
 impl SubtractionPlay {
-    fn value(&self) -> u64 {
+    fn value(&self) -> Nimber {
         self.heaps
             .iter()
             .fold(0, |a, &h| a ^ self.values[h as usize])
@@ -141,6 +192,11 @@ impl SubtractionPlay {
         }
         v
     }
+    fn after(&self, i: usize, to: u64) -> Vec<u64> {
+        let mut a = self.heaps.clone();
+        a[i] = to;
+        a
+    }
 }
 
 impl Playable for SubtractionPlay {
@@ -151,19 +207,52 @@ impl Playable for SubtractionPlay {
             self.set
         )
     }
+    fn show_position(&self) -> String {
+        super::heaps_text(&self.heaps)
+    }
+    fn state(&self) -> serde_json::Value {
+        serde_json::json!({"kind": "heaps", "heaps": self.heaps, "set": self.set.to_string()})
+    }
+    fn heap_multiset(&self) -> bool {
+        true
+    }
     fn move_syntax(&self) -> String {
-        format!("Subtraction game {}: take an allowed number from one heap. Move: 'HEAP -K' (take K) or 'HEAP SIZE'.", self.set)
+        format!("Subtraction game {}: take an allowed number from one heap. Move: 'HEAP -K' (take K) or 'HEAP SIZE' (its new size).", self.set)
     }
     fn evaluation(&mut self, _mover: usize) -> String {
         let v = self.value();
-        format!(
-            "value {v}: {}",
-            if v == 0 {
-                "P-position: the player to move loses against perfect play"
-            } else {
-                "N-position: the player to move wins"
-            }
-        )
+        format!("value {v}: {}", outcome_text(v == 0))
+    }
+    fn explain(&mut self, _mover: usize) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Each heap is a game of its own; its value G(n) is the mex of the values of the heaps it can become (subtraction set {}):",
+            self.set
+        )];
+        let mut seen: Vec<u64> = self.heaps.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        for &n in &seen {
+            let opts: Vec<Nimber> = (1..=n)
+                .filter(|&s| self.set.allows(s))
+                .map(|s| self.values[(n - s) as usize])
+                .collect();
+            lines.push(format!("G({n}) = {}", mex_text(&opts)));
+        }
+        let terms: Vec<Nimber> = self
+            .heaps
+            .iter()
+            .map(|&h| self.values[h as usize])
+            .collect();
+        lines.push(format!(
+            "The position is the sum of its heaps: {} = {}",
+            self.heaps
+                .iter()
+                .map(|h| format!("G({h})"))
+                .collect::<Vec<_>>()
+                .join(" ⊕ "),
+            nim_sum_lines(&terms, &self.value())[0]
+        ));
+        lines
     }
     fn best_move(&mut self, _mover: usize) -> Option<(String, String)> {
         let total = self.value();
@@ -176,17 +265,54 @@ impl Playable for SubtractionPlay {
             .or(moves.first())?;
         let (i, to) = *best;
         let after = total ^ self.values[self.heaps[i] as usize] ^ self.values[to as usize];
-        let why = if after == 0 {
-            "to a position of value 0".to_string()
-        } else {
-            format!("no winning move exists; to a position of value {after}")
-        };
-        Some((format!("{i} -{}", self.heaps[i] - to), why))
+        Some((
+            format!("{i} -{}", self.heaps[i] - to),
+            why_text(&after.to_string()),
+        ))
+    }
+    fn options(&mut self, _mover: usize, limit: usize) -> Option<Vec<MoveInfo>> {
+        let moves = self.moves();
+        if moves.len() > limit {
+            return None;
+        }
+        let total = self.value();
+        Some(
+            moves
+                .into_iter()
+                .map(|(i, to)| {
+                    let name = format!("{i} -{}", self.heaps[i] - to);
+                    let value =
+                        total ^ self.values[self.heaps[i] as usize] ^ self.values[to as usize];
+                    MoveInfo {
+                        good: value == 0,
+                        name,
+                        after: super::heaps_text(&self.after(i, to)),
+                        value: Some(value),
+                        verdict: None,
+                    }
+                })
+                .collect(),
+        )
     }
     fn play(&mut self, input: &str) -> Result<(), String> {
-        let big: Vec<BigUint> = self.heaps.iter().map(|&h| h.into()).collect();
-        let (i, to) = parse_heap_move(input, &big)?;
-        let to = u64::try_from(&to).expect("smaller than a u64 heap");
+        let (i, to) = match parse_heap_input(input, self.heaps.len(), parse_u64)? {
+            HeapInput::Take(i, k) => {
+                if k > self.heaps[i] {
+                    return Err(format!("heap {i} has only {} tokens", self.heaps[i]));
+                }
+                (i, self.heaps[i] - k)
+            }
+            HeapInput::Into(i, parts) if parts.len() == 1 => (i, parts[0]),
+            HeapInput::Into(..) => {
+                return Err("a heap only shrinks: type 'HEAP -K' or the heap's new size".into())
+            }
+        };
+        if to >= self.heaps[i] {
+            return Err(format!(
+                "heap {i} has {} tokens; a move must make it smaller",
+                self.heaps[i]
+            ));
+        }
         let k = self.heaps[i] - to;
         if !self.set.allows(k) {
             return Err(format!(
@@ -202,13 +328,27 @@ impl Playable for SubtractionPlay {
     }
 }
 
-pub fn subtraction(words: &[String], set: Option<&str>) -> Result<Box<dyn Playable>, Error> {
-    let set = subtraction::SubtractionSet::finite(parse_u64_list(
-        "subtraction",
-        set.ok_or_else(|| {
-            Error::Invalid("play subtraction needs --set (e.g. --set 1,3,4)".into())
-        })?,
-    )?)?;
+/// Subtraction play: `set` is the finite set, or with `all_but` the numbers it excludes.
+pub fn subtraction(
+    words: &[String],
+    set: Option<&str>,
+    all_but: Option<&str>,
+) -> Result<Box<dyn Playable>, Error> {
+    let set = match (set, all_but) {
+        (Some(s), None) => subtraction::SubtractionSet::finite(parse_u64_list("subtraction", s)?)?,
+        (None, Some(s)) => subtraction::SubtractionSet::all_but(parse_u64_list("all-but", s)?)?,
+        (Some(_), Some(_)) => {
+            return Err(Error::Invalid(
+                "give either --set or --all-but, not both".into(),
+            ))
+        }
+        (None, None) => {
+            return Err(Error::Invalid(
+                "play subtraction needs --set (e.g. --set 1,3,4) or --all-but (e.g. --all-but 1,2)"
+                    .into(),
+            ))
+        }
+    };
     let heaps: Vec<u64> = words
         .iter()
         .map(|w| parse_u64("heap", w))
@@ -231,31 +371,85 @@ pub fn subtraction(words: &[String], set: Option<&str>) -> Result<Box<dyn Playab
 struct WythoffPlay {
     a: BigUint,
     b: BigUint,
+    /// Grundy values of small positions (both heaps at most [`WYTHOFF_VALUES`]), by the
+    /// generic evaluator; larger positions show outcomes only.
+    solver: crate::NormalPlay<wythoff::Wythoff>,
+}
+
+/// Heaps up to which Wythoff's options are listed with their Grundy values.
+const WYTHOFF_VALUES: u64 = 120;
+
+impl WythoffPlay {
+    fn small(&self) -> Option<(u64, u64)> {
+        let (a, b) = (self.a.to_u64()?, self.b.to_u64()?);
+        (a <= WYTHOFF_VALUES && b <= WYTHOFF_VALUES).then_some((a, b))
+    }
+    fn value(&mut self, a: u64, b: u64) -> Option<Nimber> {
+        self.solver
+            .grundy_value(&wythoff::Wythoff::position(a, b))
+            .ok()
+    }
 }
 
 impl Playable for WythoffPlay {
     fn show(&self) -> String {
-        format!("heaps: ({}, {})", self.a, self.b)
+        format!("heaps: [0]={}  [1]={}", self.a, self.b)
+    }
+    fn show_position(&self) -> String {
+        format!("{} {}", self.a, self.b)
+    }
+    fn state(&self) -> serde_json::Value {
+        serde_json::json!({"kind": "heaps", "heaps": [self.a.to_string(), self.b.to_string()], "wythoff": true})
     }
     fn move_syntax(&self) -> String {
-        "Wythoff: take from one heap, or the same number from both. Move: 'A B' (the new pair)."
+        "Wythoff: take from one heap, or the same number from both. Move: 'HEAP SIZE' or 'HEAP -K' (as in Nim), or 'both -K'."
             .into()
     }
     fn evaluation(&mut self, _mover: usize) -> String {
+        let value = self.small().and_then(|(a, b)| self.value(a, b));
+        let v = value.map_or(String::new(), |v| format!("value {v}: "));
         match wythoff::outcome(&self.a, &self.b) {
-            crate::Outcome::P => {
-                "P-position (a Wythoff pair (floor(kφ), floor(kφ²))): the player to move loses"
-                    .into()
-            }
-            crate::Outcome::N => "N-position: the player to move wins".into(),
+            crate::Outcome::P => format!(
+                "{v}P-position (a Wythoff pair (floor(kφ), floor(kφ²))): the player to move loses"
+            ),
+            crate::Outcome::N => format!("{v}N-position: the player to move wins"),
         }
+    }
+    fn explain(&mut self, mover: usize) -> Vec<String> {
+        let mut lines = vec![
+            "The P-positions of Wythoff's game are the pairs (⌊kφ⌋, ⌊kφ²⌋), φ the golden ratio: (0,0), (1,2), (3,5), (4,7), (6,10), ..."
+                .to_string(),
+        ];
+        if let Some((a, b)) = self.small() {
+            if let Some(opts) = self.options(mover, super::OPTION_LIMIT) {
+                let values: Vec<Nimber> = opts.iter().filter_map(|o| o.value).collect();
+                lines.push(format!(
+                    "G({a}, {b}) = {} over the values of its {} options",
+                    mex_text(&values),
+                    values.len()
+                ));
+            }
+        }
+        lines
     }
     fn best_move(&mut self, _mover: usize) -> Option<(String, String)> {
         if self.is_over() {
             return None;
         }
+        let name = |x: &BigUint, y: &BigUint, a: &BigUint, b: &BigUint| {
+            if x != a && y != b {
+                format!("both -{}", a - x)
+            } else if x != a {
+                format!("0 {x}")
+            } else {
+                format!("1 {y}")
+            }
+        };
         if let Some((x, y)) = wythoff::winning_moves(&self.a, &self.b).into_iter().next() {
-            return Some((format!("{x} {y}"), "to a P-position (value 0)".into()));
+            return Some((
+                name(&x, &y, &self.a, &self.b),
+                "to a P-position (value 0)".into(),
+            ));
         }
         let (x, y) = if self.a > self.b {
             (&self.a - 1u32, self.b.clone())
@@ -263,26 +457,78 @@ impl Playable for WythoffPlay {
             (self.a.clone(), &self.b - 1u32)
         };
         Some((
-            format!("{x} {y}"),
+            name(&x, &y, &self.a, &self.b),
             "no winning move exists; taking one token".into(),
         ))
     }
+    fn options(&mut self, _mover: usize, limit: usize) -> Option<Vec<MoveInfo>> {
+        let (a, b) = self.small()?;
+        if (a + b + a.min(b)) as usize > limit {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut push = |this: &mut Self, name: String, x: u64, y: u64| {
+            let value = this.value(x, y);
+            out.push(MoveInfo {
+                good: value == Some(0),
+                name,
+                after: format!("{x} {y}"),
+                value,
+                verdict: None,
+            });
+        };
+        for x in 0..a {
+            push(self, format!("0 {x}"), x, b);
+        }
+        for y in 0..b {
+            push(self, format!("1 {y}"), a, y);
+        }
+        for k in 1..=a.min(b) {
+            push(self, format!("both -{k}"), a - k, b - k);
+        }
+        Some(out)
+    }
     fn play(&mut self, input: &str) -> Result<(), String> {
-        let w: Vec<&str> = input.split_whitespace().collect();
-        if w.len() != 2 {
-            return Err("type the new pair, e.g. '3 5'".into());
-        }
-        let x = parse_big("heap", w[0]).map_err(|e| e.to_string())?;
-        let y = parse_big("heap", w[1]).map_err(|e| e.to_string())?;
-        let legal = (x < self.a && y == self.b)
-            || (x == self.a && y < self.b)
-            || (x < self.a && y < self.b && &self.a - &x == &self.b - &y);
-        if !legal {
-            return Err(format!(
-                "from ({}, {}) a move lowers one heap, or both by the same amount",
-                self.a, self.b
-            ));
-        }
+        let words: Vec<&str> = input.split_whitespace().collect();
+        let (x, y) = if words.first() == Some(&"both") {
+            let k = match words.as_slice() {
+                [_, k] => k.strip_prefix('-').unwrap_or(k),
+                _ => return Err("type 'both -K' to take K from both heaps".into()),
+            };
+            let k = parse_big("count", k).map_err(|e| e.to_string())?;
+            if k.is_zero() || k > self.a || k > self.b {
+                return Err(format!(
+                    "'both -{k}' takes {k} from each heap; the heaps are {} and {}",
+                    self.a, self.b
+                ));
+            }
+            (&self.a - &k, &self.b - &k)
+        } else {
+            let heaps = [self.a.clone(), self.b.clone()];
+            let (i, to) = match parse_heap_input(input, 2, parse_big)? {
+                HeapInput::Take(i, k) => {
+                    if k > heaps[i] {
+                        return Err(format!("heap {i} has only {} tokens", heaps[i]));
+                    }
+                    (i, &heaps[i] - k)
+                }
+                HeapInput::Into(i, mut parts) if parts.len() == 1 => (i, parts.remove(0)),
+                HeapInput::Into(..) => {
+                    return Err("type the heap's number and its new size, or 'both -K'".into())
+                }
+            };
+            if to >= heaps[i] {
+                return Err(format!(
+                    "heap {i} has {} tokens; a move must make it smaller",
+                    heaps[i]
+                ));
+            }
+            if i == 0 {
+                (to, self.b.clone())
+            } else {
+                (self.a.clone(), to)
+            }
+        };
         self.a = x;
         self.b = y;
         Ok(())
@@ -301,5 +547,6 @@ pub fn wythoff(words: &[String]) -> Result<Box<dyn Playable>, Error> {
     Ok(Box::new(WythoffPlay {
         a: parse_big("heap", &words[0])?,
         b: parse_big("heap", &words[1])?,
+        solver: crate::NormalPlay::new(wythoff::Wythoff),
     }))
 }

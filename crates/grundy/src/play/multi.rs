@@ -1,7 +1,9 @@
 //! Play with m players, the engine in every seat but yours, each engine seat playing
-//! its own preference order exactly (multiplayer paper, Def. 4.1).
+//! its own preference order exactly (multiplayer paper, Def. 4.1). Moves are typed as in
+//! every heap game: `HEAP PARTS...` or `HEAP -K`.
 
-use super::{heaps_text, position_move, Playable};
+use super::generic::{Heaps, POSITION_LIMIT};
+use super::{heap_list, heaps_text, MoveInfo, Playable};
 use crate::games::multiplayer::LastMover;
 use crate::games::multiplayer::Preferences;
 use crate::games::registry::{parse_game, HeapGame};
@@ -10,14 +12,10 @@ use crate::text::parse_u64;
 use crate::Error;
 use crate::Game;
 
-/// Positions the engine may evaluate before refusing the game as too large.
-const POSITION_LIMIT: usize = 2_000_000;
-
 struct MultiPlay {
     solver: Solver<HeapGame, LastMover>,
-    canonical: fn(&[u64]) -> Vec<u64>,
     name: String,
-    position: Vec<u64>,
+    heaps: Heaps,
 }
 
 impl Playable for MultiPlay {
@@ -25,20 +23,34 @@ impl Playable for MultiPlay {
         self.solver.players()
     }
     fn show(&self) -> String {
-        format!("position: {}   ({})", heaps_text(&self.position), self.name)
+        format!("heaps: {}   ({})", heap_list(&self.heaps.shown), self.name)
+    }
+    fn show_position(&self) -> String {
+        heaps_text(&self.heaps.shown)
+    }
+    fn state(&self) -> serde_json::Value {
+        serde_json::json!({
+            "kind": "heaps",
+            "heaps": self.heaps.shown,
+            "game": self.name,
+            "preferences": self.solver.reading().preferences().to_string(),
+        })
+    }
+    fn heap_multiset(&self) -> bool {
+        true
     }
     fn move_syntax(&self) -> String {
         format!(
-            "{}-player {}; each player ranks who should make the last move ({}). Move: type the position after your move, e.g. '{}'.",
+            "{}-player {}; each player ranks who should make the last move ({}). Move: 'HEAP PARTS...' (heap HEAP, counted from 0, becomes the parts) or 'HEAP -K' (take K){}.",
             self.solver.players(),
             self.name,
             self.solver.reading().preferences(),
-            heaps_text(&self.position)
+            self.heaps.example(self.solver.game().as_ref())
         )
     }
     fn evaluation(&mut self, mover: usize) -> String {
         let m = self.solver.players();
-        match self.solver.last_mover(&self.position, mover) {
+        match self.solver.last_mover(&self.heaps.key(), mover) {
             Ok(last) => format!(
                 "a {}-position: with player {mover} to move and everyone following their preferences, the last mover is player {last}",
                 (last + m - mover) % m
@@ -46,21 +58,64 @@ impl Playable for MultiPlay {
             Err(e) => format!("cannot evaluate: {e}"),
         }
     }
+    fn explain(&mut self, mover: usize) -> Vec<String> {
+        let m = self.solver.players();
+        vec![
+            format!("Each player's preference order ranks who should make the last move, counted from that player ({}).", self.solver.reading().preferences()),
+            format!(
+                "Player {mover} looks at where each option leads (player {} moves next) and picks the option whose last mover it ranks highest.",
+                (mover + 1) % m
+            ),
+        ]
+    }
     fn best_move(&mut self, mover: usize) -> Option<(String, String)> {
-        let line = self.solver.principal_line(&self.position, mover).ok()?;
+        let key = self.heaps.key();
+        let line = self.solver.principal_line(&key, mover).ok()?;
         let first = line.first()?;
-        let last = self.solver.last_mover(&self.position, mover).ok()?;
+        let last = self.solver.last_mover(&key, mover).ok()?;
+        let name = self
+            .heaps
+            .name_of(&first.position)
+            .map_or_else(|| format!("= {}", heaps_text(&first.position)), |(n, _)| n);
         Some((
-            heaps_text(&first.position),
+            name,
             format!("the best outcome player {mover} can reach in its order: player {last} makes the last move"),
         ))
     }
+    fn options(&mut self, mover: usize, limit: usize) -> Option<Vec<MoveInfo>> {
+        let key = self.heaps.key();
+        let opts = self.solver.game().options_vec(&key);
+        if opts.len() > limit {
+            return None;
+        }
+        let best = self.best_move(mover).map(|(m, _)| m);
+        let next = (mover + 1) % self.solver.players();
+        let mut out = Vec::new();
+        for o in opts {
+            let last = self.solver.last_mover(&o, next).ok()?;
+            let (name, after) = self
+                .heaps
+                .name_of(&o)
+                .unwrap_or_else(|| (format!("= {}", heaps_text(&o)), o.clone()));
+            if out.iter().any(|m: &MoveInfo| m.name == name) {
+                continue;
+            }
+            out.push(MoveInfo {
+                good: Some(&name) == best.as_ref(),
+                name,
+                after: heaps_text(&after),
+                value: None,
+                verdict: Some(format!("last mover: player {last}")),
+            });
+        }
+        Some(out)
+    }
     fn play(&mut self, input: &str) -> Result<(), String> {
-        self.position = position_move(self.solver.game(), self.canonical, &self.position, input)?;
+        self.heaps.shown = self.heaps.apply(self.solver.game().as_ref(), input)?;
         Ok(())
     }
     fn is_over(&self) -> bool {
-        self.solver.game().options_vec(&self.position).is_empty()
+        self.solver.game().options_vec(&self.heaps.key()).is_empty()
     }
 }
 
@@ -86,12 +141,17 @@ pub fn build(
             "that position is too large to play out exactly; choose smaller heaps".into(),
         ));
     }
-    let position = (choice.position)(&heaps);
+    let mut shown = heaps;
+    if !(choice.position)(&shown).contains(&0) {
+        shown.retain(|&h| h > 0);
+    }
     let solver = Solver::multiplayer(choice.game, prefs).with_limit(POSITION_LIMIT);
     Ok(Box::new(MultiPlay {
         solver,
-        canonical: choice.position,
         name: choice.name,
-        position,
+        heaps: Heaps {
+            shown,
+            canonical: choice.position,
+        },
     }))
 }

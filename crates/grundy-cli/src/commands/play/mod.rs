@@ -1,12 +1,17 @@
 //! `grundy play`: a terminal game against a perfect opponent.
 //!
-//! The rules of each family are the library's ([`grundy::play`]: show the position, parse a
-//! move in its own natural syntax, evaluate, choose the engine's move); this module chooses the
-//! family from the arguments and runs the dialogue. Input is read line by
-//! line from standard input, so a game can be scripted (`printf '1 1\n' | grundy play nim 3 5 2`).
+//! The rules of each family are the library's move model ([`grundy::play`]: show the position,
+//! parse a move in the one move syntax, value every option, explain, choose the engine's move);
+//! this module chooses the family from the arguments and runs the dialogue. Input is read line
+//! by line from standard input, so a game can be scripted (`printf '1 1\n' | grundy play nim 3 5 2`).
+//!
+//! `--report` is the non-interactive form the web page uses: replay the `--move`s, let the
+//! engine move once with `--engine-turn`, and print the position's [`grundy::play::Report`].
 
 use crate::common::{parse_u64, shown_line, CliError, CliResult, PositionArgs};
-use grundy::play::{generic, graph, heapgames, multi, welter, Playable};
+use grundy::play::{
+    engine_move, play_input, report, Dice, EngineMove, Playable, Setup, Strength, FAMILIES,
+};
 use serde::Serialize;
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -23,14 +28,29 @@ pub enum First {
     Engine,
 }
 
-/// Play against the engine. Type a move, `hint`, `help` or `quit`.
+/// How strongly the engine plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineArg {
+    /// The best move: a winning one whenever one exists
+    Perfect,
+    /// A random legal move
+    Random,
+}
+
+/// Play against the engine. Type a move, `hint`, `help`, `undo` or `quit`.
+///
+/// One move syntax for every family: heap games `HEAP SIZE` / `HEAP PARTS...` / `HEAP -K`
+/// (heaps numbered from 0), Wythoff also `both -K`, Welter `FROM TO`, Cram `R1 C1 R2 C2`,
+/// Chomp `ROW COL`, a graph the node's name; every family also `= POSITION` (the position
+/// after the move).
 ///
 /// Example: `grundy play nim 3 5 2` (then type `1 1`: heap 1 becomes 1).
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// The family: nim, subtraction, wythoff, welter, multiplayer, cdnim, takebreak:CODE (e.g.
-    /// takebreak:kayles), graph (a game graph file, cycles allowed, then an optional start
-    /// node), or any other `--game` spec
+    /// The family: nim, subtraction, wythoff, welter, cram (ROWSxCOLS or rows of '.'/'#'),
+    /// chomp (ROWSxCOLS or row lengths), multiplayer, cdnim, takebreak:CODE (e.g.
+    /// takebreak:kayles), graph (a game graph file, `-` for standard input, cycles allowed,
+    /// then an optional start node), or any other `--game` spec
     #[arg(value_name = "FAMILY")]
     pub family: String,
     #[command(flatten)]
@@ -41,6 +61,26 @@ pub struct PlayArgs {
     /// Subtraction set for `subtraction` (e.g. 1,3,4)
     #[arg(long, value_name = "LIST")]
     pub set: Option<String>,
+    /// `subtraction`: every number may be taken except these (e.g. 1,2)
+    #[arg(long, value_name = "LIST")]
+    pub all_but: Option<String>,
+    /// How the engine plays
+    #[arg(long, value_enum, default_value_t = EngineArg::Perfect)]
+    pub engine: EngineArg,
+    /// Seed of the random engine (default: from the clock)
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
+    /// A move already played, from the start (repeat for a game in progress; player 0 first)
+    #[arg(long = "move", value_name = "MOVE", allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+    /// Do not play: replay the --move's and print the position's report (options with their
+    /// values, the nim-sum or mex written out, the best move); with --json the object the web
+    /// page reads
+    #[arg(long)]
+    pub report: bool,
+    /// With --report: the engine moves once (for the player to move) before the report
+    #[arg(long, requires = "report")]
+    pub engine_turn: bool,
     /// multiplayer: number of players, 2 to 16 (the engine takes every seat but yours; default
     /// 3, or as many as --order/--prefs describe)
     #[arg(long, value_name = "M")]
@@ -59,22 +99,12 @@ pub struct PlayArgs {
     pub seat: Option<String>,
 }
 
-/// The families `play` knows.
-const FAMILIES: &[&str] = &[
-    "nim",
-    "subtraction",
-    "wythoff",
-    "welter",
-    "multiplayer",
-    "graph",
-];
-
 /// Refuse flags that the chosen family does not read, instead of ignoring them silently.
 fn check_flags(args: &PlayArgs) -> CliResult {
     let family = args.family.as_str();
-    if args.set.is_some() && family != "subtraction" {
+    if (args.set.is_some() || args.all_but.is_some()) && family != "subtraction" {
         return Err(CliError::input(format!(
-            "--set is the subtraction set of 'play subtraction'; family '{}' does not take it",
+            "--set and --all-but are the subtraction set of 'play subtraction'; family '{}' does not take them",
             shown_line(family)
         )));
     }
@@ -102,52 +132,50 @@ fn check_flags(args: &PlayArgs) -> CliResult {
 
 fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
     check_flags(args)?;
-    let words = args.position.words()?;
+    let mut words = args.position.words()?;
+    let mut setup = Setup {
+        set: args.set.clone(),
+        all_but: args.all_but.clone(),
+        game: args.game.clone(),
+        ..Setup::default()
+    };
     match args.family.as_str() {
-        "nim" => Ok(heapgames::nim(&words)?),
-        "subtraction" => Ok(heapgames::subtraction(&words, args.set.as_deref())?),
-        "wythoff" => Ok(heapgames::wythoff(&words)?),
         "multiplayer" => {
-            let prefs = crate::commands::multiplayer::preferences_from(
+            setup.preferences = Some(crate::commands::multiplayer::preferences_from(
                 args.players.as_deref(),
                 args.order.as_deref(),
                 args.prefs.as_deref(),
-            )?;
-            Ok(multi::build(prefs, args.game.as_deref(), &words)?)
+            )?);
         }
-        "welter" => Ok(welter::build(&words)?),
-        "graph" => graph_game(&words),
-        other => generic::build(other, &words).map_err(|e| {
-            let message = e.to_string();
-            if message.starts_with("unknown game") {
-                let mut names: Vec<&str> = FAMILIES.to_vec();
-                names.extend(grundy::games::registry::NAMES);
-                CliError::input(format!(
-                    "unknown family '{other}' for play{} (choose one of: {}, or a game spec: {})",
-                    grundy::text::did_you_mean(other, &names),
-                    FAMILIES.join(", "),
-                    grundy::games::registry::KNOWN.join(", ")
-                ))
-            } else {
-                CliError::input(message)
+        "graph" => {
+            // `play graph FILE [START]`: read the graph file; the library plays on it.
+            if words.is_empty() || words.len() > 2 {
+                return Err(CliError::input(
+                    "play graph takes a graph file and optionally a start node (e.g. 'grundy play graph game.json a')",
+                ));
             }
-        }),
-    }
-}
-
-/// `play graph FILE [START]`: read the graph file, then the library's game on it.
-fn graph_game(words: &[String]) -> CliResult<Box<dyn Playable>> {
-    let (file, start) = match words {
-        [file] => (file, None),
-        [file, start] => (file, Some(start.as_str())),
-        _ => {
-            return Err(CliError::input(
-                "play graph takes a graph file and optionally a start node (e.g. 'grundy play graph game.json a')",
-            ))
+            let file = words.remove(0);
+            let text = crate::common::read_text(std::path::Path::new(&file))?;
+            setup.graph = Some((text, file));
         }
-    };
-    let text = crate::common::read_text(std::path::Path::new(file))?;
-    Ok(graph::build(&text, file, start)?)
+        _ => {}
+    }
+    grundy::play::build(&args.family, &words, &setup).map_err(|e| {
+        let message = e.to_string();
+        if message.starts_with("unknown game") {
+            let mut names: Vec<&str> = FAMILIES.to_vec();
+            names.extend(grundy::games::registry::NAMES);
+            CliError::input(format!(
+                "unknown family '{}' for play{} (choose one of: {}, or a game spec: {})",
+                shown_line(&args.family),
+                grundy::text::did_you_mean(&args.family, &names),
+                FAMILIES.join(", "),
+                grundy::games::registry::KNOWN.join(", ")
+            ))
+        } else {
+            CliError::input(message)
+        }
+    })
 }
 
 /// One move of the game, for the `--json` transcript.
@@ -225,8 +253,121 @@ fn read_line(input: &mut impl BufRead) -> CliResult<Option<String>> {
         .map_err(|_| CliError::input("standard input is not UTF-8 text (game abandoned)"))
 }
 
+/// The game after the moves `moves` (each in the family's syntax or `= POSITION`); the names
+/// the moves were played under.
+fn replay(args: &PlayArgs, moves: &[String]) -> CliResult<(Box<dyn Playable>, Vec<String>)> {
+    let mut game = build(args)?;
+    let m = game.players();
+    let mut names = Vec::with_capacity(moves.len());
+    for (k, mv) in moves.iter().enumerate() {
+        if game.is_over() {
+            return Err(CliError::input(format!(
+                "--move '{}' (move {}): the game is already over",
+                shown_line(mv),
+                k + 1
+            )));
+        }
+        let name = play_input(game.as_mut(), k % m, mv).map_err(|e| {
+            CliError::input(format!(
+                "--move '{}' (move {}): {}",
+                shown_line(mv),
+                k + 1,
+                shown_line(&e)
+            ))
+        })?;
+        names.push(name);
+    }
+    Ok((game, names))
+}
+
+/// `--report`: the position after the replayed moves, for people or as JSON.
+fn print_report(
+    mut game: Box<dyn Playable>,
+    mut played: Vec<String>,
+    args: &PlayArgs,
+    dice: &mut Dice,
+    json: bool,
+) -> CliResult {
+    let m = game.players();
+    let mut engine = None;
+    if args.engine_turn {
+        let mover = played.len() % m;
+        if let Some((mv, why)) = engine_move(game.as_mut(), mover, strength(args), dice) {
+            game.play(&mv).map_err(|e| {
+                CliError::input(format!("internal error: engine move refused: {e}"))
+            })?;
+            played.push(mv.clone());
+            engine = Some(EngineMove {
+                player: mover,
+                name: mv,
+                why,
+            });
+        }
+    }
+    let r = report(game.as_mut(), played.len(), engine);
+    crate::common::emit(json, &r, || {
+        let mut s = String::new();
+        if let Some(e) = &r.engine_move {
+            s.push_str(&format!("engine plays {}: {}\n", e.name, e.why));
+        }
+        s.push_str(&format!("{}\n", r.shown));
+        if r.over {
+            match r.last_mover {
+                Some(p) => s.push_str(&format!(
+                    "game over: player {} cannot move; player {p} made the last move\n",
+                    r.to_move
+                )),
+                None => s.push_str("game over: the first player cannot move\n"),
+            }
+        }
+        s.push_str(&format!("player {} to move: {}\n", r.to_move, r.evaluation));
+        for line in &r.explanation {
+            s.push_str(&format!("  {line}\n"));
+        }
+        if let Some(opts) = &r.options {
+            if !opts.is_empty() {
+                s.push_str("moves:\n");
+            }
+            for o in opts {
+                let value = match (o.value, &o.verdict) {
+                    (_, Some(v)) => v.clone(),
+                    (Some(v), None) => format!("value {v}"),
+                    (None, None) => String::new(),
+                };
+                s.push_str(&format!(
+                    "  {:<12} -> {:<16} {value}{}\n",
+                    o.name,
+                    o.after,
+                    if o.good { "  *" } else { "" }
+                ));
+            }
+        }
+        if let (Some(mv), Some(why)) = (&r.best_move, &r.why) {
+            s.push_str(&format!("suggested move: {mv} ({why})\n"));
+        }
+        s
+    })
+}
+
+fn strength(args: &PlayArgs) -> Strength {
+    match args.engine {
+        EngineArg::Perfect => Strength::Perfect,
+        EngineArg::Random => Strength::Random,
+    }
+}
+
 pub fn run(args: PlayArgs, json: bool) -> CliResult {
-    let mut game = build(&args)?;
+    let seed = match &args.seed {
+        Some(w) => parse_u64("--seed", w)?,
+        None => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+    };
+    let mut dice = Dice::new(seed);
+    let (mut game, mut history) = replay(&args, &args.moves)?;
+    if args.report {
+        return print_report(game, history, &args, &mut dice, json);
+    }
     let m = game.players();
     let me = if m == 2 {
         match args.first {
@@ -276,8 +417,8 @@ pub fn run(args: PlayArgs, json: bool) -> CliResult {
             "You are player {me}; player 0 moves first; the engine plays every other seat."
         ))?;
     }
-    out.line("Type a move, 'hint', 'help' or 'quit'.")?;
-    let mut to_move = 0;
+    out.line("Type a move, 'hint', 'help', 'undo' or 'quit'.")?;
+    let mut to_move = history.len() % m;
     'game: loop {
         out.line(&format!("\n{}", game.show()))?;
         if game.is_over() {
@@ -304,8 +445,7 @@ pub fn run(args: PlayArgs, json: bool) -> CliResult {
             break 'game;
         }
         if to_move != me {
-            let (mv, why) = game
-                .best_move(to_move)
+            let (mv, why) = engine_move(game.as_mut(), to_move, strength(&args), &mut dice)
                 .expect("a position that is not over has a move");
             game.play(&mv).map_err(|e| {
                 CliError::input(format!("internal error: engine move refused: {e}"))
@@ -319,9 +459,10 @@ pub fn run(args: PlayArgs, json: bool) -> CliResult {
             transcript.moves.push(TurnRecord {
                 player: to_move,
                 by: "engine",
-                mv,
+                mv: mv.clone(),
                 position: game.show(),
             });
+            history.push(mv);
             to_move = (to_move + 1) % m;
             continue;
         }
@@ -346,21 +487,41 @@ pub fn run(args: PlayArgs, json: bool) -> CliResult {
                     out.line(&game.move_syntax())?;
                     continue;
                 }
+                "undo" | "u" => {
+                    // Back to your previous turn: your last move and the engines' answers.
+                    let Some(mine) = (0..history.len()).rev().find(|&k| k % m == me) else {
+                        out.line("nothing to undo")?;
+                        continue;
+                    };
+                    history.truncate(mine);
+                    transcript
+                        .moves
+                        .truncate(mine.saturating_sub(args.moves.len()));
+                    game = replay(&args, &history)?.0;
+                    to_move = history.len() % m;
+                    out.line(&format!("undone; back to move {}", mine + 1))?;
+                    out.line(&game.show())?;
+                    continue;
+                }
                 "hint" | "h" => {
                     out.line(&game.evaluation(me))?;
+                    for line in game.explain(me) {
+                        out.line(&format!("  {line}"))?;
+                    }
                     if let Some((mv, why)) = game.best_move(me) {
                         out.line(&format!("suggested move: {mv} ({why})"))?;
                     }
                     continue;
                 }
-                _ => match game.play(cmd) {
-                    Ok(()) => {
+                _ => match play_input(game.as_mut(), to_move, cmd) {
+                    Ok(played) => {
                         transcript.moves.push(TurnRecord {
                             player: to_move,
                             by: "you",
-                            mv: cmd.to_owned(),
+                            mv: played.clone(),
                             position: game.show(),
                         });
+                        history.push(played);
                         to_move = (to_move + 1) % m;
                         break;
                     }

@@ -1,0 +1,357 @@
+"""`grundy serve` in a real browser (Debian's chromium driven by Selenium), and its HTTP API.
+
+Run by scripts/test-web.sh (part of the README's test command). The browser tests play whole
+games of Nim and of Welter through clicks, compare the hint's numbers with the CLI's --json,
+load a sequence plot and read its period label, submit bad input, and save screenshots into
+docs/img/web-*.png. GRUNDY_BIN names the binary; CHROMIUM and CHROMEDRIVER the browser.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[4]
+GRUNDY = os.environ.get("GRUNDY_BIN", str(ROOT / "target" / "release" / "grundy"))
+IMG = ROOT / "docs" / "img"
+
+
+def grundy_json(*args: str) -> Any:
+    out = subprocess.run([GRUNDY, *args, "--json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, int]]:
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [GRUNDY, "serve"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.startswith("grundy serve: http://127.0.0.1:"), line
+    url = line.split()[2]
+    port = int(url.rstrip("/").rsplit(":", 1)[1])
+    # the first page answers promptly after start
+    status, _ = request(port, "GET", "/")
+    assert status == 200
+    print(f"first page {1000 * (time.monotonic() - started):.0f} ms after start")
+    yield url, port
+    proc.send_signal(2)  # Ctrl-C
+    assert proc.wait(timeout=10) == 0
+    assert proc.stderr is not None
+    assert "stopped" in proc.stderr.read()
+
+
+def request(
+    port: int, method: str, path: str, body: Any = None, host: str | None = None
+) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
+    headers = {"Host": host or f"127.0.0.1:{port}", "Content-Type": "application/json"}
+    conn.request(method, path, body=data, headers=headers)
+    res = conn.getresponse()
+    text = res.read().decode()
+    conn.close()
+    return res.status, text
+
+
+# ------------------------------------------------------------------ the API, without a browser
+
+
+def test_api_cli_answers_exactly_what_the_cli_prints(server: tuple[str, int]) -> None:
+    _, port = server
+    for args in (
+        ["nim", "3", "5", "2"],
+        ["welter", "1", "4", "7"],
+        ["takebreak", "0.07", "--n", "100", "--no-record"],
+        ["subtraction", "--set", "1,3,4", "--sequence", "30"],
+        ["young", "5,3,1", "--core", "2"],
+        ["play", "nim", "3", "5", "2", "--move", "1 1", "--report"],
+        ["cram", "3x3"],
+    ):
+        status, text = request(port, "POST", "/api/cli", {"args": args})
+        assert status == 200, text
+        cli = subprocess.run([GRUNDY, *args, "--json"], capture_output=True, text=True).stdout
+        assert text == cli, args
+
+
+def test_api_refuses_what_it_must(server: tuple[str, int]) -> None:
+    _, port = server
+    # DNS rebinding: a page served under another name cannot reach us
+    status, text = request(port, "GET", "/", host=f"evil.example:{port}")
+    assert status == 403 and "Host" in text
+    for body, needle in (
+        ({"args": ["serve"]}, "serve"),
+        ({"args": ["takebreak", "0.07", "--svg", "x.svg"]}, "--svg"),
+        ({"args": ["graph", "/etc/passwd"]}, "name a file"),
+        ({"args": ["census", "1"]}, "not a command"),
+        ({"args": ["play", "nim", "3"]}, "--report"),
+    ):
+        status, text = request(port, "POST", "/api/cli", body)
+        assert status == 403 and needle in json.loads(text)["error"], (body, text)
+    status, text = request(port, "POST", "/api/cli", b"x" * (2 << 20))
+    assert status == 413
+    status, text = request(port, "GET", "/../../etc/passwd")
+    assert status == 404
+    # the CLI's own message for bad input, with status 400
+    status, text = request(port, "POST", "/api/cli", {"args": ["nim", "3", "x"]})
+    assert status == 400
+    assert json.loads(text)["error"] == "heap 'x' is not a non-negative whole number"
+    # a pasted graph goes to standard input
+    graph = json.dumps({"root": "a", "nodes": [{"id": "a", "options": ["b"]}, {"id": "b", "options": []}]})
+    status, text = request(port, "POST", "/api/cli", {"args": ["graph", "-"], "stdin": graph})
+    assert status == 200 and json.loads(text)["grundy_value"] == 1
+
+
+# ------------------------------------------------------------------ the page in chromium
+
+
+def find(*names: str) -> str | None:
+    for n in names:
+        path = shutil.which(n)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser(server: tuple[str, int]) -> Iterator[Any]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    chromium = os.environ.get("CHROMIUM") or find("chromium", "chromium-browser")
+    driver_path = os.environ.get("CHROMEDRIVER") or find("chromedriver")
+    if not chromium or not driver_path:
+        pytest.skip("no chromium/chromedriver installed (apt-get install chromium chromium-driver)")
+    profile = tempfile.mkdtemp(prefix="grundy-chromium-")
+    opts = Options()
+    opts.binary_location = chromium
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        "--window-size=1280,900",
+    ):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=opts)
+    driver.implicitly_wait(0)
+    driver.get(server[0])
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait_for(driver: Any, condition: Any, timeout: float = 20.0) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+
+
+def by_id(driver: Any, ident: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, ident)
+
+
+def css(driver: Any, selector: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def start_game(driver: Any, family: str, position: str, **fields: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    by_id(driver, "tab-play").click()
+    Select(by_id(driver, "family")).select_by_value(family)
+    box = by_id(driver, "position")
+    box.clear()
+    box.send_keys(position)
+    for ident, value in fields.items():
+        field = by_id(driver, ident)
+        field.clear()
+        field.send_keys(value)
+    before = by_id(driver, "transcript").get_attribute("value")
+    by_id(driver, "newgame").click()
+    wait_for(driver, lambda d: by_id(d, "transcript").get_attribute("value") != before
+             and by_id(d, "transcript").get_attribute("value").startswith("start"))
+
+
+def hint_rows(driver: Any) -> list[dict[str, str]]:
+    rows = []
+    for tr in css(driver, "#options tbody tr[data-move]"):
+        tds = tr.find_elements("css selector", "td")
+        rows.append({"move": tr.get_attribute("data-move"), "after": tds[1].text,
+                     "value": tds[2].text, "good": "good" in (tr.get_attribute("class") or "")})
+    return rows
+
+
+def play_to_the_end(driver: Any, click_for_move: Any) -> str:
+    """Follow the hint's winning move with a click until the game ends; the status line."""
+    if "hidden" in (by_id(driver, "hintbox").get_attribute("class") or ""):
+        by_id(driver, "hint").click()
+    for _ in range(60):
+        status = by_id(driver, "status").text
+        if "win" in status or "lose" in status:
+            return status
+        good = [r for r in hint_rows(driver) if r["good"]]
+        assert good, "the hint shows a winning move from an N-position"
+        count = len(by_id(driver, "transcript").get_attribute("value").splitlines())
+        click_for_move(good[0]["move"])
+        # our move and the engine's answer (or the end)
+        wait_for(driver, lambda d: len(by_id(d, "transcript").get_attribute("value").splitlines())
+                 >= count + 2 or "win" in by_id(d, "status").text)
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_of_nim_by_clicks_and_the_hint_agrees_with_the_cli(browser: Any) -> None:
+    start_game(browser, "nim", "3 5 2")
+    by_id(browser, "hint").click()
+    rows = hint_rows(browser)
+    cli = grundy_json("play", "nim", "3", "5", "2", "--report")
+    assert [(r["move"], r["after"], int(r["value"])) for r in rows] == [
+        (o["move"], o["after"], o["value"]) for o in cli["options"]
+    ]
+    assert by_id(browser, "evaluation").text.startswith(
+        f"value {grundy_json('nim', '3', '5', '2')['grundy_value']}"
+    )
+    assert "3 ⊕ 5 ⊕ 2 = 4" in by_id(browser, "explanation").text
+    IMG.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(IMG / "web-play-nim.png"))
+
+    def click(move: str) -> None:
+        heap, to = move.split()
+        css(browser, f'.token[data-heap="{heap}"][data-to="{to}"]')[0].click()
+
+    status = play_to_the_end(browser, click)
+    assert "you win" in status
+    transcript = by_id(browser, "transcript").get_attribute("value")
+    assert transcript.splitlines()[-1].startswith("end: You made the last move")
+
+
+def test_a_whole_game_of_welter_on_its_young_diagram(browser: Any) -> None:
+    start_game(browser, "welter", "1 4 7 9")
+    assert grundy_json("welter", "1", "4", "7", "9")["grundy_value"] != 0
+    # every box shows its hook length, as `grundy young` computes them
+    hooks = grundy_json("young", "--from-beta", "1", "4", "7", "9")["hooks"]
+    shown = [[int(c.text) for c in css(browser, f'.young .cell[data-row="{r}"]')] for r in range(len(hooks))]
+    assert shown == hooks
+    browser.save_screenshot(str(IMG / "web-play-welter.png"))
+
+    def click(move: str) -> None:
+        css(browser, f'.young .cell[data-move="{move}"]')[0].click()
+
+    assert "you win" in play_to_the_end(browser, click)
+
+
+def test_cram_and_chomp_boards_take_clicks(browser: Any) -> None:
+    start_game(browser, "cram", "3x4")
+    css(browser, '.cell[data-row="0"][data-col="0"]')[0].click()
+    css(browser, '.cell[data-row="0"][data-col="1"]')[0].click()
+    wait_for(browser, lambda d: "2. engine" in by_id(d, "transcript").get_attribute("value"))
+    assert "1. you: 0 0 0 1" in by_id(browser, "transcript").get_attribute("value")
+    browser.save_screenshot(str(IMG / "web-play-cram.png"))
+    start_game(browser, "chomp", "4x5")
+    css(browser, '.cell[data-row="3"][data-col="4"]')[0].click()
+    wait_for(browser, lambda d: "2. engine" in by_id(d, "transcript").get_attribute("value"))
+    browser.save_screenshot(str(IMG / "web-play-chomp.png"))
+
+
+def test_bad_input_shows_the_programs_message(browser: Any) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    by_id(browser, "tab-play").click()
+    Select(by_id(browser, "family")).select_by_value("nim")
+    box = by_id(browser, "position")
+    box.clear()
+    box.send_keys("3 x 2")
+    by_id(browser, "newgame").click()
+    wait_for(browser, lambda d: "not a non-negative whole number" in by_id(d, "message").text)
+    # an illegal move typed during a game
+    start_game(browser, "nim", "3 5")
+    by_id(browser, "movetext").send_keys("1 9\n")
+    wait_for(browser, lambda d: "Illegal move: heap 1 has 5 tokens" in by_id(d, "message").text)
+
+
+def test_a_sequence_plot_with_its_period_and_the_young_diagram(browser: Any) -> None:
+    by_id(browser, "tab-explore").click()
+    code = by_id(browser, "seqcode")
+    code.clear()
+    code.send_keys("0.07")
+    n = by_id(browser, "seqn")
+    n.clear()
+    n.send_keys("300")
+    by_id(browser, "seqgo").click()
+    wait_for(browser, lambda d: "period" in by_id(d, "period-label").text)
+    label = by_id(browser, "period-label").text
+    cli = grundy_json("takebreak", "0.07", "--n", "300", "--no-record")["period"]
+    assert label == f"preperiod {cli['preperiod']}, period {cli['period']}"
+    assert label == "preperiod 53, period 34"
+    assert "Certified" in by_id(browser, "certificate").text
+    assert css(browser, "#seqplot svg")
+    browser.save_screenshot(str(IMG / "web-explore-sequence.png"))
+    # a refusal, not a frozen page
+    code.clear()
+    code.send_keys("0.7#")
+    by_id(browser, "seqgo").click()
+    wait_for(browser, lambda d: by_id(d, "seqmessage").text != "")
+    parts = by_id(browser, "parts")
+    parts.clear()
+    parts.send_keys("5,3,3,1")
+    by_id(browser, "ygo").click()
+    wait_for(browser, lambda d: "core" in by_id(d, "yfacts").text)
+    assert "2-core: " in by_id(browser, "yfacts").text
+    by_id(browser, "ygraph").click()
+    wait_for(browser, lambda d: css(d, "#ygraphbox svg"))
+    browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    browser.save_screenshot(str(IMG / "web-explore-young.png"))
+
+
+def test_a_loopy_graph_with_its_values(browser: Any) -> None:
+    by_id(browser, "tab-explore").click()
+    by_id(browser, "xgo").click()
+    wait_for(browser, lambda d: css(d, "#xgraphbox svg"))
+    labels = [t.text for t in css(browser, "#xgraphbox svg text")]
+    cli = grundy_json("graph", str(ROOT / "docs" / "examples" / "loopy-graph.json"), "--loopy", "--all")
+    spin = next(n for n in cli["nodes"] if n["id"] == "spin")["grundy_value"]
+    assert f"spin G=∞{{{','.join(map(str, spin['k']))}}}" in labels, labels
+
+
+def test_a_computation_over_its_budget_is_stopped_and_refused() -> None:
+    proc = subprocess.Popen(
+        [GRUNDY, "serve", "--budget", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        port = int(proc.stdout.readline().split()[2].rstrip("/").rsplit(":", 1)[1])
+        started = time.monotonic()
+        status, text = request(
+            port, "POST", "/api/cli", {"args": ["takebreak", "0.6", "--n", "1000000000", "--no-record"]}
+        )
+        took = time.monotonic() - started
+        assert status == 503, text
+        assert "time budget of 1 s" in json.loads(text)["error"]
+        assert took < 5, took
+        # and the server still answers
+        assert request(port, "GET", "/api/health")[0] == 200
+    finally:
+        proc.send_signal(2)
+        proc.wait(timeout=10)
