@@ -202,7 +202,7 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
         return run_position(&args, &rules, list, json);
     }
     let engine = grundy_runs::Engine::choose(args.run.engine, &rules)?;
-    let requested = args.n.as_deref().map(|w| heap_size_word(w)).transpose()?;
+    let requested = args.n.as_deref().map(heap_size_word).transpose()?;
     let limit = sequence::engine_limit(&engine, &rules);
     let n = sequence::heap_size(requested, args.until_period, limit)?;
     if (args.png.is_some() || args.svg.is_some()) && n as u64 > MAX_PLOT_N {
