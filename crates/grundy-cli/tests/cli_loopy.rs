@@ -325,3 +325,55 @@ fn play_on_a_loopy_graph_wins_won_games_and_keeps_draws() {
     bad_input(&["play", "graph", &g, "nowhere"], "'nowhere'");
     bad_input(&["play", "graph"], "graph file");
 }
+
+/// Regression (issue 27): `--loopy --all --json` built the whole document in memory (past
+/// 11 GB on a 15-million-node graph); it is now written node by node. The streamed output is
+/// one JSON object with every node, and the human text lists every node too.
+#[test]
+fn every_node_is_streamed_in_both_outputs() {
+    let dir = std::env::temp_dir().join(format!("grundy-loopy-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let nodes: Vec<String> = (0..500)
+        .map(|i| {
+            format!(
+                r#"{{"id":"n{i}","options":["n{}","n{}"]}}"#,
+                (i * 7 + 1) % 500,
+                i / 2
+            )
+        })
+        .collect();
+    let g = write(
+        &dir,
+        "g.json",
+        &format!(r#"{{"nodes":[{}]}}"#, nodes.join(",")),
+    );
+    let g = g.to_str().unwrap();
+    let dot = dir.join("g.dot");
+    let v = json(&[
+        "graph",
+        g,
+        "--loopy",
+        "--all",
+        "--dot",
+        dot.to_str().unwrap(),
+    ]);
+    let listed = v["nodes"].as_array().unwrap();
+    assert_eq!(listed.len(), 500);
+    assert_eq!(v["root"], "n0");
+    assert!(v["dot"].as_str().unwrap().ends_with("g.dot"));
+    // Each node's entry is what the single-root report says of it.
+    for i in [0usize, 17, 499] {
+        let one = json(&["graph", g, "--loopy", "--root", &format!("n{i}")]);
+        assert_eq!(listed[i]["grundy_value"], one["grundy_value"]);
+        assert_eq!(listed[i]["outcome"], one["outcome"]);
+    }
+    let out = grundy()
+        .args(["graph", g, "--loopy", "--all"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("  n")).count(), 500);
+    assert!(text.contains("node values:\n"));
+    std::fs::remove_dir_all(dir).unwrap();
+}

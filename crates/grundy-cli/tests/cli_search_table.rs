@@ -107,7 +107,7 @@ fn corrupt_and_unusable_table_files_are_refused_with_one_line() {
     );
     bad_input(
         &["cram", "3x4", "--checkpoint", "/dev/null"],
-        "'/dev/null': not a regular file",
+        "'/dev/null': is not a regular file",
     );
     bad_input(
         &["chomp", "3x4", "--checkpoint", &path("none/x.table")],

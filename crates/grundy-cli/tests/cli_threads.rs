@@ -82,7 +82,7 @@ fn where_threads_are_not_used_a_note_says_so() {
 fn bad_thread_counts_are_one_line_and_exit_2() {
     bad_input(&["takebreak", "0.6", "--threads", "abc"], "--threads");
     bad_input(&["takebreak", "0.6", "--threads", "-1"], "--threads");
-    bad_input(&["takebreak", "0.6", "--threads", "5000"], "at most 1024");
+    bad_input(&["takebreak", "0.6", "--threads", "5000"], "at most 256");
     bad_input(&["takebreak", "0.6", "--threads", ""], "--threads");
 }
 

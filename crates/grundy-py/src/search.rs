@@ -109,7 +109,8 @@ fn python_words(e: impl std::fmt::Display) -> PyErr {
     value_error(
         text.replace("--checkpoint-every", "checkpoint_every")
             .replace("--checkpoint", "checkpoint")
-            .replace("--threads", "threads"),
+            .replace("--threads", "threads")
+            .replace("--memory", "memory"),
     )
 }
 
@@ -144,7 +145,7 @@ impl Flags {
         };
         let options = SearchOptions {
             question: Question {
-                memory: parse_memory(&self.memory).map_err(value_error)?,
+                memory: parse_memory(&self.memory).map_err(python_words)?,
                 method,
                 outcome_only: self.outcome_only,
                 moves: self.moves,

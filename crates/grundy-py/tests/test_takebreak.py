@@ -208,7 +208,7 @@ def test_threads_give_the_serial_values_and_the_cli_s_report(threads):
 
 
 def test_bad_thread_counts_are_refused_as_the_cli_refuses_them():
-    with pytest.raises(ValueError, match=r"^threads 5000 is too many: at most 1024 \(0 for one per core\)$"):
+    with pytest.raises(ValueError, match=r"^threads 5000 is too many: at most 256 \(0 for one per core\)$"):
         grundy.takebreak("0.6", 100, threads=5000)
     with pytest.raises(ValueError, match=r"^threads -1 is out of range: give 0"):
         grundy.takebreak("0.6", 100, threads=-1)

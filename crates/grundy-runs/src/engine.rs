@@ -6,8 +6,9 @@ use grundy::takebreak::auto::{self, AutoEngine};
 use grundy::takebreak::sparse::{self, RareCommon};
 use grundy::takebreak::{Naive, Rules, SequenceEngine};
 
-/// The most threads a sequence run may be given (`--threads`, Python's `threads=`).
-pub const MAX_THREADS: usize = 1024;
+/// The most threads a sequence run may be given (`--threads`, Python's `threads=`): the
+/// pruned search's cap, so that every command has the same one (they were 1024 and 256).
+pub const MAX_THREADS: usize = grundy::solve::pruned::run::MAX_THREADS;
 
 /// Which engine computes a sequence.
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]

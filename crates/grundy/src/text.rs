@@ -79,6 +79,20 @@ pub fn parse_u64(what: &str, word: &str) -> Result<u64, Error> {
     })
 }
 
+/// Parse a non-negative integer of at most `cap`, naming the cap in the refusal (`why` says
+/// where it comes from, e.g. "2^53 - 1"): a number past 2^64 is refused with the cap that
+/// applies, not with 2^64 - 1.
+pub fn parse_u64_capped(what: &str, word: &str, cap: u64, why: &str) -> Result<u64, Error> {
+    let big = parse_big(what, word)?;
+    match u64::try_from(&big) {
+        Ok(n) if n <= cap => Ok(n),
+        _ => Err(Error::Invalid(format!(
+            "{what} '{}' is too large: at most {cap} ({why})",
+            shown(word)
+        ))),
+    }
+}
+
 /// Parse a comma- (or whitespace-) separated list of u64.
 pub fn parse_u64_list(what: &str, text: &str) -> Result<Vec<u64>, Error> {
     text.split(|c: char| c == ',' || c.is_whitespace())
@@ -225,6 +239,25 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression (issue 27): `-n 18446744073709551616` announced a cap of 2^64 - 1 where the
+    /// real one is 2^53 - 1.
+    #[test]
+    fn capped_numbers_name_their_cap() {
+        let cap = (1 << 53) - 1;
+        let e = parse_u64_capped("heap size", "18446744073709551616", cap, "2^53 - 1")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "heap size '18446744073709551616' is too large: at most 9007199254740991 (2^53 - 1)"
+        );
+        assert!(parse_u64_capped("heap size", "9007199254740992", cap, "x").is_err());
+        assert_eq!(
+            parse_u64_capped("heap size", "9007199254740991", cap, "x").unwrap(),
+            cap
+        );
+    }
 
     #[test]
     fn numbers_are_read_or_refused_in_one_line() {

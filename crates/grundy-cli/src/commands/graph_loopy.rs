@@ -4,10 +4,11 @@
 
 use crate::common::{emit, CliError, CliResult};
 use grundy::graph::loopy::to_dot_loopy;
-use grundy::graph::loopy::LoopyReport;
+use grundy::graph::loopy::{LoopyNode, LoopyReport};
 use grundy::graph::LoopyGraph;
 use grundy::solve::loopy::{sum_moves, sum_value, Analysis, LoopyOutcome, LoopyValue};
 use serde::Serialize;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// The words after an outcome letter.
@@ -28,6 +29,10 @@ struct Report {
 }
 
 /// One graph, cycles allowed: γ and outcome of the root, moves, optionally every node and DOT.
+///
+/// With `--all` the nodes are written as they are read from the analysis, never gathered into
+/// one document first: the memory stays that of the graph and its analysis (a 15-million-node
+/// graph's `--json` went past 11 GB when the whole document was built).
 pub fn run_single(graph: &LoopyGraph, all: bool, dot: Option<&PathBuf>, json: bool) -> CliResult {
     let a = graph.analyse();
     if let Some(out) = dot {
@@ -35,10 +40,87 @@ pub fn run_single(graph: &LoopyGraph, all: bool, dot: Option<&PathBuf>, json: bo
             .map_err(|e| CliError::input(format!("cannot write '{}': {e}", out.display())))?;
     }
     let report = Report {
-        base: graph.report_with(&a, all),
+        base: graph.report_with(&a, false),
         dot: dot.map(|p| p.display().to_string()),
     };
-    emit(json, &report, || human_single(&report))
+    if !all {
+        return emit(json, &report, || human_single(&report));
+    }
+    let out = std::io::stdout().lock();
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+    let written = if json {
+        stream_json(&mut w, &report, graph, &a)
+    } else {
+        stream_human(&mut w, &report, graph, &a)
+    };
+    match written.and_then(|()| w.flush()) {
+        Ok(()) => Ok(()),
+        // The reader went away (`grundy ... | head`): nothing left to say to anybody.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(CliError::input(format!("cannot write the output: {e}"))),
+    }
+}
+
+/// One node's report (what `--all` lists).
+fn node(graph: &LoopyGraph, a: &Analysis, i: usize) -> LoopyNode {
+    LoopyNode {
+        id: graph.name(i).to_owned(),
+        grundy_value: a.value(i),
+        outcome: a.outcome(i),
+    }
+}
+
+/// The `--json` object with `nodes` last, written node by node.
+fn stream_json(
+    w: &mut impl Write,
+    report: &Report,
+    graph: &LoopyGraph,
+    a: &Analysis,
+) -> std::io::Result<()> {
+    let head = json_text(report)?;
+    let head = head.strip_suffix('}').unwrap_or(&head);
+    w.write_all(head.as_bytes())?;
+    w.write_all(if head.len() > 1 {
+        b",\"nodes\":["
+    } else {
+        b"\"nodes\":["
+    })?;
+    for i in 0..graph.len() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        w.write_all(json_text(&node(graph, a, i))?.as_bytes())?;
+    }
+    w.write_all(b"]}\n")
+}
+
+/// The human report with every node's line, written line by line.
+fn stream_human(
+    w: &mut impl Write,
+    report: &Report,
+    graph: &LoopyGraph,
+    a: &Analysis,
+) -> std::io::Result<()> {
+    let head = human_single(&Report {
+        base: report.base.clone(),
+        dot: None,
+    });
+    w.write_all(head.as_bytes())?;
+    w.write_all(b"node values:\n")?;
+    for i in 0..graph.len() {
+        writeln!(w, "  {}: {} ({})", graph.name(i), a.value(i), a.outcome(i))?;
+    }
+    if let Some(d) = &report.dot {
+        writeln!(w, "DOT written to {d}")?;
+    }
+    Ok(())
+}
+
+/// JSON text with the integers above 2^53 - 1 as strings, as every `--json` report.
+fn json_text<T: Serialize>(v: &T) -> std::io::Result<String> {
+    serde_json::to_value(v)
+        .and_then(|v| serde_json::to_string(&crate::common::exact_integers(v)))
+        .map_err(std::io::Error::other)
 }
 
 fn plural(n: u64) -> &'static str {

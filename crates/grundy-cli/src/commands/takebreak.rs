@@ -227,11 +227,7 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
         return run_position(&args, &rules, list, json);
     }
     let engine = grundy_runs::Engine::choose(args.run.engine, &rules)?;
-    let requested = args
-        .n
-        .as_deref()
-        .map(|w| parse_u64("heap size", w))
-        .transpose()?;
+    let requested = args.n.as_deref().map(heap_size_word).transpose()?;
     let limit = sequence::engine_limit(&engine, &rules);
     let (default_limit, default_reason) =
         sequence::until_period_default(&engine, &rules, max_memory(&args)?);
@@ -578,7 +574,7 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         return report_position(notation.to_string(), a, json);
     }
     let n = match &args.n {
-        Some(w) => parse_u64("heap size", w)?,
+        Some(w) => heap_size_word(w)?,
         None => 1000,
     };
     let s = general::sequence(notation, n)?;
@@ -740,4 +736,15 @@ pub fn tour_stop() -> (String, Vec<String>) {
         "Take-and-break games (splitting paper): certified periods, transforms".into(),
         lines,
     )
+}
+
+/// `-n N` as typed: refused past 2^53 - 1, the cap every run has (n and the counts stay exact
+/// JSON numbers), with that cap named even past 2^64.
+fn heap_size_word(word: &str) -> CliResult<u64> {
+    Ok(grundy::text::parse_u64_capped(
+        "heap size",
+        word,
+        sequence::MAX_JSON_INT,
+        "2^53 - 1, so that n and the counts stay exact JSON numbers",
+    )?)
 }

@@ -3,7 +3,7 @@
 //! [`grundy::takebreak::notation::Notation::options`]), so the move sets behind a code can be
 //! compared with an external table.
 
-use crate::common::{emit, parse_u64, CliError, CliResult};
+use crate::common::{emit, CliResult};
 use grundy::takebreak::notation::Notation;
 use serde::Serialize;
 
@@ -34,12 +34,13 @@ fn option_text(parts: &[u64]) -> String {
 
 pub fn run(code: &str, heap: &str, json: bool) -> CliResult {
     let notation = Notation::parse(code)?;
-    let n = parse_u64("heap size", heap)?;
-    if n > MAX_OPTIONS_HEAP {
-        return Err(CliError::input(format!(
-            "--options {n}: at most {MAX_OPTIONS_HEAP} (options are enumerated one by one)"
-        )));
-    }
+    // The cap named even past 2^64 (the message used to give 2^64 - 1).
+    let n = grundy::text::parse_u64_capped(
+        "--options heap size",
+        heap,
+        MAX_OPTIONS_HEAP,
+        "options are enumerated one by one",
+    )?;
     let options = notation.options(n, MAX_OPTIONS)?;
     let report = OptionsReport {
         code: notation.to_string(),

@@ -24,7 +24,7 @@ def number(what: str, value: object, limit: Optional[int] = None) -> int:
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
     if value < 0:
         raise ValueError(
-            f"{what} '{_shown(value)}' is negative; {what}s are non-negative whole numbers"
+            f"{what} '{_shown(value)}' is negative: give a whole number, 0 or more"
         )
     if limit is not None and value > limit:
         raise ValueError(

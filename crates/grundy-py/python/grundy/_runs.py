@@ -212,7 +212,7 @@ def census(
                 n,
                 not until_period,
                 engine,
-                _check.optional_u64("--jobs", jobs),
+                _check.optional_u64("jobs", jobs),
                 rec,
                 db,
                 _census_bar(callback),
@@ -270,9 +270,9 @@ def catalogue(
         pattern,
         engine,
         certified,
-        _check.optional_u64("--min-n", min_n),
+        _check.optional_u64("min_n", min_n),
         bool(latest),
-        _check.optional_u64("--limit", limit),
+        _check.optional_u64("limit", limit),
         path_or_none("db", db),
     )
 
@@ -302,13 +302,14 @@ def verify(
     """
     if not isinstance(check, str):
         raise TypeError(f"check must be a str, not {type(check).__name__}")
-    flag = {
-        "heaps": ("--heaps", heaps),
-        "max_heap": ("--max-heap", max_heap),
-        "players": ("--players", players),
-        "coins": ("--coins", coins),
-        "max_square": ("--max-square", max_square),
-        "max_boxes": ("--max-boxes", max_boxes),
+    given = {
+        "heaps": heaps,
+        "max_heap": max_heap,
+        "players": players,
+        "coins": coins,
+        "max_square": max_square,
+        "max_boxes": max_boxes,
     }
-    values = {k: _check.optional_u64(name, v) for k, (name, v) in flag.items()}
+    # Named as the caller wrote them (keywords, not the CLI's flags).
+    values = {k: _check.optional_u64(k, v) for k, v in given.items()}
     return _grundy.verify_check(check, **values)

@@ -334,11 +334,15 @@ impl LabelledMoves for Chomp {
 /// The packed position of a shape typed as row lengths, e.g. `5,3,3,1` (commas or blanks),
 /// refused in one line as [`Chomp::shape`] refuses it.
 pub fn parse_shape(text: &str) -> Result<u64, Error> {
-    let rows = crate::text::parse_u64_list("row length", text)?
-        .into_iter()
-        .map(|r| u32::try_from(r).unwrap_or(u32::MAX))
-        .collect::<Vec<_>>();
-    Chomp::shape(&rows)
+    let rows = crate::text::parse_u64_list("row length", text)?;
+    if let Some(long) = rows.iter().find(|&&r| r >= u64::from(MAX_PERIMETER)) {
+        // Refused as typed, not clamped to a u32 first.
+        return Err(Error::Invalid(format!(
+            "a Chomp row of {long} squares does not fit: rows + columns must be at most \
+             {MAX_PERIMETER}"
+        )));
+    }
+    Chomp::shape(&rows.iter().map(|&r| r as u32).collect::<Vec<_>>())
 }
 
 #[cfg(test)]
@@ -384,6 +388,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Regression (issue 27): `--shape 4294967296` was clamped to 2^32 - 1 before the check.
+    #[test]
+    fn row_lengths_are_refused_as_typed() {
+        let e = parse_shape("4294967296").unwrap_err().to_string();
+        assert!(e.contains("row of 4294967296 squares"), "{e}");
+        let e = parse_shape("3,18446744073709551615")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("18446744073709551615"), "{e}");
+        assert_eq!(parse_shape("3,1").unwrap(), Chomp::shape(&[3, 1]).unwrap());
     }
 
     #[test]

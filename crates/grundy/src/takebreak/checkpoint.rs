@@ -242,7 +242,11 @@ pub fn load(path: &Path, keep: usize) -> Result<Option<Checkpoint>, CheckpointEr
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(path, format!("cannot open: {e}"))),
     };
-    let size = file.metadata().map_err(|e| io_error(path, e))?.len();
+    let meta = file.metadata().map_err(|e| io_error(path, e))?;
+    if let Some(what) = not_a_file(&meta) {
+        return Err(io_error(path, what));
+    }
+    let size = meta.len();
     let corrupt = |reason: &str| CheckpointError::Corrupt {
         path: path.display().to_string(),
         reason: reason.to_string(),
@@ -320,6 +324,18 @@ pub fn load(path: &Path, keep: usize) -> Result<Option<Checkpoint>, CheckpointEr
         values,
         count,
     }))
+}
+
+/// Why a path that exists cannot be a checkpoint (or a saved table): it is a directory or a
+/// device (`/dev/null`), not a file — said as such, rather than "corrupt, delete it".
+pub(crate) fn not_a_file(meta: &std::fs::Metadata) -> Option<String> {
+    if meta.is_file() {
+        None
+    } else if meta.is_dir() {
+        Some("is a directory, not a file: give a file name".into())
+    } else {
+        Some("is not a regular file (a device or a pipe): give a file name".into())
+    }
 }
 
 /// [`load`], refusing a checkpoint of another computation than `identity`.
@@ -517,6 +533,10 @@ impl Store {
                 ));
             }
         }
+        // Before any lock file is made beside it.
+        if let Some(what) = std::fs::metadata(path).ok().as_ref().and_then(not_a_file) {
+            return Err(io_error(path, what));
+        }
         Ok(Self::new(path, identity, false))
     }
 
@@ -696,6 +716,9 @@ pub fn run(
     control: Control<'_>,
 ) -> Result<Outcome, Error> {
     let mut last_save = Instant::now();
+    // What the last save took: the next one waits at least four times as long, so that saving
+    // never takes more than a fifth of a run, however short `every` is.
+    let mut last_cost = Duration::ZERO;
     let ended = drive(rules, values, plan, engine, |values, detector| {
         if let Some(s) = control.search {
             s(detector);
@@ -707,8 +730,10 @@ pub fn run(
             (control.save)(values)?;
             return Ok(Step::Stop);
         }
-        if last_save.elapsed() >= control.every {
+        if last_save.elapsed() >= control.every.max(last_cost * 4) {
+            let started = Instant::now();
             (control.save)(values)?;
+            last_cost = started.elapsed();
             last_save = Instant::now();
         }
         Ok(Step::Continue)
@@ -845,6 +870,14 @@ mod tests {
         // a chosen file in a missing directory is refused before any work
         let e = Store::chosen(&dir.join("none").join("x"), identity()).unwrap_err();
         assert!(e.to_string().contains("does not exist"), "{e}");
+        // Regression (issue 27): /dev/null or a directory was "corrupt; delete it".
+        let e = Store::chosen(Path::new("/dev/null"), identity()).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        let e = Store::chosen(&dir, identity()).unwrap_err();
+        assert!(e.to_string().contains("is a directory"), "{e}");
+        let e = load(&dir, 1).unwrap_err();
+        assert!(e.to_string().contains("is a directory"), "{e}");
+        assert!(!lock_path(&dir).exists());
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -90,14 +90,25 @@ impl Cram {
     }
 
     /// A board drawn as text, one line per row: `.` an empty cell, `#` a blocked one (blank
-    /// lines and trailing blanks are ignored; short rows are padded with blocked cells).
+    /// lines before and after the board and trailing blanks are ignored; short rows are padded
+    /// with blocked cells). A blank line *inside* the board is refused: it is not clear whether
+    /// it means a blocked row or nothing (it used to be dropped, joining the rows around it).
     /// Returns the rules and the position (its empty cells).
     pub fn from_text(text: &str) -> Result<(Self, u64), Error> {
-        let lines: Vec<&str> = text
-            .lines()
-            .map(str::trim_end)
-            .filter(|l| !l.is_empty())
-            .collect();
+        let all: Vec<&str> = text.lines().map(str::trim_end).collect();
+        let first = all.iter().position(|l| !l.is_empty()).unwrap_or(all.len());
+        let last = all
+            .iter()
+            .rposition(|l| !l.is_empty())
+            .map_or(first, |i| i + 1);
+        let lines = &all[first..last];
+        if let Some(blank) = lines.iter().position(|l| l.is_empty()) {
+            return Err(Error::Invalid(format!(
+                "board row {} is blank: draw a blocked row as '#' cells (e.g. '###'); blank \
+                 lines may only come before or after the board",
+                blank + 1
+            )));
+        }
         let rows = lines.len() as u32;
         let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
         if rows == 0 {

@@ -113,6 +113,16 @@ fn boards_from_text() {
     // Short rows are padded with blocked cells.
     let (_, e) = Cram::from_text("...\n.\n").unwrap();
     assert_eq!(e.count_ones(), 4);
+    // Regression (issue 27): a blank line inside the board was dropped, joining the rows
+    // around it (read as a 2x3 board, N, where a blocked row gives P). Blank lines around
+    // the board are still fine.
+    let e = Cram::from_text("...\n\n...\n").unwrap_err().to_string();
+    assert!(
+        e.contains("board row 2 is blank") && !e.contains('\n'),
+        "{e}"
+    );
+    let (cram, e) = Cram::from_text("\n\n...\n###\n...\n\n").unwrap();
+    assert_eq!((cram.grid().height(), e.count_ones()), (3, 6));
 }
 
 #[test]

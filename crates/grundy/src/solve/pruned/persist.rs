@@ -63,7 +63,9 @@ use super::answer::{ask, solver, Answer, Question, INTERRUPTED};
 use super::{Knowledge, ProgressFn, Table};
 use crate::games::chomp::Chomp;
 use crate::games::cram::Cram;
-use crate::takebreak::checkpoint::{io_error, write_atomically, CheckpointError, Lock, Notice};
+use crate::takebreak::checkpoint::{
+    io_error, not_a_file, write_atomically, CheckpointError, Lock, Notice,
+};
 use crate::{Error, Game, LabelledMoves};
 use std::fs::File;
 use std::hash::Hash;
@@ -295,9 +297,9 @@ pub fn load_table_except<P: TableKey>(
         Err(e) => return Err(io_error(path, format!("cannot open: {e}"))),
     };
     let meta = file.metadata().map_err(|e| io_error(path, e))?;
-    if !meta.is_file() {
+    if let Some(what) = not_a_file(&meta) {
         // a directory, a device (/dev/null): not a table, and nothing to delete
-        return Err(io_error(path, "not a regular file"));
+        return Err(io_error(path, what));
     }
     let size = meta.len();
     let mut r = Reader {

@@ -11,7 +11,8 @@ use super::ProgressFn;
 use crate::takebreak::checkpoint::Notice;
 use crate::{Error, LabelledMoves};
 
-/// The most search threads (each has a deep stack).
+/// The most threads any command runs (each pruned-search thread has a deep stack); the
+/// sequence runs of `grundy-runs` use the same cap.
 pub const MAX_THREADS: usize = 256;
 
 /// How one pruned-search answer is run.
@@ -77,11 +78,47 @@ where
     G::Move: Send + Sync,
 {
     let threads = options.thread_count()?;
-    let question = &options.question;
+    let question = &within_available(
+        options.question,
+        crate::takebreak::budget::default_bytes(),
+        tell,
+    );
     match &options.saving {
         Some(saving) => answer_saved(game, position, question, progress, saving, tell),
         None if threads == 1 => answer(game, position, question, progress),
         None => answer_parallel(game, position, question, threads, progress),
+    }
+}
+
+/// `question` with its memory budget at most `usable` bytes (the share of the available
+/// memory a search allows itself, [`crate::takebreak::budget::default_bytes`]; `None` where
+/// unknown): a larger budget is lowered to it, and `tell` hears it in one line. (A budget of
+/// 1024G on a 23 GB machine used to abort on its first large allocation.)
+pub fn within_available(
+    mut question: Question,
+    usable: Option<u64>,
+    tell: &dyn Fn(Notice),
+) -> Question {
+    if let Some(usable) = usable {
+        if question.memory as u64 > usable {
+            tell(Notice::Warning(format!(
+                "a memory budget of {} is more than this machine has available; the search \
+                 keeps within {} (90% of the available memory)",
+                mib(question.memory as u64),
+                mib(usable)
+            )));
+            question.memory = usize::try_from(usable).unwrap_or(usize::MAX).max(1 << 12);
+        }
+    }
+    question
+}
+
+/// `bytes` in MiB or GiB, for messages.
+fn mib(bytes: u64) -> String {
+    if bytes >= 10 << 30 {
+        format!("{} GiB", bytes >> 30)
+    } else {
+        format!("{} MiB", bytes >> 20)
     }
 }
 
@@ -148,6 +185,37 @@ mod tests {
             (two.grundy_value, two.winning_moves),
             (one.grundy_value, one.winning_moves)
         );
+    }
+
+    /// Regression (issue 27): `chomp 12x40 --memory 1024G` aborted on a 23 GB machine.
+    #[test]
+    fn a_budget_beyond_the_available_memory_is_lowered_with_a_line() {
+        let notes = std::sync::Mutex::new(Vec::new());
+        let tell = |n: Notice| notes.lock().unwrap().push(n);
+        let q = Question {
+            memory: 1 << 40,
+            ..Question::default()
+        };
+        let lowered = within_available(q, Some(20 << 30), &tell);
+        assert_eq!(lowered.memory, 20 << 30);
+        let kept = within_available(q, None, &tell);
+        assert_eq!(kept.memory, 1 << 40);
+        let small = Question::default();
+        assert_eq!(within_available(small, Some(20 << 30), &tell), small);
+        let notes = notes.into_inner().unwrap();
+        assert!(
+            matches!(notes.as_slice(), [Notice::Warning(w)] if w.contains("1024 GiB") && w.contains("within 20 GiB")),
+            "{notes:?}"
+        );
+        // The real machine: a search with an impossible budget answers.
+        let chomp = Chomp::rectangle(6, 7).unwrap();
+        let options = SearchOptions::new(Question {
+            memory: 1 << 40,
+            method: ValueMethod::Mex,
+            ..Question::default()
+        });
+        let a = search(Chomp, &chomp, &options, None, &|_| {}).unwrap();
+        assert_eq!(a.outcome, crate::Outcome::N);
     }
 
     #[test]
