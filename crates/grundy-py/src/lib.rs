@@ -20,10 +20,12 @@
 //! - `verify`: the papers' exhaustive checks, as `grundy verify`.
 //! - `search`: Cram and Chomp by the pruned search, as `grundy cram` and `grundy chomp`.
 //! - `game`: the user's own game, rules as Python callbacks, on the library's evaluators.
+//! - `misere`: genera of heaps and misère quotients (Plambeck–Siegel), as `misere-quotient`.
 
 mod families;
 mod game;
 mod graph;
+mod misere;
 mod multiplayer;
 mod search;
 mod takebreak;
@@ -86,5 +88,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     verify::register(m)?;
     game::register(m)?;
     search::register(m)?;
+    misere::register(m)?;
     Ok(())
 }

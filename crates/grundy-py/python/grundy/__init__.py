@@ -380,3 +380,8 @@ def multiplayer_li(heaps: Iterable[int], players: int = 3) -> Dict[str, Any]:
 from ._runs import catalogue, census, verify  # noqa: E402
 
 __all__ += ["catalogue", "census", "verify"]
+
+# Misère play: genera of heaps and misère quotients (issue 22).
+from ._misere import MisereQuotient, misere_genus, misere_quotient  # noqa: E402
+
+__all__ += ["MisereQuotient", "misere_genus", "misere_quotient"]
