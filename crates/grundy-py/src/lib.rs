@@ -21,10 +21,12 @@
 //! - `search`: Cram and Chomp by the pruned search, as `grundy cram` and `grundy chomp`.
 //! - `game`: the user's own game, rules as Python callbacks, on the library's evaluators.
 //! - `play`: the move model of `grundy play` and the web page: a position's report.
+//! - `misere`: genera of heaps and misère quotients (Plambeck–Siegel), as `misere-quotient`.
 
 mod families;
 mod game;
 mod graph;
+mod misere;
 mod multiplayer;
 mod play;
 mod search;
@@ -89,5 +91,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     search::register(m)?;
     play::register(m)?;
+    misere::register(m)?;
     Ok(())
 }

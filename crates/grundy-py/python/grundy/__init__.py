@@ -487,3 +487,7 @@ def play(
 
 __all__ += ["play"]
 
+# Misère play: genera of heaps and misère quotients (issue 22).
+from ._misere import MisereQuotient, misere_genus, misere_quotient  # noqa: E402
+
+__all__ += ["MisereQuotient", "misere_genus", "misere_quotient"]

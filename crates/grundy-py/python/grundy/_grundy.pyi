@@ -280,3 +280,21 @@ def play_report(
     engine: Optional[str] = None,
     seed: int = 0,
 ) -> str: ...
+
+# Misère play (issue 22).
+
+def misere_genus(code: str, n: int) -> Dict[str, Any]:
+    """Misère Grundy values and genera of heaps 0..=n, with the keys of
+    `grundy takebreak CODE --misere --json`."""
+
+class Quotient:
+    """A computed misère quotient (wrapped by :class:`grundy.MisereQuotient`)."""
+
+    def report(self) -> Dict[str, Any]: ...
+    def outcome(self, heaps: List[int]) -> str: ...
+    def winning_move(self, heaps: List[int]) -> Optional[Dict[str, Any]]: ...
+
+def misere_quotient_compute(
+    code: str, max_heap: int, timeout: Optional[float], keep_going: bool
+) -> Quotient:
+    """The misère quotient of heaps up to max_heap, as `grundy misere-quotient CODE`."""

@@ -93,7 +93,9 @@ pub fn compute(
         }
         progress(engine.heap(), engine.quotient().monoid.size());
         if let Some((j, t)) = bounds {
-            certificate = Certificate::find(&engine.quotient().phi, j, t);
+            // Found, then re-checked from the stored Φ (the inequality and every equality).
+            certificate = Certificate::find(&engine.quotient().phi, j, t)
+                .filter(|c| c.recheck(&engine.quotient().phi));
             if certificate.is_some() && stop_when_certified {
                 finish = Finish::Certified;
                 break;

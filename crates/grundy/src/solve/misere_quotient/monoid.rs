@@ -32,6 +32,12 @@ impl Monoid {
         m.is_commutative_monoid().then_some(m)
     }
 
+    /// Build from a table known to be a commutative monoid (the quotient of one).
+    pub(crate) fn from_table_unchecked(size: usize, table: Vec<u32>) -> Self {
+        debug_assert_eq!(table.len(), size * size);
+        Monoid { size, table }
+    }
+
     /// Whether the table is associative, commutative and has 0 as identity.
     pub fn is_commutative_monoid(&self) -> bool {
         let n = self.size as u32;
@@ -183,6 +189,71 @@ impl Monoid {
             y = self.mul(y, x);
         }
         unreachable!()
+    }
+}
+
+/// A finite commutative monoid, however stored (identity 0).
+pub trait MonoidLike {
+    /// Number of elements.
+    fn size(&self) -> usize;
+    /// The product `x·y`.
+    fn mul(&self, x: u32, y: u32) -> u32;
+}
+
+impl MonoidLike for Monoid {
+    fn size(&self) -> usize {
+        self.size
+    }
+    #[inline]
+    fn mul(&self, x: u32, y: u32) -> u32 {
+        self.table[x as usize * self.size + y as usize]
+    }
+}
+
+/// A direct product of table monoids, never tabulated: element `(x_0, ..., x_k)` is
+/// `Σ x_i · radix_i` (the last part varies fastest). Candidates adjoin cyclic generators to a
+/// quotient this way; only the elements reached are ever looked at.
+#[derive(Debug, Clone)]
+pub struct ProductMonoid {
+    parts: Vec<Monoid>,
+    radix: Vec<u32>,
+    size: usize,
+}
+
+impl ProductMonoid {
+    /// The product of `parts` (at least one); `None` when it has more than `u32::MAX` elements.
+    pub fn new(parts: Vec<Monoid>) -> Option<Self> {
+        let mut radix = vec![0u32; parts.len()];
+        let mut r: u64 = 1;
+        for i in (0..parts.len()).rev() {
+            radix[i] = u32::try_from(r).ok()?;
+            r = r.checked_mul(parts[i].size() as u64)?;
+        }
+        let size = usize::try_from(r)
+            .ok()
+            .filter(|&s| s <= u32::MAX as usize)?;
+        Some(ProductMonoid { parts, radix, size })
+    }
+
+    /// Element `x` of part `i`, as an element of the product.
+    pub fn embed(&self, i: usize, x: u32) -> u32 {
+        x * self.radix[i]
+    }
+}
+
+impl MonoidLike for ProductMonoid {
+    fn size(&self) -> usize {
+        self.size
+    }
+    #[inline]
+    fn mul(&self, x: u32, y: u32) -> u32 {
+        let mut z = 0;
+        for (m, &r) in self.parts.iter().zip(&self.radix) {
+            let n = m.size() as u32;
+            let (a, b) = ((x / r) % n, (y / r) % n);
+            z += m.mul(a, b) * r;
+        }
+        z
     }
 }
 

@@ -19,7 +19,7 @@
 //! Heaps with the same image and the same option images behave identically in both checks;
 //! they are merged into one [`HeapType`].
 
-use super::monoid::Monoid;
+use super::monoid::{Monoid, MonoidLike};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -68,7 +68,7 @@ pub struct Representatives {
 
 impl Representatives {
     /// Least-key words, by Dijkstra's algorithm over the elements.
-    pub fn new(m: &Monoid, types: &[HeapType]) -> Self {
+    pub fn new<M: MonoidLike + ?Sized>(m: &M, types: &[HeapType]) -> Self {
         let n = m.size();
         let mut link = vec![(u32::MAX, u32::MAX); n];
         let mut best: Vec<Option<Key>> = vec![None; n];
@@ -110,7 +110,11 @@ impl Representatives {
 
 /// The P-portion that the least-key words give: an element is P when its word has options and
 /// none of their images is P. (A candidate only: [`p_failure`] and [`n_failure`] decide.)
-pub fn mark_p_portion(m: &Monoid, types: &[HeapType], reps: &Representatives) -> Vec<bool> {
+pub fn mark_p_portion<M: MonoidLike + ?Sized>(
+    m: &M,
+    types: &[HeapType],
+    reps: &Representatives,
+) -> Vec<bool> {
     let n = m.size();
     let mut p = vec![false; n];
     let mut trans: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -205,6 +209,35 @@ pub fn n_failure(
     required: Option<u32>,
     limit: &SearchLimit,
 ) -> NSearch {
+    search(m, p, types, required, limit, false).0
+}
+
+/// For every element, the minimal sets of option images among the positions it is the image
+/// of (an antichain), when the full search finds no N-failure. Mex interpolation
+/// (see [`super::engine`]) uses them.
+pub fn minimal_option_sets(
+    m: &Monoid,
+    p: &[bool],
+    types: &[HeapType],
+    limit: &SearchLimit,
+) -> Option<Vec<Vec<Vec<u32>>>> {
+    match search(m, p, types, None, limit, true) {
+        (NSearch::None, sets) => sets,
+        _ => None,
+    }
+}
+
+/// The sets of option images of the states kept, per element.
+type Sets = Option<Vec<Vec<Vec<u32>>>>;
+
+fn search(
+    m: &Monoid,
+    p: &[bool],
+    types: &[HeapType],
+    required: Option<u32>,
+    limit: &SearchLimit,
+    collect: bool,
+) -> (NSearch, Sets) {
     let n = m.size();
     let mut pbits = Bits::new(n);
     for (i, &b) in p.iter().enumerate() {
@@ -252,7 +285,7 @@ pub fn n_failure(
     while let Some(Reverse((key, s))) = queue.pop() {
         polls += 1;
         if polls % 4096 == 0 && (limit.stop)() {
-            return NSearch::Stopped;
+            return (NSearch::Stopped, None);
         }
         let (x, has_required) = (arena[s as usize].x, arena[s as usize].has_required);
         let chain = &mut chains[x as usize][has_required as usize];
@@ -266,13 +299,13 @@ pub fn n_failure(
         chain.push(s);
         kept += 1;
         if kept > limit.max_states {
-            return NSearch::Stopped;
+            return (NSearch::Stopped, None);
         }
         let fails = (required.is_none() || has_required)
             && !p[x as usize]
             && !arena[s as usize].tr.intersects(&pbits);
         if fails {
-            return NSearch::Failure(word_of(&arena, s));
+            return (NSearch::Failure(word_of(&arena, s)), None);
         }
         for (ti, t) in types.iter().enumerate() {
             let mut tr = Bits::new(n);
@@ -296,7 +329,18 @@ pub fn n_failure(
             )));
         }
     }
-    NSearch::None
+    let sets = collect.then(|| {
+        chains
+            .iter()
+            .map(|c| {
+                c[0].iter()
+                    .chain(&c[1])
+                    .map(|&s| arena[s as usize].tr.ones().collect())
+                    .collect()
+            })
+            .collect()
+    });
+    (NSearch::None, sets)
 }
 
 /// The P-failure of least key, as a list of heaps: a least word of `x` plus the heap.
