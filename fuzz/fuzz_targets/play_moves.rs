@@ -1,22 +1,33 @@
-//! Play-move lines typed at `grundy play`: never a panic, whatever is typed, for a few games.
+//! Play-move lines typed at `grundy play` (or sent by the web page): never a panic, whatever is
+//! typed, for one game of each kind of move the shared move model (`grundy::play`) knows.
 #![no_main]
-use grundy::play::{generic, heapgames};
+use grundy::play::{build, Setup};
 use libfuzzer_sys::fuzz_target;
+
+fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_owned).collect()
+}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let heaps: Vec<String> = ["7", "5", "3"].iter().map(|s| s.to_string()).collect();
-    let mut games = vec![
-        heapgames::nim(&heaps).unwrap(),
-        heapgames::wythoff(&heaps[..2]).unwrap(),
-        heapgames::subtraction(&heaps, Some("1,3,4")).unwrap(),
+    let subtraction = Setup {
+        set: Some("1,3,4".to_owned()),
+        ..Setup::default()
+    };
+    let plain = Setup::default();
+    let starts: [(&str, &str, &Setup); 7] = [
+        ("nim", "7 5 3", &plain),
+        ("wythoff", "4 7", &plain),
+        ("subtraction", "7 5 3", &subtraction),
+        ("welter", "1 4 6 9", &plain),
+        ("cram", "3x3", &plain),
+        ("chomp", "3x4", &plain),
+        ("takebreak:0.137", "9 4", &plain),
     ];
-    if let Ok(g) = generic::build("0.137", &heaps) {
-        games.push(g);
-    }
-    for g in &mut games {
+    for (family, start, setup) in starts {
+        let mut g = build(family, &words(start), setup).expect("the fuzz target's own starts");
         for line in text.lines().take(8) {
             if g.is_over() {
                 break;

@@ -71,9 +71,12 @@ fn positions_and_observed_periods() {
 #[test]
 fn too_much_work_and_what_needs_a_finite_code_are_refused_on_one_line() {
     bad_input(&["takebreak", "{2+}.0", "-n", "1000"], "choose a smaller n");
+    // the largest n the JSON convention allows: still refused for its options' count
+    bad_input(&["takebreak", "0.[3]", "-n", "9007199254740991"], "options");
+    // beyond it, the cap itself is named
     bad_input(
         &["takebreak", "0.[3]", "-n", "18446744073709551615"],
-        "options",
+        "2^53 - 1",
     );
     bad_input(&["takebreak", "{127}=.0", "-n", "99999999999"], "options");
     bad_input(&["takebreak", "0.[3]", "-n", "-1"], "heap size");
