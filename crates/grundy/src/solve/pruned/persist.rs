@@ -680,6 +680,13 @@ where
                 "resuming from table '{}' ({n} positions known)",
                 path.display()
             )
+        } else if kept as u64 + start_parts.len() as u64 >= n {
+            // only the asked position's own entries were left out
+            format!(
+                "resuming from table '{}' ({n} positions known; the position asked about is \
+                 derived again from its options)",
+                path.display()
+            )
         } else {
             format!(
                 "resuming from table '{}' ({n} positions known, {kept} kept within the memory budget)",
