@@ -38,7 +38,7 @@ fn number_error(what: &str, word: &str) -> Error {
     let shown = shown(word);
     if word.starts_with('-') && word.len() > 1 && word[1..].chars().all(|c| c.is_ascii_digit()) {
         Error::Invalid(format!(
-            "{what} '{shown}' is negative; {what}s are non-negative whole numbers"
+            "{what} '{shown}' is negative: give a whole number, 0 or more"
         ))
     } else {
         Error::Invalid(format!(
@@ -264,10 +264,7 @@ mod tests {
         assert_eq!(parse_u64("heap", "1_000").unwrap(), 1000);
         assert_eq!(parse_u64_list("s", "1, 3,4").unwrap(), vec![1, 3, 4]);
         let e = parse_u64("heap", "-3").unwrap_err().to_string();
-        assert_eq!(
-            e,
-            "heap '-3' is negative; heaps are non-negative whole numbers"
-        );
+        assert_eq!(e, "heap '-3' is negative: give a whole number, 0 or more");
         let e = parse_u64("heap", "_1").unwrap_err().to_string();
         assert_eq!(e, "heap '_1' is not a non-negative whole number");
         let e = parse_u64("heap", "18446744073709551616").unwrap_err();
