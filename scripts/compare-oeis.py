@@ -18,25 +18,16 @@ Prints one line per compared code and a summary; exit status 1 if anything disag
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from octal_facts import GRUNDY, HERE, canonical, catalogue_table, run_json
 
 
 def census_code(code: str) -> bool:
     """Whether a code belongs to the census families 0.??, 0.??? and 4.??."""
     d0, _, rest = code.partition(".")
     return (d0 == "0" and 1 <= len(rest) <= 3) or (d0 == "4" and len(rest) <= 2)
-
-
-def canonical(code: str) -> str:
-    code = "0" + code if code.startswith(".") else code
-    d0, _, rest = code.partition(".")
-    rest = rest.rstrip("0")
-    return f"{d0}.{rest}" if rest else f"{d0}.0"
 
 
 def read_entries(path: str):
@@ -58,19 +49,14 @@ def read_entries(path: str):
         }
 
 
-def run_json(grundy: str, *args: str):
-    out = subprocess.run([grundy, *args, "--json"], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", required=True, help="the census's catalogue")
-    ap.add_argument("--grundy", default=os.path.join(HERE, "..", "target", "release", "grundy"))
+    ap.add_argument("--grundy", default=GRUNDY)
     ap.add_argument("--data", default=os.path.join(HERE, "data", "oeis-octal.txt"))
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args()
-    table = run_json(args.grundy, "catalogue", "--table", "--db", args.db)
+    table = catalogue_table(args.grundy, args.db)
     rows = {r["code"]: r for r in table["rows"]}
     compared = values_ok = periods_ok = not_yet = 0
     disagreements = []
