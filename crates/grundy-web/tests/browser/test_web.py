@@ -126,14 +126,17 @@ def find(*names: str) -> str | None:
 
 @pytest.fixture(scope="module")
 def browser(server: tuple[str, int]) -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
     chromium = os.environ.get("CHROMIUM") or find("chromium", "chromium-browser")
     driver_path = os.environ.get("CHROMEDRIVER") or find("chromedriver")
     if not chromium or not driver_path:
         pytest.skip("no chromium/chromedriver installed (apt-get install chromium chromium-driver)")
+    # with a browser installed the browser tests run: a missing client is a failure, not a skip
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.options import Options
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as e:
+        pytest.fail(f"chromium is installed but Selenium is not importable ({e}): pip install selenium")
     profile = tempfile.mkdtemp(prefix="grundy-chromium-")
     opts = Options()
     opts.binary_location = chromium
