@@ -318,6 +318,27 @@ def test_subtraction_take_and_break_graph_and_multiplayer_pages(browser: Any, tm
     browser.save_screenshot(str(IMG / "web-play-multiplayer.png"))
 
 
+def test_wythoff_common_divisor_nim_and_the_outcome_table(browser: Any) -> None:
+    start_game(browser, "wythoff", "4 8")
+    cli = hint_matches_the_cli(browser, "wythoff", "4", "8")
+    assert any(o["move"].startswith("both") for o in cli["options"])
+    browser.save_screenshot(str(IMG / "web-play-wythoff.png"))
+    start_game(browser, "cdnim", "6 3 2")
+    hint_matches_the_cli(browser, "cdnim", "6", "3", "2")
+    browser.save_screenshot(str(IMG / "web-play-cdnim.png"))
+    # the subtraction game's outcome table: P exactly where the CLI's value is 0
+    by_id(browser, "tab-explore").click()
+    by_id(browser, "sgo").click()
+    wait_for(browser, lambda d: css(d, "#soutcomes span"))
+    cells = css(browser, "#soutcomes span")
+    seq = grundy_json("subtraction", "--set", "1,3,4", "--sequence", "40")
+    values = seq["values"]
+    shown_p = [i for i, c in enumerate(cells) if "P" in (c.get_attribute("class") or "").split()]
+    assert shown_p == [i for i, v in enumerate(values[: len(cells)]) if v == 0]
+    browser.execute_script("arguments[0].scrollIntoView()", by_id(browser, "sgo"))
+    browser.save_screenshot(str(IMG / "web-explore-subtraction.png"))
+
+
 def test_the_game_graph_of_a_heap_position(browser: Any) -> None:
     from selenium.webdriver.support.ui import Select
 
