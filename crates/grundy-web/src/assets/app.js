@@ -6,21 +6,31 @@
 
 const $ = (id) => document.getElementById(id);
 
-async function cli(args, stdin) {
+async function cli(args, stdin, signal) {
   const body = { args };
   if (stdin !== undefined) body.stdin = stdin;
-  return post("/api/cli", body);
+  return post("/api/cli", body, signal);
 }
 
-async function picture(args, output) {
-  return post("/api/picture", { args, output: output || "--svg" });
+async function picture(args, output, signal) {
+  return post("/api/picture", { args, output: output || "--svg" }, signal);
 }
+
+// One computation at a time per panel: asking again abandons the previous request (its
+// connection is closed, and the server then stops the computation and frees its slot).
+const pending = {};
+function fresh(panel) {
+  if (pending[panel]) pending[panel].abort();
+  pending[panel] = new AbortController();
+  return pending[panel].signal;
+}
+const abandoned = (e) => e && e.name === "AbortError";
 
 // A "busy" answer (every computation slot taken) is retried a few times before it is shown.
-async function post(url, body) {
+async function post(url, body, signal) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await postOnce(url, body);
+      return await postOnce(url, body, signal);
     } catch (e) {
       if (!e.busy || attempt >= 4) throw e;
       await new Promise((r) => setTimeout(r, 200 + 300 * attempt));
@@ -28,15 +38,17 @@ async function post(url, body) {
   }
 }
 
-async function postOnce(url, body) {
+async function postOnce(url, body, signal) {
   let res;
   try {
     res = await fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
+      signal,
     });
   } catch (e) {
+    if (abandoned(e)) throw e;
     throw new Error("the grundy server does not answer (was it stopped?)");
   }
   const text = await res.text();
@@ -459,8 +471,9 @@ $("seqgo").addEventListener("click", async () => {
   const n = $("seqn").value.trim();
   let data;
   try {
-    data = await picture(["takebreak", code, "--n", n, "--print", "--no-record", "--rare-classes"], "--svg");
+    data = await picture(["takebreak", code, "--n", n, "--print", "--no-record", "--rare-classes"], "--svg", fresh("sequence"));
   } catch (e) {
+    if (abandoned(e)) return; // a newer plot was asked for
     $("period-label").textContent = "";
     $("seqmessage").textContent = e.message;
     return;
@@ -595,11 +608,12 @@ $("pggo").addEventListener("click", async () => {
   if (family === "subtraction") args.push("--set", $("pgcode").value.trim());
   args.push(...words($("pgposition").value), "--report");
   try {
-    const g = await picture(args, "--graph-out");
-    const values = await cli(["graph", "-", "--all"], g.file);
+    const signal = fresh("position-graph");
+    const g = await picture(args, "--graph-out", signal);
+    const values = await cli(["graph", "-", "--all"], g.file, signal);
     $("pgraphbox").append(drawGraph(JSON.parse(g.file), values));
   } catch (e) {
-    $("pgmessage").textContent = e.message;
+    if (!abandoned(e)) $("pgmessage").textContent = e.message;
   }
 });
 

@@ -437,6 +437,43 @@ def test_a_sequence_plot_with_its_period_and_the_young_diagram(browser: Any) -> 
     browser.save_screenshot(str(IMG / "web-explore-young.png"))
 
 
+def computations_running(needle: str) -> list[int]:
+    """Processes whose command line contains `needle` (Linux /proc)."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if needle in (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
+                    found.append(int(d.name))
+            except OSError:
+                pass
+    return found
+
+
+def test_a_new_plot_abandons_the_old_computation(browser: Any) -> None:
+    """Asking again cancels the request in flight: the server kills its computation."""
+    by_id(browser, "tab-explore").click()
+    code, n = by_id(browser, "seqcode"), by_id(browser, "seqn")
+    code.clear()
+    code.send_keys("0.6")
+    n.clear()
+    n.send_keys("100000000")
+    needle = "takebreak 0.6 --n 100000000"
+    by_id(browser, "seqgo").click()
+    wait_for(browser, lambda d: computations_running(needle), timeout=10)
+    code.clear()
+    code.send_keys("0.07")
+    n.clear()
+    n.send_keys("300")
+    by_id(browser, "seqgo").click()
+    wait_for(browser, lambda d: by_id(d, "period-label").text == "preperiod 53, period 34")
+    # the abandoned computation is stopped long before its 10 s budget
+    started = time.monotonic()
+    wait_for(browser, lambda d: not computations_running(needle), timeout=5)
+    assert time.monotonic() - started < 5
+    assert by_id(browser, "seqmessage").text == ""
+
+
 def test_a_loopy_graph_with_its_values(browser: Any) -> None:
     by_id(browser, "tab-explore").click()
     by_id(browser, "xgo").click()
