@@ -245,3 +245,49 @@ fn bad_input_is_one_line_and_exit_2() {
         "at most 200000",
     );
 }
+
+#[test]
+fn rare_classes_are_the_engines_split_of_the_computed_values() {
+    let v = json(&[
+        "takebreak",
+        "0.07",
+        "-n",
+        "300",
+        "--rare-classes",
+        "--no-record",
+    ]);
+    let rc = &v["rare_common"];
+    // computed up to the certificate (175); the rest follows from the period
+    assert_eq!(rc["counted_up_to"], 175);
+    let sum = |key: &str| -> u64 {
+        rc[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["count"].as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(sum("common") + rc["rare_positions"].as_u64().unwrap(), 175);
+    assert_eq!(sum("rare"), rc["rare_positions"].as_u64().unwrap());
+    // every listed heap size of a rare class has its value and parity
+    let g = values("0.07", 175);
+    for c in rc["rare"].as_array().unwrap() {
+        let q = u64::from(c["heaps"] == "odd");
+        for n in c["positions"].as_array().unwrap() {
+            let n = n.as_u64().unwrap();
+            assert_eq!((g[n as usize], n % 2), (c["value"].as_u64().unwrap(), q));
+        }
+    }
+    // without the flag the report is as before
+    assert!(json(&["takebreak", "0.07", "-n", "300", "--no-record"])
+        .get("rare_common")
+        .is_none());
+    bad_input(
+        &["takebreak", "0.F", "-n", "10", "--rare-classes"],
+        "--rare-classes: the rare/common split is the octal engine's",
+    );
+    bad_input(
+        &["takebreak", "0.07", "--misere", "--rare-classes"],
+        "--misere",
+    );
+}

@@ -3,7 +3,7 @@
 //! line, Li's oplus_m and Theorem 4.2 for Nim, and Propp's class for three players.
 
 use crate::{guarded, value_error};
-use grundy::games::multiplayer::{self, li, Preferences, ProppClass};
+use grundy::games::multiplayer::{li, Preferences, ProppClass};
 use grundy::games::subtraction::{self, SubtractionSet};
 use grundy::games::{nim, Heaps};
 use grundy::solve::Solver;
@@ -25,35 +25,20 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The preference profile: per-player `prefs`, else symmetric `order` (GAMES(K1..KM)), else
-/// Li's GAMES(0, 1, ..., M-1); `players` must agree with what is given.
+/// Li's GAMES(0, 1, ..., M-1); `players` must agree with what is given. The library reads the
+/// choices ([`Preferences::choose`]), as for the CLI and the web page.
 pub(crate) fn profile(
     players: Option<usize>,
     order: Option<Vec<usize>>,
     prefs: Option<Vec<Vec<usize>>>,
 ) -> PyResult<Preferences> {
-    let p = match (order, prefs) {
-        (Some(_), Some(_)) => return Err(value_error("give at most one of order and prefs")),
-        (Some(k), None) => Preferences::games(&k),
-        (None, Some(orders)) => Preferences::new(orders),
-        (None, None) => {
-            let m = players.unwrap_or(3);
-            if !(2..=multiplayer::MAX_PLAYERS).contains(&m) {
-                return Err(value_error(format!(
-                    "players must be between 2 and {} (got {m})",
-                    multiplayer::MAX_PLAYERS
-                )));
-            }
-            Preferences::li(m)
-        }
-    }
-    .map_err(value_error)?;
-    if let Some(m) = players.filter(|&m| m != p.players()) {
-        return Err(value_error(format!(
-            "the preferences describe {} players but players is {m}",
-            p.players()
-        )));
-    }
-    Ok(p)
+    Preferences::choose(
+        players.map(|m| m as u64),
+        order.as_deref(),
+        prefs,
+        ["players", "order", "prefs"],
+    )
+    .map_err(value_error)
 }
 
 /// What one evaluation found.

@@ -3,7 +3,6 @@
 //! `grundy play ... --report --json` prints it and the web page reads it.
 
 use crate::{guarded, value_error};
-use grundy::games::multiplayer::Preferences;
 use grundy::play::{build, engine_move, play_input, report, Dice, EngineMove, Setup, Strength};
 use pyo3::prelude::*;
 
@@ -16,7 +15,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// (`perfect` or `random`) the engine first makes one move for the player to move. Returns
 /// the report as JSON text.
 #[pyfunction]
-#[pyo3(signature = (family, words, moves, set=None, all_but=None, players=None, game=None, graph=None, engine=None, seed=0))]
+#[pyo3(signature = (family, words, moves, set=None, all_but=None, players=None, game=None, graph=None, engine=None, seed=0, order=None, prefs=None))]
 #[allow(clippy::too_many_arguments)]
 fn play_report(
     family: &str,
@@ -29,6 +28,8 @@ fn play_report(
     graph: Option<String>,
     engine: Option<String>,
     seed: u64,
+    order: Option<Vec<usize>>,
+    prefs: Option<Vec<Vec<usize>>>,
 ) -> PyResult<String> {
     guarded(|| {
         let mut setup = Setup {
@@ -39,7 +40,19 @@ fn play_report(
             ..Setup::default()
         };
         if family == "multiplayer" {
-            setup.preferences = Some(Preferences::li(players.unwrap_or(3)).map_err(value_error)?);
+            // the same choices as `grundy play multiplayer --players/--order/--prefs`
+            setup.preferences = Some(crate::multiplayer::profile(players, order, prefs)?);
+        } else if let Some(name) = [
+            ("players", players.is_some()),
+            ("order", order.is_some()),
+            ("prefs", prefs.is_some()),
+        ]
+        .iter()
+        .find_map(|(name, given)| given.then_some(name))
+        {
+            return Err(value_error(format!(
+                "{name} belongs to family 'multiplayer'; family '{family}' is a two-player game"
+            )));
         }
         let mut g = build(family, &words, &setup).map_err(value_error)?;
         let m = g.players();

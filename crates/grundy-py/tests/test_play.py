@@ -48,3 +48,25 @@ def test_bad_moves_and_arguments() -> None:
         grundy.play("nim", [3], [1])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="engine is 'perfect' or 'random'"):
         grundy.play("nim", [3], engine="strong")
+
+
+def test_multiplayer_takes_the_clis_preferences() -> None:
+    # order (GAMES(K1..KM)) and per-player prefs, as `grundy play multiplayer` and the web page
+    for kw, flags in (
+        ({"order": [0, 2, 1]}, ["--order", "0,2,1"]),
+        ({"prefs": [[0, 1, 2], [2, 1, 0], [1, 0, 2]]}, ["--prefs", "0,1,2/2,1,0/1,0,2"]),
+        ({"players": 4}, ["--players", "4"]),
+    ):
+        ours = grundy.play("multiplayer", [1, 2, 3], ["0 0"], **kw)  # type: ignore[arg-type]
+        theirs = run_cli("play", "multiplayer", "1", "2", "3", *flags, "--move", "0 0", "--report")
+        assert plain(ours) == theirs, kw
+    # the preferences change the report: GAMES(0,2,1) is not Li's order
+    li = grundy.play("multiplayer", [1, 2, 3], ["0 0"])
+    other = grundy.play("multiplayer", [1, 2, 3], ["0 0"], order=[0, 2, 1])
+    assert li["evaluation"] != other["evaluation"] or li["options"] != other["options"]
+    with pytest.raises(ValueError, match="order describes 3 players but players is 4"):
+        grundy.play("multiplayer", [1, 2], order=[0, 1, 2], players=4)
+    with pytest.raises(ValueError, match="give order or prefs, not both"):
+        grundy.play("multiplayer", [1, 2], order=[0, 1, 2], prefs=[[0, 1, 2]] * 3)
+    with pytest.raises(ValueError, match="order belongs to family 'multiplayer'"):
+        grundy.play("nim", [1, 2], order=[0, 1, 2])

@@ -17,7 +17,9 @@
 //! the budget runs out. So a computation can always be stopped, a crash or an exhausted memory
 //! limit never takes the server down, and the answers are the CLI's own (same keys, same
 //! messages for input that is too large). At most [`Config::max_jobs`] children run at once;
-//! a request that waits longer than [`QUEUE_WAIT`] for a slot is refused with 503.
+//! a request that waits longer than [`QUEUE_WAIT`] for a slot is refused with 503. While a
+//! child runs, its request's connection is watched ([`http::Peer::gone`]): when the browser
+//! goes away (a closed tab, a cancelled fetch) the child is killed and its slot freed at once.
 //!
 //! **Security.** Requests whose `Host` header is not an IP literal or `localhost` with the
 //! served port are refused (a DNS-rebinding page cannot name us). Bodies are at most
@@ -26,9 +28,12 @@
 //! `\` or `~`, or containing `..`) are refused, and so are commands and flags that read or
 //! write files (`--input`, `--svg`, `--db`, ...).
 
+pub mod http;
+
+use http::{Peer, Request, Response};
 use serde::Serialize;
 use std::io::Read;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -43,8 +48,6 @@ pub const MAX_OUTPUT: usize = 16 << 20;
 /// short, so that an answer comes within about a second even when a class asks at once (the
 /// page retries a busy answer a few times).
 pub const QUEUE_WAIT: Duration = Duration::from_millis(750);
-/// Threads answering requests (static pages are answered without waiting for computations).
-const WORKERS: usize = 64;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
@@ -119,7 +122,7 @@ impl Config {
 
 /// A running server.
 pub struct Server {
-    http: Arc<tiny_http::Server>,
+    listener: TcpListener,
     addr: SocketAddr,
     state: Arc<State>,
 }
@@ -137,17 +140,13 @@ struct State {
 impl Server {
     /// Listen on the configured address. Errors are one line for the user.
     pub fn bind(config: Config) -> Result<Server, String> {
-        let http = tiny_http::Server::http(SocketAddr::new(config.bind, config.port))
+        let (listener, addr) = http::listen(SocketAddr::new(config.bind, config.port))
             .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
-        let addr = http
-            .server_addr()
-            .to_ip()
-            .ok_or("the server has no IP address")?;
         let work = std::env::temp_dir().join(format!("grundy-serve-{}", std::process::id()));
         std::fs::create_dir_all(&work)
             .map_err(|e| format!("cannot create {}: {e}", work.display()))?;
         Ok(Server {
-            http: Arc::new(http),
+            listener,
             addr,
             state: Arc::new(State {
                 config,
@@ -177,25 +176,24 @@ impl Server {
     /// Answer requests until `stop` is set (checked a few times a second), then finish the
     /// requests in progress and return.
     pub fn run(self, stop: Arc<AtomicBool>) {
-        let mut threads = Vec::new();
-        for _ in 0..WORKERS {
-            let http = Arc::clone(&self.http);
-            let state = Arc::clone(&self.state);
-            let stop = Arc::clone(&stop);
-            let port = self.addr.port();
-            threads.push(std::thread::spawn(move || {
-                while !stop.load(Ordering::SeqCst) {
-                    match http.recv_timeout(Duration::from_millis(200)) {
-                        Ok(Some(request)) => handle(&state, port, request),
-                        Ok(None) => {}
-                        Err(_) => break,
-                    }
-                }
-            }));
-        }
-        for t in threads {
-            let _ = t.join();
-        }
+        let state = Arc::clone(&self.state);
+        let port = self.addr.port();
+        let too_large = error_response(
+            413,
+            &format!("the request body is over {} KiB", MAX_BODY >> 10),
+        );
+        let stopping = Arc::clone(&stop);
+        http::serve(
+            self.listener,
+            stop,
+            MAX_BODY,
+            too_large,
+            Arc::new(move |request: &Request, peer: &Peer| {
+                // a computation is abandoned when its client leaves or the server stops
+                let gone = || peer.gone() || stopping.load(Ordering::SeqCst);
+                handle(&state, port, request, &gone)
+            }),
+        );
         let _ = std::fs::remove_dir_all(&self.state.work);
     }
 }
@@ -205,21 +203,15 @@ struct ErrorBody<'a> {
     error: &'a str,
 }
 
-fn json_response(status: u16, body: String) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
-    tiny_http::Response::from_data(body.into_bytes())
-        .with_status_code(status)
-        .with_header(header("Content-Type", "application/json; charset=utf-8"))
+fn json_response(status: u16, body: String) -> Response {
+    Response::new(status, "application/json; charset=utf-8", body)
 }
 
-fn error_response(status: u16, message: &str) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+fn error_response(status: u16, message: &str) -> Response {
     json_response(
         status,
         serde_json::to_string(&ErrorBody { error: message }).unwrap_or_default(),
     )
-}
-
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
 }
 
 /// Whether `host` (the Host header) names this server: an IP literal or `localhost`, with our
@@ -236,74 +228,51 @@ pub fn host_allowed(host: &str, port: u16) -> bool {
     name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok()
 }
 
-fn handle(state: &State, port: u16, mut request: tiny_http::Request) {
-    let host = request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Host"))
-        .map(|h| h.value.as_str().to_owned());
-    let response = if !host.as_deref().is_some_and(|h| host_allowed(h, port)) {
+/// Answer one request; `None` when `gone()` said its client went away (or the server is
+/// stopping) before the answer was ready.
+fn handle(
+    state: &State,
+    port: u16,
+    request: &Request,
+    gone: &dyn Fn() -> bool,
+) -> Option<Response> {
+    let response = if !request
+        .header("Host")
+        .is_some_and(|h| host_allowed(h, port))
+    {
         error_response(
             403,
             "refused: the Host header must be this server's address (127.0.0.1:PORT or localhost:PORT)",
         )
     } else {
-        route(state, &mut request)
+        route(state, request, gone)?
     };
-    let _ = request.respond(response.with_header(header("Cache-Control", "no-store")));
+    Some(response.with_header("Cache-Control", "no-store"))
 }
 
-fn route(
-    state: &State,
-    request: &mut tiny_http::Request,
-) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
-    use tiny_http::Method;
-    let path = request.url().split('?').next().unwrap_or("").to_owned();
+fn route(state: &State, request: &Request, gone: &dyn Fn() -> bool) -> Option<Response> {
+    let path = request.path();
     let asset = |body: &str, kind: &str| {
-        tiny_http::Response::from_data(body.as_bytes().to_vec())
-            .with_header(header("Content-Type", kind))
-            .with_header(header(
-                "Content-Security-Policy",
-                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
-            ))
+        Response::new(200, kind, body.as_bytes()).with_header(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+        )
     };
-    match (request.method(), path.as_str()) {
-        (Method::Get, "/" | "/index.html") => asset(INDEX_HTML, "text/html; charset=utf-8"),
-        (Method::Get, "/app.js") => asset(APP_JS, "text/javascript; charset=utf-8"),
-        (Method::Get, "/style.css") => asset(STYLE_CSS, "text/css; charset=utf-8"),
-        (Method::Get, "/api/health") => json_response(200, r#"{"ok":true}"#.into()),
-        (Method::Post, "/api/cli" | "/api/picture") => {
+    Some(match (request.method.as_str(), path) {
+        ("GET", "/" | "/index.html") => asset(INDEX_HTML, "text/html; charset=utf-8"),
+        ("GET", "/app.js") => asset(APP_JS, "text/javascript; charset=utf-8"),
+        ("GET", "/style.css") => asset(STYLE_CSS, "text/css; charset=utf-8"),
+        ("GET", "/api/health") => json_response(200, r#"{"ok":true}"#.into()),
+        ("POST", "/api/cli" | "/api/picture") => {
             let picture = path == "/api/picture";
-            match read_body(request).and_then(|b| parse_call(&b)) {
-                Ok(call) => api(state, call, picture),
+            match parse_call(&request.body) {
+                Ok(call) => api(state, call, picture, gone)?,
                 Err((status, message)) => error_response(status, &message),
             }
         }
         (_, "/api/cli" | "/api/picture") => error_response(405, "use POST with a JSON body"),
         _ => error_response(404, "not found"),
-    }
-}
-
-fn read_body(request: &mut tiny_http::Request) -> Result<Vec<u8>, (u16, String)> {
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err((
-            413,
-            format!("the request body is over {} KiB", MAX_BODY >> 10),
-        ));
-    }
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| (400, format!("cannot read the request: {e}")))?;
-    if body.len() > MAX_BODY {
-        return Err((
-            413,
-            format!("the request body is over {} KiB", MAX_BODY >> 10),
-        ));
-    }
-    Ok(body)
+    })
 }
 
 /// A request to run the CLI.
@@ -410,6 +379,8 @@ pub enum Outcome {
     TooMuchOutput,
     /// Killed by a signal (a memory limit, a crash).
     Killed,
+    /// Stopped: the client that asked for it went away.
+    Cancelled,
 }
 
 /// A computation slot, released when dropped.
@@ -441,17 +412,18 @@ fn acquire(state: &State) -> Option<Slot<'_>> {
     Some(Slot(state))
 }
 
-fn api(
-    state: &State,
-    mut call: Call,
-    picture: bool,
-) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+/// Run a call in a computation slot; `None` when `gone()` said its client left (the child is
+/// then killed and the slot freed at once).
+fn api(state: &State, mut call: Call, picture: bool, gone: &dyn Fn() -> bool) -> Option<Response> {
     let Some(_slot) = acquire(state) else {
-        return error_response(
+        return Some(error_response(
             503,
             "the server is busy with other computations; try again in a moment",
-        );
+        ));
     };
+    if gone() {
+        return None; // it left while waiting for the slot
+    }
     let svg_path = picture.then(|| {
         let k = state.counter.fetch_add(1, Ordering::SeqCst);
         state.work.join(format!("picture-{k}.out"))
@@ -463,9 +435,9 @@ fn api(
         call.args.push(p.display().to_string());
         call.args.extend(json);
     }
-    let outcome = run_child(&state.config, &state.work, &call);
+    let outcome = run_child(&state.config, &state.work, &call, gone);
     let budget = state.config.budget.as_secs_f64();
-    match outcome {
+    Some(match outcome {
         Outcome::Done(0, stdout, _) => {
             let text = String::from_utf8_lossy(&stdout).into_owned();
             match svg_path {
@@ -506,11 +478,20 @@ fn api(
                 state.config.memory >> 20
             ),
         ),
-    }
+        Outcome::Cancelled => {
+            if let Some(p) = &svg_path {
+                let _ = std::fs::remove_file(p);
+            }
+            return None;
+        }
+    })
 }
 
 /// Run `exe ARGS` in `dir` with `stdin`, under the time budget and memory limit of `config`.
-pub fn run_child(config: &Config, dir: &Path, call: &Call) -> Outcome {
+/// `gone` is asked every few milliseconds whether the computation is still wanted (its client
+/// is still connected); when it says no, the child is killed and [`Outcome::Cancelled`]
+/// returned.
+pub fn run_child(config: &Config, dir: &Path, call: &Call, gone: &dyn Fn() -> bool) -> Outcome {
     let mut command = Command::new(&config.exe);
     command
         .args(&call.args)
@@ -557,6 +538,10 @@ pub fn run_child(config: &Config, dir: &Path, call: &Call) -> Outcome {
         if Instant::now() >= deadline {
             kill(&mut child);
             return Outcome::TimedOut;
+        }
+        if gone() {
+            kill(&mut child);
+            return Outcome::Cancelled;
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(10));

@@ -2,7 +2,7 @@
 //! of the `--game` registry.
 
 use crate::common::{emit, parse_u64, Big, CliError, CliResult, PositionArgs};
-use grundy::games::multiplayer::{self, li, Preferences, ProppClass};
+use grundy::games::multiplayer::{li, Preferences, ProppClass};
 use grundy::games::registry::parse_game;
 use grundy::solve::Solver;
 use num_bigint::BigUint;
@@ -109,34 +109,13 @@ pub fn preferences_from(
     prefs: Option<&str>,
 ) -> CliResult<Preferences> {
     let players = players.map(|w| parse_u64("player count", w)).transpose()?;
-    let prefs = match (order, prefs) {
-        (Some(order), _) => Preferences::parse_games(order)?,
-        (None, Some(orders)) => Preferences::parse_orders(orders)?,
-        (None, None) => {
-            let m = players.unwrap_or(3);
-            if !(2..=multiplayer::MAX_PLAYERS as u64).contains(&m) {
-                return Err(CliError::input(format!(
-                    "--players must be between 2 and {} (got {m})",
-                    multiplayer::MAX_PLAYERS
-                )));
-            }
-            Preferences::li(m as usize)?
-        }
-    };
-    if let Some(m) = players {
-        if m != prefs.players() as u64 {
-            let given = if order.is_some() {
-                "--order"
-            } else {
-                "--prefs"
-            };
-            return Err(CliError::input(format!(
-                "{given} describes {} players but --players is {m}",
-                prefs.players()
-            )));
-        }
-    }
-    Ok(prefs)
+    // the library reads the choices, for every front end (the web page, Python) alike
+    Ok(Preferences::from_choices(
+        players,
+        order,
+        prefs,
+        ["--players", "--order", "--prefs"],
+    )?)
 }
 
 /// Describe the move from `before` (as listed) to the canonical position `after`: the heap

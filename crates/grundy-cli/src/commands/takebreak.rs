@@ -7,6 +7,7 @@
 use super::takebreak_plot;
 use crate::common::{emit, outcome_words, parse_u64, parse_u64_list, CliError, CliResult};
 use grundy::takebreak::notation::Notation;
+use grundy::takebreak::sparse::classes::{rare_common_split, RareCommonSplit};
 use grundy::takebreak::sparse::RareCommon;
 use grundy::takebreak::{
     analyse, analyse_with, budget, compute, compute_planned, transform, Candidate, Code,
@@ -27,8 +28,9 @@ pub const MAX_HEAP: u64 = 200_000;
 /// How many values a position's sequence may compute when its heaps exceed [`MAX_HEAP`].
 pub const MAX_POSITION_COMPUTED: u64 = 10_000_000;
 /// Options that only make sense when computing a sequence.
-const SEQUENCE_ONLY: [&str; 7] = [
+const SEQUENCE_ONLY: [&str; 8] = [
     "n",
+    "rare_classes",
     "until_period",
     "print",
     "png",
@@ -103,6 +105,11 @@ pub struct TakebreakArgs {
     /// Draw G(n) against n, with the period marked, as an SVG
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// The rare and common classes of the values (a class: a value at the heap sizes of one
+    /// parity) as the rare/common engine splits them, each rare class with its heap sizes;
+    /// octal codes only. With --json: the `rare_common` object (what the web page shows)
+    #[arg(long, conflicts_with_all = ["misere", "fold", "cousin", "options"])]
+    pub rare_classes: bool,
     /// Misère play: the misère Grundy values and Conway's genus of heaps 0..=N (-n, default
     /// 30); `--print` lists the genus per heap
     #[arg(long, conflicts_with_all = ["heaps", "fold", "cousin", "options", "until_period", "png", "svg", "no_extend"])]
@@ -140,6 +147,11 @@ pub struct SequenceReport {
     /// The pictures written (`--png`, `--svg`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<String>,
+    /// With `--rare-classes`: the rare and common classes of the computed values as the
+    /// rare/common engine splits them (`grundy::takebreak::sparse::classes`; the web page shows
+    /// these as the rare values).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rare_common: Option<RareCommonSplit>,
 }
 
 #[derive(Serialize)]
@@ -272,6 +284,19 @@ pub fn report_sequence(
 ) -> CliResult {
     let mut report = sequence_report(rules, computation, engine, args.print);
     report.until_period_limit = limit;
+    if args.rare_classes {
+        let code = rules.code().ok_or_else(|| {
+            CliError::input(format!(
+                "--rare-classes: the rare/common split is the octal engine's; {rules} is not an octal code (every digit below 8)"
+            ))
+        })?;
+        let split = rare_common_split(code, &computation.values).map_err(|_| {
+            CliError::input(format!(
+                "--rare-classes: the rare/common split is the octal engine's; {rules} is not an octal code (every digit below 8)"
+            ))
+        })?;
+        report.rare_common = Some(split);
+    }
     report.files = draw_pictures(args, rules, computation)?;
     emit(json, &report, || human_sequence(&report, args.until_period))
 }
@@ -296,6 +321,7 @@ pub fn sequence_report(
         value_counts: c.value_counts.clone(),
         until_period_limit: None,
         files: Vec::new(),
+        rare_common: None,
     }
 }
 
@@ -387,6 +413,36 @@ fn human_sequence(r: &SequenceReport, until_period: bool) -> String {
         for (row, chunk) in values.chunks(width).enumerate() {
             let cells: Vec<String> = chunk.iter().map(|v| format!("{v:>cell$}")).collect();
             s.push_str(&format!("  {:>label$}: {}\n", row * width, cells.join(" ")));
+        }
+    }
+    if let Some(rc) = &r.rare_common {
+        let common: Vec<String> = rc
+            .common
+            .iter()
+            .map(|c| format!("{} ({} n)", c.value, c.heaps))
+            .collect();
+        s.push_str(&format!(
+            "rare/common split of G(1..={}): common {}; {} heap sizes in {} rare classes ({} values)\n",
+            rc.counted_up_to,
+            common.join(", "),
+            rc.rare_positions,
+            rc.rare_class_count,
+            rc.rare_values
+        ));
+        for c in &rc.rare {
+            let more = if c.count > c.positions.len() as u64 {
+                ", ..."
+            } else {
+                ""
+            };
+            let at: Vec<String> = c.positions.iter().map(usize::to_string).collect();
+            s.push_str(&format!(
+                "  rare {} ({} n): {} times, at n = {}{more}\n",
+                c.value,
+                c.heaps,
+                c.count,
+                at.join(", ")
+            ));
         }
     }
     s
@@ -541,6 +597,10 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         (args.fold.is_some(), "--fold (it needs a finite code)"),
         (args.cousin, "--cousin (it needs a finite code)"),
         (args.check_up_to.is_some(), "--check-up-to"),
+        (
+            args.rare_classes,
+            "--rare-classes (the rare/common split is the octal engine's)",
+        ),
         (args.png.is_some() || args.svg.is_some(), "--png / --svg"),
         (
             args.run.engine != grundy_runs::EngineChoice::Auto,
@@ -591,6 +651,7 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         until_period_limit: None,
         files: Vec::new(),
         values: args.print.then_some(s.values),
+        rare_common: None,
     };
     emit(json, &report, || human_sequence(&report, false))
 }

@@ -449,12 +449,17 @@ def play(
     graph: Optional[str] = None,
     engine: Optional[str] = None,
     seed: int = 0,
+    order: Optional[Iterable[int]] = None,
+    prefs: Optional[Iterable[Iterable[int]]] = None,
 ) -> Dict[str, Any]:
     """A position of ``family`` after ``moves``, as ``grundy play ... --report --json`` reports it.
 
     ``family`` is ``nim``, ``subtraction`` (with ``set`` or ``all_but``), ``wythoff``,
     ``welter``, ``cram`` (``"3x4"`` or rows of ``.``/``#``), ``chomp`` (``"4x5"`` or row
-    lengths), ``multiplayer`` (``players``, ``game``), ``graph`` (``graph``: the JSON text;
+    lengths), ``multiplayer`` (``players``, ``game``, and the preferences as
+    ``grundy play multiplayer`` and the web page take them: ``order=[K1, ..., KM]`` for
+    GAMES(K1, ..., KM), or ``prefs=[[...], ...]`` one order per player; default Li's order),
+    ``graph`` (``graph``: the JSON text;
     ``position``: an optional start node) or a game spec such as ``takebreak:0.77``. Moves use
     the one move syntax of ``grundy play`` (heap games ``"1 3"``/``"0 2 1"``/``"0 -2"``, Welter
     ``"7 2"``, Cram ``"0 0 0 1"``, Chomp ``"1 2"``, or ``"= POSITION"``), player 0 first. With
@@ -478,11 +483,13 @@ def play(
         raise TypeError("moves must be strings such as '1 3'")
     s = None if set is None else ",".join(str(x) for x in _check.u64s("set", set))
     a = None if all_but is None else ",".join(str(x) for x in _check.u64s("all_but", all_but))
-    p = None if players is None else _check.number("players", players, 16)
+    p, k, pr = _check.profile(players, order, prefs)
     sd = _check.number("seed", seed, 2**64 - 1)
     import json
 
-    return json.loads(_grundy.play_report(family, words, mv, s, a, p, game, graph, engine, sd))
+    return json.loads(
+        _grundy.play_report(family, words, mv, s, a, p, game, graph, engine, sd, k, pr)
+    )
 
 
 __all__ += ["play"]

@@ -279,6 +279,8 @@ def play_report(
     graph: Optional[str] = None,
     engine: Optional[str] = None,
     seed: int = 0,
+    order: Optional[List[int]] = None,
+    prefs: Optional[List[List[int]]] = None,
 ) -> str: ...
 
 # Misère play (issue 22).

@@ -6,21 +6,31 @@
 
 const $ = (id) => document.getElementById(id);
 
-async function cli(args, stdin) {
+async function cli(args, stdin, signal) {
   const body = { args };
   if (stdin !== undefined) body.stdin = stdin;
-  return post("/api/cli", body);
+  return post("/api/cli", body, signal);
 }
 
-async function picture(args, output) {
-  return post("/api/picture", { args, output: output || "--svg" });
+async function picture(args, output, signal) {
+  return post("/api/picture", { args, output: output || "--svg" }, signal);
 }
+
+// One computation at a time per panel: asking again abandons the previous request (its
+// connection is closed, and the server then stops the computation and frees its slot).
+const pending = {};
+function fresh(panel) {
+  if (pending[panel]) pending[panel].abort();
+  pending[panel] = new AbortController();
+  return pending[panel].signal;
+}
+const abandoned = (e) => e && e.name === "AbortError";
 
 // A "busy" answer (every computation slot taken) is retried a few times before it is shown.
-async function post(url, body) {
+async function post(url, body, signal) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await postOnce(url, body);
+      return await postOnce(url, body, signal);
     } catch (e) {
       if (!e.busy || attempt >= 4) throw e;
       await new Promise((r) => setTimeout(r, 200 + 300 * attempt));
@@ -28,15 +38,17 @@ async function post(url, body) {
   }
 }
 
-async function postOnce(url, body) {
+async function postOnce(url, body, signal) {
   let res;
   try {
     res = await fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
+      signal,
     });
   } catch (e) {
+    if (abandoned(e)) throw e;
     throw new Error("the grundy server does not answer (was it stopped?)");
   }
   const text = await res.text();
@@ -126,7 +138,9 @@ function baseArgs() {
       return ["play", "graph", "-", ...pos];
     case "multiplayer": {
       const a = ["play", "multiplayer", "--players", String($("players").value)];
-      if ($("order").value.trim()) a.push("--order", $("order").value.trim());
+      // GAMES(K1..KM) offsets, or one order per player separated by '/' (as the CLI's --prefs)
+      const order = $("order").value.trim();
+      if (order) a.push(order.includes("/") ? "--prefs" : "--order", order);
       return a.concat(pos);
     }
     case "cram":
@@ -457,8 +471,9 @@ $("seqgo").addEventListener("click", async () => {
   const n = $("seqn").value.trim();
   let data;
   try {
-    data = await picture(["takebreak", code, "--n", n, "--print", "--no-record"], "--svg");
+    data = await picture(["takebreak", code, "--n", n, "--print", "--no-record", "--rare-classes"], "--svg", fresh("sequence"));
   } catch (e) {
+    if (abandoned(e)) return; // a newer plot was asked for
     $("period-label").textContent = "";
     $("seqmessage").textContent = e.message;
     return;
@@ -476,24 +491,43 @@ $("seqgo").addEventListener("click", async () => {
     $("period-label").textContent = "no period found up to n = " + r.n;
     $("certificate").textContent = "The periodicity theorem needs the values to repeat over a long enough stretch; none did up to n = " + r.n + ".";
   }
-  const counts = r.value_counts || [];
   const values = r.values || [];
-  const rare = [];
-  counts.forEach((cnt, v) => {
-    if (cnt > 0 && cnt <= 3) rare.push(v);
-  });
-  const list = el("table", { class: "options" }, el("tr", {}, el("th", {}, "value"), el("th", {}, "occurs"), el("th", {}, "at n =")));
-  for (const v of rare) {
-    const at = [];
-    values.forEach((g, i) => g === v && at.push(i));
-    list.append(el("tr", {}, el("td", {}, String(v)), el("td", {}, String(counts[v])), el("td", {}, at.join(", "))));
-  }
-  $("rare").append(el("p", { class: "note" }, "Values that occur at most three times in G(0.." + r.n + "):"), rare.length ? list : el("p", {}, "none"));
+  showRareCommon(r);
   const shown = Math.min(values.length, 200);
   for (let i = 0; i < shown; i++) {
     $("outcomes").append(el("span", { class: values[i] === 0 ? "P" : "N", title: "G(" + i + ") = " + values[i] }, i + ":" + values[i]));
   }
 });
+
+// The rare and common classes as the rare/common engine splits them (the report's
+// `rare_common`, computed by the library: the page does not define "rare" itself).
+function showRareCommon(r) {
+  const s = r.rare_common;
+  if (!s) {
+    $("rare").append(el("p", { class: "note" }, "Rare and common values are the rare/common (sparse) engine's split, which runs octal codes only (every digit below 8)."));
+    return;
+  }
+  // a value common at both parities is shown once; else with the parity of its heap sizes
+  const parities = {};
+  for (const c of s.common) (parities[c.value] = parities[c.value] || []).push(c.heaps);
+  const common = Object.keys(parities).map((v) => (parities[v].length === 2 ? v : v + " (" + parities[v][0] + " n)"));
+  $("rare").append(
+    el("p", { class: "note", id: "rare-summary" },
+      "The sparse engine's split after computing G(0.." + s.counted_up_to + "): common " + common.join(", ") +
+      "; " + s.rare_positions + " heap sizes in " + s.rare_class_count + " rare classes (the options the engine looks at one by one)."),
+  );
+  if (!s.rare.length) return;
+  const list = el("table", { class: "options", id: "rare-table" },
+    el("tr", {}, el("th", {}, "rare value"), el("th", {}, "heaps"), el("th", {}, "occurs"), el("th", {}, "at n =")));
+  for (const c of s.rare) {
+    const more = c.count > c.positions.length ? ", …" : "";
+    list.append(el("tr", {}, el("td", {}, String(c.value)), el("td", {}, c.heaps), el("td", {}, String(c.count)), el("td", {}, c.positions.join(", ") + more)));
+  }
+  $("rare").append(list);
+  if (s.rare_class_count > s.rare.length) {
+    $("rare").append(el("p", { class: "note" }, "(the first " + s.rare.length + " of " + s.rare_class_count + " rare classes)"));
+  }
+}
 
 // ---------------------------------------------------------------- explore: subtraction outcomes
 $("sgo").addEventListener("click", async () => {
@@ -559,6 +593,27 @@ $("ygraph").addEventListener("click", async () => {
     $("ygraphbox").append(drawGraph(JSON.parse(g.file), values));
   } catch (e) {
     $("ymessage").textContent = e.message;
+  }
+});
+
+// The game graph of a small position of a Play family: the move model lists it
+// (`grundy play ... --report --graph-out`), the plain graph evaluator values it.
+$("pggo").addEventListener("click", async () => {
+  $("pgmessage").textContent = "";
+  $("pgraphbox").replaceChildren();
+  const family = $("pgfamily").value;
+  const args = ["play"];
+  if (family === "takebreak") args.push("takebreak:" + $("pgcode").value.trim());
+  else args.push(family);
+  if (family === "subtraction") args.push("--set", $("pgcode").value.trim());
+  args.push(...words($("pgposition").value), "--report");
+  try {
+    const signal = fresh("position-graph");
+    const g = await picture(args, "--graph-out", signal);
+    const values = await cli(["graph", "-", "--all"], g.file, signal);
+    $("pgraphbox").append(drawGraph(JSON.parse(g.file), values));
+  } catch (e) {
+    if (!abandoned(e)) $("pgmessage").textContent = e.message;
   }
 });
 
@@ -632,7 +687,7 @@ function drawGraph(graph, values) {
     Object.entries({ x: x - 48, y: y - 16, width: 96, height: 32, rx: 6, fill: bg, stroke: line }).forEach(([k, val]) => rect.setAttribute(k, val));
     const t = document.createElementNS(NS, "text");
     Object.entries({ x, y: y + 4, "text-anchor": "middle", "font-size": 11 }).forEach(([k, val]) => t.setAttribute(k, val));
-    t.textContent = n.id.replace(/[\[\] ]/g, "") + "  G=" + v;
+    t.textContent = n.id.replace(/[\[\]]/g, "").replace(/,\s+/g, ",") + "  G=" + v;
     g.append(rect, t);
     svg.append(g);
   }

@@ -126,14 +126,17 @@ def find(*names: str) -> str | None:
 
 @pytest.fixture(scope="module")
 def browser(server: tuple[str, int]) -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
     chromium = os.environ.get("CHROMIUM") or find("chromium", "chromium-browser")
     driver_path = os.environ.get("CHROMEDRIVER") or find("chromedriver")
     if not chromium or not driver_path:
         pytest.skip("no chromium/chromedriver installed (apt-get install chromium chromium-driver)")
+    # with a browser installed the browser tests run: a missing client is a failure, not a skip
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.options import Options
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as e:
+        pytest.fail(f"chromium is installed but Selenium is not importable ({e}): pip install selenium")
     profile = tempfile.mkdtemp(prefix="grundy-chromium-")
     opts = Options()
     opts.binary_location = chromium
@@ -275,6 +278,106 @@ def test_cram_and_chomp_boards_take_clicks(browser: Any) -> None:
     browser.save_screenshot(str(IMG / "web-play-chomp.png"))
 
 
+def hint_matches_the_cli(driver: Any, *cli_args: str) -> dict[str, Any]:
+    """Open the hint; its moves and positions after them are the CLI report's. The report."""
+    if "hidden" in (by_id(driver, "hintbox").get_attribute("class") or ""):
+        by_id(driver, "hint").click()
+    wait_for(driver, lambda d: hint_rows(d))
+    cli = grundy_json("play", *cli_args, "--report")
+    assert [(r["move"], r["after"]) for r in hint_rows(driver)] == [
+        (o["move"], o["after"]) for o in cli["options"]
+    ]
+    return cli
+
+
+def test_subtraction_take_and_break_graph_and_multiplayer_pages(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    start_game(browser, "subtraction", "7 4", subset="1,3,4")
+    cli = hint_matches_the_cli(browser, "subtraction", "--set", "1,3,4", "7", "4")
+    assert [int(r["value"]) for r in hint_rows(browser)] == [o["value"] for o in cli["options"]]
+    browser.save_screenshot(str(IMG / "web-play-subtraction.png"))
+
+    start_game(browser, "takebreak", "5 3", code="0.77")
+    cli = hint_matches_the_cli(browser, "takebreak:0.77", "5", "3")
+    assert [int(r["value"]) for r in hint_rows(browser)] == [o["value"] for o in cli["options"]]
+    browser.save_screenshot(str(IMG / "web-play-takebreak.png"))
+
+    by_id(browser, "tab-play").click()
+    Select(by_id(browser, "family")).select_by_value("graph")
+    graph = tmp_path / "graph.json"
+    graph.write_text(by_id(browser, "graphtext").get_attribute("value"))
+    start_game(browser, "graph", "")
+    hint_matches_the_cli(browser, "graph", str(graph))
+    browser.save_screenshot(str(IMG / "web-play-graph.png"))
+
+    # multiplayer with preferences: the page's order is the CLI's --order
+    start_game(browser, "multiplayer", "1 2 3", players="3", order="0,2,1")
+    assert "--order 0,2,1" in by_id(browser, "transcript").get_attribute("value")
+    hint_matches_the_cli(browser, "multiplayer", "--players", "3", "--order", "0,2,1", "1", "2", "3")
+    browser.save_screenshot(str(IMG / "web-play-multiplayer.png"))
+
+
+def test_wythoff_common_divisor_nim_and_the_outcome_table(browser: Any) -> None:
+    start_game(browser, "wythoff", "4 8")
+    cli = hint_matches_the_cli(browser, "wythoff", "4", "8")
+    assert any(o["move"].startswith("both") for o in cli["options"])
+    browser.save_screenshot(str(IMG / "web-play-wythoff.png"))
+    start_game(browser, "cdnim", "6 3 2")
+    hint_matches_the_cli(browser, "cdnim", "6", "3", "2")
+    browser.save_screenshot(str(IMG / "web-play-cdnim.png"))
+    # the subtraction game's outcome table: P exactly where the CLI's value is 0
+    by_id(browser, "tab-explore").click()
+    by_id(browser, "sgo").click()
+    wait_for(browser, lambda d: css(d, "#soutcomes span"))
+    cells = css(browser, "#soutcomes span")
+    seq = grundy_json("subtraction", "--set", "1,3,4", "--sequence", "40")
+    values = seq["values"]
+    shown_p = [i for i, c in enumerate(cells) if "P" in (c.get_attribute("class") or "").split()]
+    assert shown_p == [i for i, v in enumerate(values[: len(cells)]) if v == 0]
+    browser.execute_script("arguments[0].scrollIntoView()", by_id(browser, "sgo"))
+    browser.save_screenshot(str(IMG / "web-explore-subtraction.png"))
+
+
+def test_the_game_graph_of_a_heap_position(browser: Any) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    by_id(browser, "tab-explore").click()
+    Select(by_id(browser, "pgfamily")).select_by_value("nim")
+    box = by_id(browser, "pgposition")
+    box.clear()
+    box.send_keys("2 3")
+    by_id(browser, "pggo").click()
+    wait_for(browser, lambda d: css(d, "#pgraphbox svg"))
+    labels = sorted(t.text for t in css(browser, "#pgraphbox svg text"))
+
+    def nim_sum(heaps: str) -> int:
+        v = 0
+        for h in heaps.split():
+            v ^= int(h)
+        return v
+
+    ids = ["0", "1", "1 1", "1 2", "1 3", "2", "2 2", "2 3", "3"]
+    assert labels == sorted(f"{i} G={nim_sum(i)}" for i in ids), labels
+    # P-positions are marked: as many orange boxes as nodes of value 0
+    fills = [r.get_attribute("fill") for r in css(browser, "#pgraphbox svg rect")]
+    assert fills.count("#fde7c8") == sum(1 for i in ids if nim_sum(i) == 0)
+    browser.execute_script("arguments[0].scrollIntoView()", by_id(browser, "pggo"))
+    browser.save_screenshot(str(IMG / "web-explore-graph.png"))
+    # a take-and-break heap: Dawson's Kayles (0.07) from 6, G(6) = 3
+    Select(by_id(browser, "pgfamily")).select_by_value("takebreak")
+    box.clear()
+    box.send_keys("6")
+    by_id(browser, "pggo").click()
+    wait_for(browser, lambda d: any(t.text == "6 G=3" for t in css(d, "#pgraphbox svg text")))
+    # too large a position: the program's refusal
+    Select(by_id(browser, "pgfamily")).select_by_value("nim")
+    box.clear()
+    box.send_keys("9 9 9")
+    by_id(browser, "pggo").click()
+    wait_for(browser, lambda d: "more than 200 positions" in by_id(d, "pgmessage").text)
+
+
 def test_bad_input_shows_the_programs_message(browser: Any) -> None:
     from selenium.webdriver.support.ui import Select
 
@@ -307,6 +410,15 @@ def test_a_sequence_plot_with_its_period_and_the_young_diagram(browser: Any) -> 
     assert label == "preperiod 53, period 34"
     assert "Certified" in by_id(browser, "certificate").text
     assert css(browser, "#seqplot svg")
+    # the rare values are the sparse engine's rare classes, as `takebreak --json` reports them
+    split = grundy_json("takebreak", "0.07", "--n", "300", "--no-record", "--rare-classes")["rare_common"]
+    shown = [[td.text for td in tr.find_elements("css selector", "td")]
+             for tr in css(browser, "#rare-table tr")[1:]]
+    assert shown == [[str(c["value"]), c["heaps"], str(c["count"]),
+                      ", ".join(map(str, c["positions"])) + (", …" if c["count"] > len(c["positions"]) else "")]
+                     for c in split["rare"]]
+    assert f"{split['rare_positions']} heap sizes in {split['rare_class_count']} rare classes" in by_id(
+        browser, "rare-summary").text
     browser.save_screenshot(str(IMG / "web-explore-sequence.png"))
     # a refusal, not a frozen page
     code.clear()
@@ -323,6 +435,43 @@ def test_a_sequence_plot_with_its_period_and_the_young_diagram(browser: Any) -> 
     wait_for(browser, lambda d: css(d, "#ygraphbox svg"))
     browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
     browser.save_screenshot(str(IMG / "web-explore-young.png"))
+
+
+def computations_running(needle: str) -> list[int]:
+    """Processes whose command line contains `needle` (Linux /proc)."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if needle in (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
+                    found.append(int(d.name))
+            except OSError:
+                pass
+    return found
+
+
+def test_a_new_plot_abandons_the_old_computation(browser: Any) -> None:
+    """Asking again cancels the request in flight: the server kills its computation."""
+    by_id(browser, "tab-explore").click()
+    code, n = by_id(browser, "seqcode"), by_id(browser, "seqn")
+    code.clear()
+    code.send_keys("0.6")
+    n.clear()
+    n.send_keys("100000000")
+    needle = "takebreak 0.6 --n 100000000"
+    by_id(browser, "seqgo").click()
+    wait_for(browser, lambda d: computations_running(needle), timeout=10)
+    code.clear()
+    code.send_keys("0.07")
+    n.clear()
+    n.send_keys("300")
+    by_id(browser, "seqgo").click()
+    wait_for(browser, lambda d: by_id(d, "period-label").text == "preperiod 53, period 34")
+    # the abandoned computation is stopped long before its 10 s budget
+    started = time.monotonic()
+    wait_for(browser, lambda d: not computations_running(needle), timeout=5)
+    assert time.monotonic() - started < 5
+    assert by_id(browser, "seqmessage").text == ""
 
 
 def test_a_loopy_graph_with_its_values(browser: Any) -> None:

@@ -31,6 +31,7 @@
 //! | [`graph`] | the loopy evaluator on a game graph, cycles allowed |
 
 pub mod boards;
+pub mod explore;
 pub mod generic;
 pub mod graph;
 pub mod heapgames;

@@ -81,6 +81,10 @@ pub struct PlayArgs {
     /// With --report: the engine moves once (for the player to move) before the report
     #[arg(long, requires = "report")]
     pub engine_turn: bool,
+    /// With --report: also write the game graph of the position (every position reachable
+    /// from it, at most 200) to FILE, as the JSON `grundy graph` reads
+    #[arg(long, value_name = "FILE", requires = "report")]
+    pub graph_out: Option<std::path::PathBuf>,
     /// multiplayer: number of players, 2 to 16 (the engine takes every seat but yours; default
     /// 3, or as many as --order/--prefs describe)
     #[arg(long, value_name = "M")]
@@ -130,7 +134,9 @@ fn check_flags(args: &PlayArgs) -> CliResult {
     Ok(())
 }
 
-fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
+/// The family's setup (subtraction set, preferences, a graph read from its file) and the
+/// position's words, from the flags.
+fn setup(args: &PlayArgs) -> CliResult<(Setup, Vec<String>)> {
     check_flags(args)?;
     let mut words = args.position.words()?;
     let mut setup = Setup {
@@ -160,6 +166,11 @@ fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
         }
         _ => {}
     }
+    Ok((setup, words))
+}
+
+fn build(args: &PlayArgs) -> CliResult<Box<dyn Playable>> {
+    let (setup, words) = setup(args)?;
     grundy::play::build(&args.family, &words, &setup).map_err(|e| {
         let message = e.to_string();
         if message.starts_with("unknown game") {
@@ -349,6 +360,21 @@ fn print_report(
     })
 }
 
+/// The most positions `--graph-out` writes.
+const MAX_GRAPH_OUT: usize = 200;
+
+/// `--graph-out FILE`: the game graph of the position after the --move's.
+fn write_graph(args: &PlayArgs, path: &std::path::Path) -> CliResult {
+    crate::common::check_output_paths(&[("--graph-out", &Some(path.to_path_buf()))])?;
+    let (setup, words) = setup(args)?;
+    let graph =
+        grundy::play::explore::game_graph(&args.family, &words, &args.moves, &setup, MAX_GRAPH_OUT)
+            .map_err(|e| CliError::input(e.to_string()))?;
+    let text = serde_json::to_string_pretty(&graph)?;
+    std::fs::write(path, text + "\n")
+        .map_err(|e| CliError::input(format!("cannot write '{}': {e}", path.display())))
+}
+
 fn strength(args: &PlayArgs) -> Strength {
     match args.engine {
         EngineArg::Perfect => Strength::Perfect,
@@ -365,6 +391,9 @@ pub fn run(args: PlayArgs, json: bool) -> CliResult {
     };
     let mut dice = Dice::new(seed);
     let (mut game, mut history) = replay(&args, &args.moves)?;
+    if let Some(path) = &args.graph_out {
+        write_graph(&args, path)?;
+    }
     if args.report {
         return print_report(game, history, &args, &mut dice, json);
     }

@@ -176,6 +176,71 @@ impl Preferences {
         Preferences::new(orders)
     }
 
+    /// The profile a front end's choices describe — how `grundy play multiplayer`, `grundy
+    /// multiplayer`, the web page and Python read them: `order` (the `GAMES(k1,...,km)`
+    /// offsets, as [`Self::games`]) or `prefs` (one order per player, as [`Self::new`]; not
+    /// both), else Li's order for `players` players (default 3). When `players` is given with
+    /// an order it must agree with it. `names` are the choices as the front end calls them
+    /// (`["--players", "--order", "--prefs"]` for the CLI, `["players", "order", "prefs"]` for
+    /// Python), for the messages.
+    pub fn choose(
+        players: Option<u64>,
+        order: Option<&[usize]>,
+        prefs: Option<Vec<Vec<usize>>>,
+        names: [&str; 3],
+    ) -> Result<Self, Error> {
+        let [players_name, order_name, prefs_name] = names;
+        let given_order = order.is_some();
+        let profile = match (order, prefs) {
+            (Some(_), Some(_)) => {
+                return Err(Error::Invalid(format!(
+                    "give {order_name} or {prefs_name}, not both"
+                )))
+            }
+            (Some(offsets), None) => Preferences::games(offsets)?,
+            (None, Some(orders)) => Preferences::new(orders)?,
+            (None, None) => {
+                let m = players.unwrap_or(3);
+                if !(2..=MAX_PLAYERS as u64).contains(&m) {
+                    return Err(Error::Invalid(format!(
+                        "{players_name} must be between 2 and {MAX_PLAYERS} (got {m})"
+                    )));
+                }
+                Preferences::li(m as usize)?
+            }
+        };
+        if let Some(m) = players {
+            if m != profile.players() as u64 {
+                let given = if given_order { order_name } else { prefs_name };
+                return Err(Error::Invalid(format!(
+                    "{given} describes {} players but {players_name} is {m}",
+                    profile.players()
+                )));
+            }
+        }
+        Ok(profile)
+    }
+
+    /// [`Self::choose`] from text: `order` as [`Self::parse_games`] reads it (`"1,2,0"`),
+    /// `prefs` as [`Self::parse_orders`] (`"0,1,2/2,1,0/1,0,2"`).
+    pub fn from_choices(
+        players: Option<u64>,
+        order: Option<&str>,
+        prefs: Option<&str>,
+        names: [&str; 3],
+    ) -> Result<Self, Error> {
+        let offsets = order.map(|t| parse_list("the order", t)).transpose()?;
+        let orders = prefs
+            .map(|text| {
+                text.split(['/', ';'])
+                    .enumerate()
+                    .map(|(x, part)| parse_list(&format!("the order of player {x}"), part))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        Preferences::choose(players, offsets.as_deref(), orders, names)
+    }
+
     /// The number of players `m`.
     pub fn players(&self) -> usize {
         self.orders.len()

@@ -29,6 +29,7 @@
 //! most one for every 32 positions beyond a fixed allowance, else the dense mode drops them),
 //! so a run costs about the 2 bytes per heap size of the value array itself.
 
+pub mod classes;
 mod far;
 pub mod kernels;
 mod pipeline;
@@ -512,15 +513,8 @@ impl RareCommon {
         let len = g.len();
         let mut changed = false;
         if self.split.is_adaptive() {
-            let by_key = Split::by_frequency(self.parities, &self.counts, false);
-            let by_value = Split::by_frequency(self.parities, &self.counts, true);
-            let rare_key = by_key.rare_count(&self.counts);
-            let rare_value = by_value.rare_count(&self.counts);
-            let (best, best_rare) = if rare_value <= rare_key {
-                (by_value, rare_value)
-            } else {
-                (by_key, rare_key)
-            };
+            let (best, _) = Split::chosen(self.parities, &self.counts);
+            let best_rare = best.rare_count(&self.counts);
             // adopt only a clear improvement: rebuilding costs a pass over the sequence
             if best_rare + best_rare / 8 < self.rare_count {
                 self.split = best;

@@ -266,6 +266,20 @@ impl Split {
         split
     }
 
+    /// The engine's choice from frequencies: the better of [`Self::by_frequency`] by value and
+    /// by key (fewer rare positions; by value on a tie), and whether it is the one by value.
+    /// The engine's review adopts it ([`super::RareCommon`]), and
+    /// [`super::classes::rare_common_split`] reports it.
+    pub fn chosen(parities: SplitParities, counts: &[u64]) -> (Self, bool) {
+        let by_key = Split::by_frequency(parities, counts, false);
+        let by_value = Split::by_frequency(parities, counts, true);
+        if by_value.rare_count(counts) <= by_key.rare_count(counts) {
+            (by_value, true)
+        } else {
+            (by_key, false)
+        }
+    }
+
     /// The mask split: `v` is common (at both parities) when `v & mask` has an odd number of
     /// bits. Common xor common then has an even number, so every value with an even number is
     /// (conservatively) blocked and no common value ever is. Built in closed form: `F` is never
