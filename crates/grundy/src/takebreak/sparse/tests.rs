@@ -186,6 +186,37 @@ fn the_open_games_match_the_definition() {
 }
 
 #[test]
+fn later_split_moves_reuse_the_first_moves_far_options() {
+    // the byte maps of a later split move are the first move's, or-ed in `d` heaps further on
+    // (see `build_map_block`): codes with two, three and four split moves (k = 0 for 4.??,
+    // gaps of 1 to 3 and beyond the block of 16), on the byte-map path at every size
+    for text in [
+        "0.146",
+        "4.444",
+        "0.446",
+        "0.4404",
+        "0.40000000000000000004",
+        "4.0404",
+    ] {
+        let c = code(text);
+        let n = 3_000;
+        let expect = reference(&c, n);
+        for tuning in [Tuning::default(), busy_tuning()] {
+            let forced = Tuning {
+                force_mode: Some(Mode::Sparse),
+                force_wide: true,
+                ..tuning
+            };
+            let got = run(
+                &mut RareCommon::with_policy(&c, SplitPolicy::Frequency, forced).unwrap(),
+                n,
+            );
+            assert_eq!(got, expect, "code {text}");
+        }
+    }
+}
+
+#[test]
 fn forced_modes_and_fixed_splits_give_the_same_values() {
     for text in [
         "0.16", "0.6", "0.137", "4.07", "0.4", "0.51", "0.007", "0.1",

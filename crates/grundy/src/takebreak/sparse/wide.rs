@@ -148,6 +148,9 @@ struct MapBlock {
     /// Bytes per map (`64 * words` when built).
     stride: usize,
     maps: Vec<u8>,
+    /// The maps with the far options of the first split move only (see
+    /// [`RareCommon::build_map_block`]).
+    first: Vec<u8>,
     near_end: usize,
     far_end: Vec<usize>,
 }
@@ -475,6 +478,14 @@ impl RareCommon {
         }
         block.near_end = rare.partition_point(|&r| (r as usize) < MAP_BLOCK);
         block.far_end.clear();
+        // The far options of a later split move need no stores of their own: removing `k + d`
+        // from heap `n + d` leaves the same heap `m` as removing `k` from `n`, so heap
+        // `n + d`'s far options under the later move are heap `n`'s under the first (the same
+        // splits `(r, m - r)`, every `r` of the first move's far set below `m`). The first
+        // move's maps are kept apart and or-ed in `d` maps further on; only the first `d` maps
+        // of the block take the later move's stores (0.146: moves 2 and 3, half the stores).
+        let mut first: Option<(usize, usize)> = None; // (m0, far end) of the first move
+        let mut kept = false; // whether `block.first` holds the first move's maps
         for m0 in self.moves.split_heaps(n) {
             let far_end = if m0 >= 2 {
                 let end = rare
@@ -482,7 +493,40 @@ impl RareCommon {
                     .max(block.near_end);
                 let far = &rare[block.near_end..end];
                 self.stats.rare_options += (far.len() * MAP_BLOCK) as u64;
-                kernels::far_maps(g, far, m0, &mut block.maps, block.stride, self.span);
+                let stride = block.stride;
+                match first {
+                    None => {
+                        kernels::far_maps(g, far, m0, &mut block.maps, stride, self.span);
+                        first = Some((m0, end));
+                    }
+                    Some((m1, end1)) if m1 - m0 < MAP_BLOCK && end <= end1 => {
+                        let d = m1 - m0;
+                        if block.first.len() < MAP_BLOCK * stride {
+                            block.first.resize(MAP_BLOCK * stride, 0);
+                        }
+                        if !kept {
+                            // the first move's maps alone, before any later move adds to them
+                            block.first[..MAP_BLOCK * stride]
+                                .copy_from_slice(&block.maps[..MAP_BLOCK * stride]);
+                            kept = true;
+                        }
+                        for j in d..MAP_BLOCK {
+                            let from = &block.first[(j - d) * stride..][..words * 64];
+                            let to = &mut block.maps[j * stride..][..words * 64];
+                            for (t, &f) in to.iter_mut().zip(from) {
+                                *t |= f;
+                            }
+                        }
+                        for j in 0..d {
+                            let map = &mut block.maps[j * stride..][..stride];
+                            for &r in far {
+                                let r = r as usize;
+                                map[(g[r] ^ g[m0 + j - r]) as usize] = 1;
+                            }
+                        }
+                    }
+                    Some(_) => kernels::far_maps(g, far, m0, &mut block.maps, stride, self.span),
+                }
                 end
             } else {
                 block.near_end
