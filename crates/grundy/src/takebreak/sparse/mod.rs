@@ -44,8 +44,8 @@
 //! (about candidate / 2 of them, 36 to 396 in the heaps sampled). Per heap, about 11,400 rare options are marked (two split moves), one byte store
 //! each ([`kernels::far_maps`]: about half a nanosecond of CPU per option once the maps
 //! stopped sharing cache sets), and about 14,800 splits are looked at by the witness search. A `perf` profile of
-//! 0.146 to 2^19 after this pass: far rare options 53%, the witness lookups 29%, the rest of the
-//! search 7%.
+//! 0.146 to 2^19 at commit 58dd872: far rare options 53%, the witness lookups 29%, the rest of
+//! the search 7% (the next commit then halved the far stores: see `build_map_block`).
 //!
 //! The store per rare option is now the floor of this design: at one store per cycle the
 //! marking alone caps 0.146 near 250,000 values/s. A next step (not built; a design to measure):
