@@ -41,14 +41,16 @@
 //! produce only unblocked ones, and (in every heap sampled) every unblocked value below the
 //! candidate is among them — so the candidate is the first unblocked value that no rare option
 //! produces, and the witness search then needs a witness for every blocked value below it
-//! (about candidate / 2 of them, 36 to 396 in the heaps sampled). Per heap, about 11,400 rare options are marked (two split moves), one byte store
-//! each ([`kernels::far_maps`]: about half a nanosecond of CPU per option once the maps
-//! stopped sharing cache sets), and about 14,800 splits are looked at by the witness search. A `perf` profile of
-//! 0.146 to 2^19 at commit 58dd872: far rare options 53%, the witness lookups 29%, the rest of
-//! the search 7% (the next commit then halved the far stores: see `build_map_block`).
+//! (about candidate / 2 of them, 36 to 396 in the heaps sampled). Per heap, about 11,400 rare
+//! options are marked (two split moves), one byte store each ([`kernels::far_maps`]: about
+//! half a nanosecond of CPU per option once the maps stopped sharing cache sets), and about
+//! 14,800 splits are looked at by the witness search. A `perf` profile of 0.146 to 2^19 at
+//! commit 58dd872: far rare options 53%, the witness lookups 29%, the rest of the search 7%
+//! (the next commit then halved the far stores: see `build_map_block`).
 //!
-//! The store per rare option is now the floor of this design: at one store per cycle the
-//! marking alone caps 0.146 near 250,000 values/s. A next step (not built; a design to measure):
+//! The store per rare option (about 6,100 per heap of 0.146 once its second move reuses the
+//! first's) is the floor of this design: at one store per cycle of a 3 GHz core the marking
+//! alone would cap 0.146 near 500,000 values/s (an estimate, not a measurement). A next step (not built; a design to measure):
 //! replace the stores by lookups. Per heap, the unblocked values below the span are a wanted
 //! set of at most 1024 values once compressed as in `far` (one bit dropped), small enough for
 //! registers as the witness search's sets are; the heap's rare options are looked up 32 at a
