@@ -205,40 +205,61 @@ fn far_masks_body<L: Lane>(g: &[u16], positions: &[u32], m0: usize, masks: &mut 
 pub const MAP_BLOCK: usize = 16;
 
 /// As [`far_masks`] for values of any size and [`MAP_BLOCK`] heaps: mark `G(r) ^ G(m0 + j - r)`
-/// in the byte map `maps[j * stride ..][.. stride]` of heap `m0 + j`. `stride` must be a power
-/// of two above every value.
+/// in the byte map `maps[j * stride ..][.. stride]` of heap `m0 + j`. `span` must be a power of
+/// two above every value, and `stride` at least `span`.
+///
+/// The stride should not be a power of two of 4096 bytes or more: the maps would then start at
+/// the same offset of a page, a byte of one map would share its L1 cache set with the same byte
+/// of the fifteen others, and the stores would miss the cache. 0.146 (values below 2048, about
+/// 11,000 rare options per heap) to 2^19 took 10.6 s of user CPU with a stride of 4096 and
+/// 6.0 s with `span + 64`, everything else equal (a loaded machine; `docs/performance.md`).
 #[inline]
-pub fn far_maps(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride: usize) {
-    assert!(stride.is_power_of_two() && maps.len() >= MAP_BLOCK * stride);
+pub fn far_maps(
+    g: &[u16],
+    positions: &[u32],
+    m0: usize,
+    maps: &mut [u8],
+    stride: usize,
+    span: usize,
+) {
+    assert!(span.is_power_of_two() && stride >= span && maps.len() >= MAP_BLOCK * stride);
     let maps = &mut maps[..MAP_BLOCK * stride];
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor supports AVX2 (checked just above).
             unsafe {
-                match stride {
-                    128 => far_maps_avx2::<128>(g, positions, m0, maps),
-                    256 => far_maps_avx2::<256>(g, positions, m0, maps),
-                    512 => far_maps_avx2::<512>(g, positions, m0, maps),
-                    1024 => far_maps_avx2::<1024>(g, positions, m0, maps),
-                    2048 => far_maps_avx2::<2048>(g, positions, m0, maps),
-                    _ => far_maps_any(g, positions, m0, maps, stride),
+                match span {
+                    128 => far_maps_avx2::<128>(g, positions, m0, maps, stride),
+                    256 => far_maps_avx2::<256>(g, positions, m0, maps, stride),
+                    512 => far_maps_avx2::<512>(g, positions, m0, maps, stride),
+                    1024 => far_maps_avx2::<1024>(g, positions, m0, maps, stride),
+                    2048 => far_maps_avx2::<2048>(g, positions, m0, maps, stride),
+                    4096 => far_maps_avx2::<4096>(g, positions, m0, maps, stride),
+                    8192 => far_maps_avx2::<8192>(g, positions, m0, maps, stride),
+                    _ => far_maps_any(g, positions, m0, maps, stride, span),
                 }
             }
             return;
         }
     }
-    far_maps_any(g, positions, m0, maps, stride)
+    far_maps_any(g, positions, m0, maps, stride, span)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn far_maps_avx2<const S: usize>(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8]) {
+unsafe fn far_maps_avx2<const S: usize>(
+    g: &[u16],
+    positions: &[u32],
+    m0: usize,
+    maps: &mut [u8],
+    stride: usize,
+) {
     use std::arch::x86_64::*;
     // fixed-size maps: every index below is provably in bounds, so the stores are bare
     let mut chunks = maps
-        .chunks_exact_mut(S)
-        .map(|c| <&mut [u8; S]>::try_from(c).expect("S bytes"));
+        .chunks_exact_mut(stride)
+        .map(|c| <&mut [u8; S]>::try_from(&mut c[..S]).expect("S bytes"));
     let mut maps: [&mut [u8; S]; MAP_BLOCK] =
         std::array::from_fn(|_| chunks.next().expect("MAP_BLOCK maps"));
     let mask = _mm256_set1_epi16((S - 1) as i16);
@@ -260,13 +281,20 @@ unsafe fn far_maps_avx2<const S: usize>(g: &[u16], positions: &[u32], m0: usize,
     }
 }
 
-fn far_maps_any(g: &[u16], positions: &[u32], m0: usize, maps: &mut [u8], stride: usize) {
+fn far_maps_any(
+    g: &[u16],
+    positions: &[u32],
+    m0: usize,
+    maps: &mut [u8],
+    stride: usize,
+    span: usize,
+) {
     for &r in positions {
         let r = r as usize;
         let v = g[r];
         let partners = &g[m0 - r..m0 - r + MAP_BLOCK];
         for (j, &p) in partners.iter().enumerate() {
-            maps[j * stride + ((v ^ p) as usize & (stride - 1))] = 1;
+            maps[j * stride + ((v ^ p) as usize & (span - 1))] = 1;
         }
     }
 }
@@ -385,6 +413,17 @@ pub const SMALL_SET: usize = 512;
 /// (games whose values pass 512, such as 0.437).
 pub const WIDE_SET: usize = 1024;
 
+/// Values below this have their "wanted" set held in eight AVX-512 registers by
+/// [`take_in_bits`] (four below 2048): games whose values pass 1024, such as 0.146 (values past
+/// 1,500 by 2^20), whose witness searches would otherwise look up a byte map one split at a
+/// time.
+pub const HUGE_SET: usize = 4096;
+
+/// The sizes of the wanted sets that [`take_in_bits`] and [`collect_wanted_xors`] take (`32 W`
+/// values for `W` words of 32 bits), smallest first: the smallest that holds every value of a
+/// game is the cheapest lookup.
+pub const SET_WIDTHS: [usize; 4] = [SMALL_SET, WIDE_SET, 2048, HUGE_SET];
+
 /// The first `i` in `lo..hi` such that `G(i) ^ G(m - i)` is in `bits` (a bit set of values
 /// below [`SMALL_SET`], bit `v % 32` of word `v / 32`). Every value of `g` must be below
 /// [`SMALL_SET`]; range conditions as in [`targets_hit`].
@@ -417,7 +456,7 @@ pub fn find_in_bits(
 
 /// Scan the splits `lo..hi` of a heap of `m` for the values of `bits` (as [`find_in_bits`],
 /// for a set of `32 * W` values: `W` is 16 for values below [`SMALL_SET`], 32 for values below
-/// [`WIDE_SET`]), taking each value out of `bits` at its first split and pushing `(i, value)` to
+/// [`WIDE_SET`], 64 or 128 for values below 2048 or [`HUGE_SET`]), taking each value out of `bits` at its first split and pushing `(i, value)` to
 /// `taken`; stop early when `bits` is empty. Returns the split where it emptied, if it did.
 /// Every value of `g` must be below `32 * W`. `left` is the number of values in `bits`, kept
 /// up to date (the caller tracks it: counting the bits here costs more than a short scan
@@ -431,7 +470,7 @@ pub fn take_in_bits<const W: usize>(
     left: &mut u32,
     taken: &mut Vec<(usize, u16)>,
 ) -> Option<usize> {
-    const { assert!(W == 16 || W == 32) };
+    const { assert!(W == 16 || W == 32 || W == 64 || W == 128) };
     debug_assert_eq!(*left, bits.iter().map(|w| w.count_ones()).sum::<u32>());
     if lo >= hi || *left == 0 {
         return None;
@@ -512,7 +551,7 @@ unsafe fn take_in_bits_avx512<const W: usize>(
     let len = low.len().min(high.len());
     let mut table = wanted_table_512(bits);
     // the lookup of the 32 splits from `j`: bit `i` set when split `j + i` is wanted
-    let lookup = |j: usize, table: (__m512i, __m512i)| {
+    let lookup = |j: usize, table: &[__m512i; 8]| {
         // SAFETY: the caller has j + 32 <= len.
         wanted_lanes_512::<W>(split_xors_512::<W>(low, high, j), table)
     };
@@ -520,7 +559,7 @@ unsafe fn take_in_bits_avx512<const W: usize>(
     // 64 splits per step: one branch per 64 (hits are dense at first, so fewer steps means
     // fewer mispredicted branches)
     while j + 64 <= len {
-        let hits = lookup(j, table) as u64 | (lookup(j + 32, table) as u64) << 32;
+        let hits = lookup(j, &table) as u64 | (lookup(j + 32, &table) as u64) << 32;
         if hits != 0 {
             if let Some(end) = take_hits(hits, j, low, high, lo, bits, left, taken) {
                 return Some(end);
@@ -533,7 +572,7 @@ unsafe fn take_in_bits_avx512<const W: usize>(
         // the rest (fewer than 64 splits) in at most two lookups of 32, the last one ending at
         // `len` and overlapping splits already looked at, whose hits are masked off
         if j + 32 < len {
-            let hits = lookup(j, table) as u64;
+            let hits = lookup(j, &table) as u64;
             if hits != 0 {
                 if let Some(end) = take_hits(hits, j, low, high, lo, bits, left, taken) {
                     return Some(end);
@@ -543,33 +582,27 @@ unsafe fn take_in_bits_avx512<const W: usize>(
             j += 32;
         }
         let base = len - 32;
-        let hits = (lookup(base, table) as u64) >> (j - base) << (j - base);
+        let hits = (lookup(base, &table) as u64) >> (j - base) << (j - base);
         return take_hits(hits, base, low, high, lo, bits, left, taken);
     }
     take_in_bits_from(low, high, lo, j, bits, left, taken)
 }
 
-/// The wanted set of [`take_in_bits`] in registers: words `0..32` of 16 bits in the first,
-/// `32..64` in the second (the same as the first when `W = 16`).
+/// The wanted set of [`take_in_bits`] in registers: register `k` holds words `32 k .. 32 k + 32`
+/// of 16 bits, for the first `W / 16` registers (the rest are zero and never read).
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-unsafe fn wanted_table_512<const W: usize>(
-    bits: &[u32; W],
-) -> (std::arch::x86_64::__m512i, std::arch::x86_64::__m512i) {
+unsafe fn wanted_table_512<const W: usize>(bits: &[u32; W]) -> [std::arch::x86_64::__m512i; 8] {
     use std::arch::x86_64::*;
-    let second = if W == 32 {
-        bits.as_ptr().add(16)
-    } else {
-        bits.as_ptr()
-    };
-    // SAFETY: `bits` is W u32 = 64 or 128 bytes.
-    (
-        _mm512_loadu_si512(bits.as_ptr() as *const __m512i),
-        _mm512_loadu_si512(second as *const __m512i),
-    )
+    let mut table = [_mm512_setzero_si512(); 8];
+    for (k, register) in table.iter_mut().enumerate().take(W / 16) {
+        // SAFETY: k < W / 16, so the 16 words from 16 k are inside `bits` (W u32).
+        *register = _mm512_loadu_si512(bits.as_ptr().add(16 * k) as *const __m512i);
+    }
+    table
 }
 
 /// `G(i) ^ G(m - i)` for the 32 splits from offset `j` of `low` (and the mirrored end of
@@ -602,9 +635,10 @@ unsafe fn split_xors_512<const W: usize>(
     )
 }
 
-/// Which of the 32 values `x` are in the wanted set `(table, upper)` (see
-/// [`wanted_table_512`]): one in-register permute picks word `x / 16` for each lane, one
-/// variable shift bit `x % 16`.
+/// Which of the 32 values `x` are in the wanted set `table` (see [`wanted_table_512`]): an
+/// in-register permute picks word `x / 16` for each lane (one for 512 values, a two-register
+/// permute for 1024; for 2048 and 4096 two or four of those, blended on bits 10 and 11 of `x`),
+/// one variable shift bit `x % 16`.
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
@@ -612,15 +646,26 @@ unsafe fn split_xors_512<const W: usize>(
 #[inline]
 unsafe fn wanted_lanes_512<const W: usize>(
     x: std::arch::x86_64::__m512i,
-    (table, upper): (std::arch::x86_64::__m512i, std::arch::x86_64::__m512i),
+    table: &[std::arch::x86_64::__m512i; 8],
 ) -> u32 {
     use std::arch::x86_64::*;
     let index = _mm512_srli_epi16::<4>(x);
-    let word = if W == 32 {
-        // 64 words in two registers: bit 5 of the index picks the register
-        _mm512_permutex2var_epi16(table, index, upper)
-    } else {
-        _mm512_permutexvar_epi16(index, table)
+    // 64 words in two registers: bit 5 of the index picks the register
+    let pair = |k: usize| _mm512_permutex2var_epi16(table[k], index, table[k + 1]);
+    let word = match W {
+        16 => _mm512_permutexvar_epi16(index, table[0]),
+        32 => pair(0),
+        64 => {
+            let upper = _mm512_test_epi16_mask(x, _mm512_set1_epi16(1 << 10));
+            _mm512_mask_blend_epi16(upper, pair(0), pair(2))
+        }
+        _ => {
+            let bit10 = _mm512_test_epi16_mask(x, _mm512_set1_epi16(1 << 10));
+            let bit11 = _mm512_test_epi16_mask(x, _mm512_set1_epi16(1 << 11));
+            let below = _mm512_mask_blend_epi16(bit10, pair(0), pair(2));
+            let above = _mm512_mask_blend_epi16(bit10, pair(4), pair(6));
+            _mm512_mask_blend_epi16(bit11, below, above)
+        }
     };
     let bit = _mm512_srlv_epi16(word, _mm512_and_si512(x, _mm512_set1_epi16(15)));
     _mm512_test_epi16_mask(bit, _mm512_set1_epi16(1))
@@ -645,7 +690,7 @@ pub fn collect_wanted_xors<const W: usize>(
     bits: &[u32; W],
     out: &mut Vec<u16>,
 ) -> bool {
-    const { assert!(W == 16 || W == 32) };
+    const { assert!(W == 16 || W == 32 || W == 64 || W == 128) };
     #[cfg(target_arch = "x86_64")]
     {
         if lo >= hi {
@@ -740,7 +785,7 @@ unsafe fn collect_wanted_xors_avx512<const W: usize>(
     let mut j = 0;
     while j + 32 <= len {
         let x = split_xors_512::<W>(low, high, j);
-        keep(wanted_lanes_512::<W>(x, table), x);
+        keep(wanted_lanes_512::<W>(x, &table), x);
         j += 32;
     }
     if j < len && len >= 32 {
@@ -748,7 +793,7 @@ unsafe fn collect_wanted_xors_avx512<const W: usize>(
         let last = len - 32;
         let x = split_xors_512::<W>(low, high, last);
         keep(
-            wanted_lanes_512::<W>(x, table) >> (j - last) << (j - last),
+            wanted_lanes_512::<W>(x, &table) >> (j - last) << (j - last),
             x,
         );
         j = len;
@@ -1067,9 +1112,15 @@ mod tests {
             .collect();
         let positions: Vec<u32> = vec![16, 17, 25, 40, 41, 100, 200];
         let m0 = 300;
-        for stride in [256, 4096] {
+        for (stride, span) in [
+            (256, 256),
+            (4096, 4096),
+            (320, 256),
+            (4160, 4096),
+            (300, 256),
+        ] {
             let mut maps = vec![0u8; MAP_BLOCK * stride];
-            far_maps(&g, &positions, m0, &mut maps, stride);
+            far_maps(&g, &positions, m0, &mut maps, stride, span);
             for j in 0..MAP_BLOCK {
                 let mut expect = vec![0u8; stride];
                 for &r in &positions {
@@ -1130,9 +1181,9 @@ mod tests {
                     } else {
                         assert_eq!(out, [7], "nothing appended when there is no copy");
                     }
-                    let mut seen = [0u8; 1024];
+                    let mut seen = [0u8; HUGE_SET];
                     mark_values(&want, &mut seen);
-                    for x in 0..1024u16 {
+                    for x in 0..HUGE_SET as u16 {
                         assert_eq!(seen[x as usize] == 1, want.contains(&x), "{x}");
                     }
                 }
@@ -1145,6 +1196,14 @@ mod tests {
         let g = random_values(14, 3000, 1024);
         let wanted: Vec<u16> = (0..1024).filter(|x| x % 3 == 2).collect();
         check::<32>(&g, &wanted);
+        // values past 1024 (as 0.146's): sets of 2048 and 4096 values, four and eight registers
+        let g = random_values(15, 3000, 1600);
+        let wanted: Vec<u16> = (0..2048).filter(|x| x % 3 == 1 || *x >= 1500).collect();
+        check::<64>(&g, &wanted);
+        let g = random_values(16, 3000, 4000);
+        let wanted: Vec<u16> = (0..4096).filter(|x| x % 5 != 2).collect();
+        check::<128>(&g, &wanted);
+        check::<128>(&g, &[4095, 0, 1024, 2048, 3072]);
     }
 
     #[test]
@@ -1317,6 +1376,36 @@ mod tests {
                 (0..800).collect(),
                 (800..1024).collect(), // never produced: the whole range is scanned
                 (490..540).collect(),
+            ],
+        );
+    }
+
+    #[test]
+    fn every_copy_of_the_huge_take_in_bits_agrees_with_a_plain_loop() {
+        // values past 1024 (0.146's pass 1,500): sets of 2048 and 4096 values, with wanted
+        // values in each of their registers and on both sides of bits 10 and 11
+        let g = random_values(21, 20_000, 1600);
+        every_copy_agrees::<64>(
+            &g,
+            &[
+                vec![1500],
+                vec![0, 511, 512, 1023, 1024, 1535, 1599, 2047],
+                (0..800).map(|v| 2 * v + 1).collect(),
+                (0..1600).collect(),
+                (1600..2048).collect(), // never produced: the whole range is scanned
+                (1000..1100).collect(),
+            ],
+        );
+        let g = random_values(22, 20_000, 4000);
+        every_copy_agrees::<128>(
+            &g,
+            &[
+                vec![3000],
+                vec![0, 1023, 1024, 2047, 2048, 3071, 3072, 3999, 4095],
+                (0..2000).map(|v| 2 * v).collect(),
+                (0..4000).collect(),
+                (4000..4096).collect(), // never produced: the whole range is scanned
+                (2000..2100).collect(),
             ],
         );
     }

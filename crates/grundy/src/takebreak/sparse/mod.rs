@@ -25,9 +25,40 @@
 //! `far` marks the options of the rare positions far below a block of 32 heaps in AVX-512
 //! registers instead of one byte store each.
 //!
+//! The witness search looks its wanted values up 32 splits at a time in AVX-512 registers when
+//! every value is below 4096 (one register for 512 values, two for 1024, four for 2048, eight
+//! for 4096); beyond that, or without AVX-512, one split at a time in a byte map.
+//!
 //! Memory: besides the value array the engine keeps only the rare positions (4 bytes each, at
 //! most one for every 32 positions beyond a fixed allowance, else the dense mode drops them),
 //! so a run costs about the 2 bytes per heap size of the value array itself.
+//!
+//! # Games with many rare positions and wide values (0.146): where the time goes, what is next
+//!
+//! 0.146 to 2^18 (measured with a trace, issue 25): 5,814 rare positions spread over the whole
+//! sequence (the last ones near n, unlike Officers'), values below 2048, and a split that is a
+//! parity class as Officers': half of the values (1024 of 2048) are blocked, the rare options
+//! produce only unblocked ones, and (in every heap sampled) every unblocked value below the
+//! candidate is among them — so the candidate is the first unblocked value that no rare option
+//! produces, and the witness search then needs a witness for every blocked value below it
+//! (about candidate / 2 of them, 36 to 396 in the heaps sampled). Per heap, about 11,400 rare
+//! options are marked (two split moves), one byte store each ([`kernels::far_maps`]: about
+//! half a nanosecond of CPU per option once the maps stopped sharing cache sets), and about
+//! 14,800 splits are looked at by the witness search. A `perf` profile of 0.146 to 2^19 at
+//! commit 58dd872: far rare options 53%, the witness lookups 29%, the rest of the search 7%
+//! (the next commit then halved the far stores: see `build_map_block`).
+//!
+//! The store per rare option (about 6,100 per heap of 0.146 once its second move reuses the
+//! first's) is the floor of this design: at one store per cycle of a 3 GHz core the marking
+//! alone would cap 0.146 near 500,000 values/s (an estimate, not a measurement). A next step (not built; a design to measure):
+//! replace the stores by lookups. Per heap, the unblocked values below the span are a wanted
+//! set of at most 1024 values once compressed as in `far` (one bit dropped), small enough for
+//! registers as the witness search's sets are; the heap's rare options are looked up 32 at a
+//! time against it (the partners `G(m - r)` gathered, the rare values `G(r)` kept contiguous),
+//! each produced value taken out at its first option (about 800 takes per heap instead of
+//! 11,400 stores), and the candidate is the smallest value left. Whether a gather and a lookup
+//! per 16 or 32 options beat 16 or 32 stores is the open question; the transposed layout of
+//! `far` (heaps in lanes) needs no gather but cannot share one wanted set between lanes.
 
 pub mod classes;
 mod far;

@@ -130,7 +130,7 @@ fn officers_matches_the_definition_and_grossmans_rare_values() {
 #[test]
 fn games_with_values_past_512_match_the_definition() {
     // 0.437 (values pass 512 at n = 5,399) and 0.414 look for witnesses with the set of 1024
-    // values; 0.764 passes 1024 too, and moves on to the byte map
+    // values; 0.764 passes 1024 too, and moves on to the sets of 2048 and 4096
     for (text, above) in [("0.437", 512), ("0.414", 512), ("0.764", 1024)] {
         let c = code(text);
         let n = 12_000;
@@ -140,6 +140,79 @@ fn games_with_values_past_512_match_the_definition() {
             "{text}: no value reaches {above}"
         );
         assert_eq!(g, reference(&c, n), "code {text}");
+    }
+}
+
+#[test]
+fn games_with_values_past_1024_match_the_definition_in_the_sparse_mode() {
+    // 0.764 passes 1024 before n = 12,000 (and stays below 4096): its witness searches take the
+    // wanted sets of 2048 and 4096 values held in four and eight registers, and its byte maps
+    // have a stride of span + 64 bytes. Left alone it turns dense, so the sparse mode is forced,
+    // with the default reviews and with short ones (the split rebuilt often).
+    let c = code("0.764");
+    let n = 12_000;
+    let expect = reference(&c, n);
+    let top = *expect.iter().max().unwrap();
+    assert!((1024..4096).contains(&top), "0.764's largest value {top}");
+    for tuning in [Tuning::default(), busy_tuning()] {
+        let forced = Tuning {
+            force_mode: Some(Mode::Sparse),
+            ..tuning
+        };
+        let got = run(
+            &mut RareCommon::with_policy(&c, SplitPolicy::Frequency, forced).unwrap(),
+            n,
+        );
+        assert_eq!(got, expect);
+    }
+}
+
+#[test]
+fn the_open_games_match_the_definition() {
+    // 0.146, 0.143 and 0.206 (issue 25's open games, many rare positions and wide values), to
+    // n = 6,000 with the default and the busy tuning
+    for text in ["0.146", "0.143", "0.206"] {
+        let c = code(text);
+        let n = 6_000;
+        let expect = reference(&c, n);
+        for tuning in [Tuning::default(), busy_tuning()] {
+            let got = run(
+                &mut RareCommon::with_policy(&c, SplitPolicy::Frequency, tuning).unwrap(),
+                n,
+            );
+            assert_eq!(got, expect, "code {text}");
+        }
+    }
+}
+
+#[test]
+fn later_split_moves_reuse_the_first_moves_far_options() {
+    // the byte maps of a later split move are the first move's, or-ed in `d` heaps further on
+    // (see `build_map_block`): codes with two, three and four split moves (k = 0 for 4.??,
+    // gaps of 1 to 3 and beyond the block of 16), on the byte-map path at every size
+    for text in [
+        "0.146",
+        "4.444",
+        "0.446",
+        "0.4404",
+        "0.40000000000000000004",
+        "4.0404",
+    ] {
+        let c = code(text);
+        let n = 3_000;
+        let expect = reference(&c, n);
+        for tuning in [Tuning::default(), busy_tuning()] {
+            let forced = Tuning {
+                force_mode: Some(Mode::Sparse),
+                force_wide: true,
+                ..tuning
+            };
+            let got = run(
+                &mut RareCommon::with_policy(&c, SplitPolicy::Frequency, forced).unwrap(),
+                n,
+            );
+            assert_eq!(got, expect, "code {text}");
+        }
     }
 }
 

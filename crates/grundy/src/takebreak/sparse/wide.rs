@@ -8,7 +8,7 @@
 //! find are fixed at the start; the search marks them in a byte map and counts them down,
 //! stopping at the very split that finds the last one.
 
-use super::kernels::{self, MAP_BLOCK, SMALL_SET, WIDE_SET};
+use super::kernels::{self, HUGE_SET, MAP_BLOCK, SET_WIDTHS};
 use super::split::VALUES;
 use super::{
     record_hint, HintControl, Hints, Mode, OctalMoves, RareCommon, SparseStats, HINT_DEPTH,
@@ -28,17 +28,23 @@ const TAIL_CHUNK: usize = 256;
 const HINTED_MOVES: usize = 2;
 
 /// The wanted set as a bit set (bit `v % 32` of word `v / 32`) when every value is below
-/// [`WIDE_SET`]; only the first `width / 32` words are used.
-#[derive(Clone, Copy)]
-struct WantedBits {
-    bits: [u32; WIDE_SET / 32],
+/// [`HUGE_SET`]; only the first `width / 32` words are used (and cleared: the words live in
+/// the [`Witness`] state, so that a search for 512 values does not clear 4096 bits).
+struct WantedBits<'a> {
+    bits: &'a mut [u32; HUGE_SET / 32],
     /// How many values `bits` holds.
     left: u32,
-    /// [`SMALL_SET`] or [`WIDE_SET`]: every value of the game is below it.
+    /// One of [`SET_WIDTHS`]: every value of the game is below it.
     width: usize,
 }
 
-impl WantedBits {
+/// `bits` as the first `W` words (`W` is at most `HUGE_SET / 32`).
+#[inline(always)]
+fn words<const W: usize>(bits: &mut [u32; HUGE_SET / 32]) -> &mut [u32; W] {
+    (&mut bits[..W]).try_into().expect("W words")
+}
+
+impl WantedBits<'_> {
     /// The vectorised lookup of [`kernels::take_in_bits`] for this width.
     #[inline(always)]
     fn take(
@@ -49,13 +55,12 @@ impl WantedBits {
         hi: usize,
         taken: &mut Vec<(usize, u16)>,
     ) -> Option<usize> {
-        if self.width == SMALL_SET {
-            let small: &mut [u32; SMALL_SET / 32] = (&mut self.bits[..SMALL_SET / 32])
-                .try_into()
-                .expect("SMALL_SET bits");
-            kernels::take_in_bits(g, m, lo, hi, small, &mut self.left, taken)
-        } else {
-            kernels::take_in_bits(g, m, lo, hi, &mut self.bits, &mut self.left, taken)
+        let (bits, left) = (&mut *self.bits, &mut self.left);
+        match self.width {
+            512 => kernels::take_in_bits(g, m, lo, hi, words::<16>(bits), left, taken),
+            1024 => kernels::take_in_bits(g, m, lo, hi, words::<32>(bits), left, taken),
+            2048 => kernels::take_in_bits(g, m, lo, hi, words::<64>(bits), left, taken),
+            _ => kernels::take_in_bits(g, m, lo, hi, words::<128>(bits), left, taken),
         }
     }
 }
@@ -92,6 +97,10 @@ pub(super) struct Witness {
     ends: Vec<usize>,
     /// The witness search's first round: the wanted values it met.
     collected: Vec<u16>,
+    /// The words of [`WantedBits`].
+    bits: Box<[u32; HUGE_SET / 32]>,
+    /// The first round's packed values.
+    round: Box<[u64; HUGE_SET / 64]>,
 }
 
 impl Default for Witness {
@@ -105,6 +114,8 @@ impl Default for Witness {
             cursors: Vec::new(),
             ends: Vec::new(),
             collected: Vec::new(),
+            bits: Box::new([0; HUGE_SET / 32]),
+            round: Box::new([0; HUGE_SET / 64]),
         }
     }
 }
@@ -137,6 +148,9 @@ struct MapBlock {
     /// Bytes per map (`64 * words` when built).
     stride: usize,
     maps: Vec<u8>,
+    /// The maps with the far options of the first split move only (see
+    /// [`RareCommon::build_map_block`]).
+    first: Vec<u8>,
     near_end: usize,
     far_end: Vec<usize>,
 }
@@ -233,13 +247,13 @@ fn scan_wanted(
     m: usize,
     range: std::ops::Range<usize>,
     wanted: &mut [u8; VALUES],
-    small: &mut Option<WantedBits>,
+    small: &mut Option<WantedBits<'_>>,
     taken: &mut Vec<(usize, u16)>,
     mut visit: impl FnMut(usize, u16) -> bool,
 ) -> Option<usize> {
     let (lo, hi) = (range.start, range.end);
     if let Some(bits) = small {
-        // values below 512 or 1024: the vectorised lookup takes every wanted value it meets
+        // values below 512, 1024, 2048 or 4096: the vectorised lookup takes every wanted value it meets
         taken.clear();
         bits.take(g, m, lo, hi, taken);
         for &(i, x) in taken.iter() {
@@ -282,15 +296,15 @@ fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES])
     None
 }
 
-/// The witness search's first round: every wanted value (of `bits`, a set of `32 * bits.len()`
-/// values as in [`WantedBits`], above every value of the game) among the first `chunk` splits
-/// of each stretch (heap `m` of `heaps` for stretch `c`, from `cursors[c]` to at most
-/// `ends[c]`), packed into bit-set words (other values of those splits may be in them too); the
-/// cursors move on. `collected` is scratch room.
+/// The witness search's first round: every wanted value (of `bits`, a set of `32 * W` values
+/// as in [`WantedBits`], above every value of the game; `S = 32 * W`) among the first `chunk`
+/// splits of each stretch (heap `m` of `heaps` for stretch `c`, from `cursors[c]` to at most
+/// `ends[c]`), packed into bit-set words `found` (`W / 2` of them; other values of those splits
+/// may be in them too); the cursors move on. `collected` is scratch room.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn first_round(
-    bits: &[u32],
+fn first_round<const W: usize, const S: usize>(
+    bits: &[u32; W],
     g: &[u16],
     heaps: impl Iterator<Item = usize>,
     cursors: &mut [usize],
@@ -298,8 +312,10 @@ fn first_round(
     chunk: usize,
     scanned: &mut u64,
     collected: &mut Vec<u16>,
-) -> [u64; WIDE_SET / 64] {
-    let mut seen = [0u8; WIDE_SET];
+    found: &mut [u64],
+) {
+    const { assert!(S == 32 * W) };
+    let mut seen = [0u8; S];
     collected.clear();
     for (c, m) in heaps.enumerate() {
         let lo = cursors[c];
@@ -307,14 +323,7 @@ fn first_round(
         if lo < hi {
             // the wanted xors of every stretch are collected first and marked at the end, so
             // that they are not read back right after their vector stores
-            let done = match <&[u32; SMALL_SET / 32]>::try_from(bits) {
-                Ok(small) => kernels::collect_wanted_xors(g, m, lo, hi, small, collected),
-                Err(_) => {
-                    let wide = bits.try_into().expect("a SMALL_SET or WIDE_SET wanted set");
-                    kernels::collect_wanted_xors::<{ WIDE_SET / 32 }>(g, m, lo, hi, wide, collected)
-                }
-            };
-            if !done {
+            if !kernels::collect_wanted_xors(g, m, lo, hi, bits, collected) {
                 kernels::mark_xors(g, m, lo, hi, &mut seen);
             }
             *scanned += (hi - lo) as u64;
@@ -322,14 +331,12 @@ fn first_round(
         }
     }
     kernels::mark_values(collected, &mut seen);
-    let mut found = [0u64; WIDE_SET / 64];
-    pack(&seen[..32 * bits.len()], &mut found);
-    found
+    pack(&seen, &mut found[..W / 2]);
 }
 
 /// Whether `t` still needs a witness.
 #[inline]
-fn still_wanted(small: &Option<WantedBits>, wanted: &[u8; VALUES], t: usize) -> bool {
+fn still_wanted(small: &Option<WantedBits<'_>>, wanted: &[u8; VALUES], t: usize) -> bool {
     match small {
         Some(set) => set.bits[t >> 5] >> (t & 31) & 1 == 1,
         None => wanted[t] != 0,
@@ -460,7 +467,8 @@ impl RareCommon {
         let block = &mut self.wide.block;
         block.start = n;
         block.epoch = self.rare_epoch;
-        block.stride = (words * 64).next_power_of_two();
+        // not a power of two: see `kernels::far_maps` (maps 4096 bytes apart miss the cache)
+        block.stride = words * 64;
         if block.maps.len() < MAP_BLOCK * block.stride {
             block.maps.resize(MAP_BLOCK * block.stride, 0);
         }
@@ -470,6 +478,14 @@ impl RareCommon {
         }
         block.near_end = rare.partition_point(|&r| (r as usize) < MAP_BLOCK);
         block.far_end.clear();
+        // The far options of a later split move need no stores of their own: removing `k + d`
+        // from heap `n + d` leaves the same heap `m` as removing `k` from `n`, so heap
+        // `n + d`'s far options under the later move are heap `n`'s under the first (the same
+        // splits `(r, m - r)`, every `r` of the first move's far set below `m`). The first
+        // move's maps are kept apart and or-ed in `d` maps further on; only the first `d` maps
+        // of the block take the later move's stores (0.146: moves 2 and 3, half the stores).
+        let mut first: Option<(usize, usize)> = None; // (m0, far end) of the first move
+        let mut kept = false; // whether `block.first` holds the first move's maps
         for m0 in self.moves.split_heaps(n) {
             let far_end = if m0 >= 2 {
                 let end = rare
@@ -477,7 +493,40 @@ impl RareCommon {
                     .max(block.near_end);
                 let far = &rare[block.near_end..end];
                 self.stats.rare_options += (far.len() * MAP_BLOCK) as u64;
-                kernels::far_maps(g, far, m0, &mut block.maps, block.stride);
+                let stride = block.stride;
+                match first {
+                    None => {
+                        kernels::far_maps(g, far, m0, &mut block.maps, stride, self.span);
+                        first = Some((m0, end));
+                    }
+                    Some((m1, end1)) if m1 - m0 < MAP_BLOCK && end <= end1 => {
+                        let d = m1 - m0;
+                        if block.first.len() < MAP_BLOCK * stride {
+                            block.first.resize(MAP_BLOCK * stride, 0);
+                        }
+                        if !kept {
+                            // the first move's maps alone, before any later move adds to them
+                            block.first[..MAP_BLOCK * stride]
+                                .copy_from_slice(&block.maps[..MAP_BLOCK * stride]);
+                            kept = true;
+                        }
+                        for j in d..MAP_BLOCK {
+                            let from = &block.first[(j - d) * stride..][..words * 64];
+                            let to = &mut block.maps[j * stride..][..words * 64];
+                            for (t, &f) in to.iter_mut().zip(from) {
+                                *t |= f;
+                            }
+                        }
+                        for j in 0..d {
+                            let map = &mut block.maps[j * stride..][..stride];
+                            for &r in far {
+                                let r = r as usize;
+                                map[(g[r] ^ g[m0 + j - r]) as usize] = 1;
+                            }
+                        }
+                    }
+                    Some(_) => kernels::far_maps(g, far, m0, &mut block.maps, stride, self.span),
+                }
                 end
             } else {
                 block.near_end
@@ -505,20 +554,18 @@ impl Witness {
         if state.hints.len() < free {
             state.hints.resize(free, [[0; HINT_DEPTH]; HINTED_MOVES]);
         }
-        // The wanted set: a bit set of values below 512 or 1024 (looked up 32 splits at a time
-        // in registers) when every value fits, else a byte map. The bit set is the missing
+        // The wanted set: a bit set of values below 512, 1024, 2048 or 4096 (looked up 32 splits
+        // at a time in registers) when every value fits, else a byte map. The bit set is the missing
         // words themselves; the list of targets is only needed by the hints and the byte map.
-        let width = [SMALL_SET, WIDE_SET]
-            .into_iter()
-            .find(|&w| span <= w && last < w);
+        let width = SET_WIDTHS.into_iter().find(|&w| span <= w && last < w);
         let mut small = width.map(|width| {
-            let mut bits = [0u32; WIDE_SET / 32];
+            let bits = &mut *state.bits;
             for w in 0..width / 64 {
                 let missing = missing_word(found, free, w);
                 bits[2 * w] = missing as u32;
                 bits[2 * w + 1] = (missing >> 32) as u32;
             }
-            let left = bits.iter().map(|b| b.count_ones()).sum();
+            let left = bits[..width / 32].iter().map(|b| b.count_ones()).sum();
             WantedBits { bits, left, width }
         });
         let try_hints = state.hint_control.should_try();
@@ -601,18 +648,56 @@ impl Witness {
                     .split_heaps(n)
                     .flat_map(|m| std::iter::repeat(m).take(SEGMENTS));
                 let (cursors, ends) = (&mut state.cursors[..], &state.ends[..]);
-                let bits = &set.bits[..set.width / 32];
                 let collected = &mut state.collected;
-                let found = first_round(
-                    bits,
-                    g,
-                    heaps,
-                    cursors,
-                    ends,
-                    chunk,
-                    &mut scanned,
-                    collected,
-                );
+                let found = &mut *state.round;
+                let bits = &mut *set.bits;
+                let s = &mut scanned;
+                match set.width {
+                    512 => first_round::<16, 512>(
+                        words(bits),
+                        g,
+                        heaps,
+                        cursors,
+                        ends,
+                        chunk,
+                        s,
+                        collected,
+                        found,
+                    ),
+                    1024 => first_round::<32, 1024>(
+                        words(bits),
+                        g,
+                        heaps,
+                        cursors,
+                        ends,
+                        chunk,
+                        s,
+                        collected,
+                        found,
+                    ),
+                    2048 => first_round::<64, 2048>(
+                        words(bits),
+                        g,
+                        heaps,
+                        cursors,
+                        ends,
+                        chunk,
+                        s,
+                        collected,
+                        found,
+                    ),
+                    _ => first_round::<128, 4096>(
+                        words(bits),
+                        g,
+                        heaps,
+                        cursors,
+                        ends,
+                        chunk,
+                        s,
+                        collected,
+                        found,
+                    ),
+                }
                 for (w, &f) in found[..set.width / 64].iter().enumerate() {
                     for half in 0..2 {
                         let word = &mut set.bits[2 * w + half];
@@ -702,8 +787,7 @@ impl Witness {
         // the mex: the smallest value never found, else `free`; leave `wanted` all zero (the
         // bit set path never set it)
         if let Some(set) = &small {
-            return set
-                .bits
+            return set.bits[..set.width / 32]
                 .iter()
                 .enumerate()
                 .find(|(_, &b)| b != 0)
