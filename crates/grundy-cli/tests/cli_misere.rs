@@ -142,3 +142,36 @@ fn check_against_plain_search_and_bad_input() {
     bad_input(&["misere-quotient", "0.[3]"], "finite code");
     bad_input(&["misere-quotient"], "CODE");
 }
+
+#[test]
+fn names_caps_and_json_only_on_stdout() {
+    // A mistyped name gets takebreak's "did you mean" (both read codes through one parser).
+    bad_input(&["misere-quotient", "kayls"], "did you mean 'kayles'?");
+    bad_input(&["takebreak", "kayls"], "did you mean 'kayles'?");
+    // --max-heap names its real cap, also for numbers past 2^64.
+    for n in ["100001", "18446744073709551615", "99999999999999999999"] {
+        bad_input(
+            &["misere-quotient", "0.07", "--max-heap", n],
+            "at most 100000 (every heap's options are kept)",
+        );
+    }
+    // With --json, stdout is exactly one JSON object even when progress lines and the
+    // stop note are written (they go to stderr).
+    let out = grundy()
+        .args([
+            "misere-quotient",
+            "0.6",
+            "--max-heap",
+            "40",
+            "--timeout",
+            "1.5",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["code"], "0.6");
+}

@@ -5,7 +5,7 @@
 //! whether a signal is pending, so Ctrl-C stops the computation and raises `KeyboardInterrupt`.
 
 use crate::{guarded, to_py, value_error};
-use grundy::solve::misere_genus::{heap_genera, Genus};
+use grundy::solve::misere_genus::GenusReport;
 use grundy::solve::misere_quotient::{compute, MisereQuotient};
 use grundy::takebreak::Rules;
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -29,16 +29,6 @@ fn rules_of(code: &str) -> PyResult<Rules> {
     Rules::parse(code).map_err(value_error)
 }
 
-#[derive(serde::Serialize)]
-struct GenusReport {
-    game: String,
-    n: u64,
-    misere_values: Vec<u32>,
-    normal_values: Vec<u32>,
-    genus: Vec<String>,
-    gamma: Vec<Vec<u32>>,
-}
-
 /// Misère Grundy values and genera of heaps 0..=n: the keys of `takebreak --misere --json`.
 #[pyfunction]
 fn misere_genus(py: Python<'_>, code: &str, n: u64) -> PyResult<PyObject> {
@@ -49,17 +39,9 @@ fn misere_genus(py: Python<'_>, code: &str, n: u64) -> PyResult<PyObject> {
                 "n {n} is too large for misère genera: they need every sum of smaller heaps"
             )));
         }
-        let genera: Vec<Genus> = py
-            .allow_threads(|| heap_genera(&rules, n as u32, MAX_POSITIONS))
+        let report = py
+            .allow_threads(|| GenusReport::compute(&rules, n as u32, MAX_POSITIONS))
             .map_err(value_error)?;
-        let report = GenusReport {
-            game: rules.to_string(),
-            n,
-            misere_values: genera.iter().map(Genus::misere_value).collect(),
-            normal_values: genera.iter().map(|g| g.normal).collect(),
-            genus: genera.iter().map(Genus::symbol).collect(),
-            gamma: genera.iter().map(|g| g.gamma.clone()).collect(),
-        };
         to_py(py, &report)
     })
 }

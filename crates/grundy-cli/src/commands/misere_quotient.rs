@@ -115,15 +115,16 @@ pub fn game_of(
 
 pub fn run(args: MisereQuotientArgs, json: bool) -> CliResult {
     let game = game_of(&args.code, &args.set, &args.all_but)?;
+    // The cap is named for any number past it, 2^64 and beyond included.
     let max_heap = match &args.max_heap {
-        Some(t) => parse_u64("--max-heap", t)?,
+        Some(t) => grundy::text::parse_u64_capped(
+            "--max-heap",
+            t,
+            MAX_HEAP,
+            "every heap's options are kept",
+        )?,
         None => DEFAULT_MAX_HEAP,
     };
-    if max_heap > MAX_HEAP {
-        return Err(CliError::input(format!(
-            "--max-heap {max_heap} is too large: at most {MAX_HEAP} (every heap's options are kept)"
-        )));
-    }
     let timeout = match &args.timeout {
         Some(t) => {
             let s: f64 = t

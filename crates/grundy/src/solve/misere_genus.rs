@@ -112,6 +112,62 @@ impl std::fmt::Display for Genus {
     }
 }
 
+/// The genera of heaps `0..=n` as the front ends report them (`grundy takebreak --misere
+/// --json` and Python's `misere_genus` give these keys): `game` (code or set), `n`,
+/// `misere_values` (`G⁻ = γ₀` per heap), `normal_values` (`G⁺`), `genus` (symbols such as
+/// `4^146`), `gamma` (the digits `γ₀γ₁...` per heap, up to where the last two repeat).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GenusReport {
+    /// The game's name.
+    pub game: String,
+    /// The last heap.
+    pub n: u64,
+    /// `G⁻` of each heap.
+    pub misere_values: Vec<u32>,
+    /// `G⁺` of each heap.
+    pub normal_values: Vec<u32>,
+    /// The genus symbols.
+    pub genus: Vec<String>,
+    /// The digits of each genus.
+    pub gamma: Vec<Vec<u32>>,
+}
+
+impl GenusReport {
+    /// The genera of heaps `0..=n` of `game`, refused beyond `max_positions` positions.
+    pub fn compute(game: &dyn HeapGame, n: u32, max_positions: usize) -> Result<Self, Error> {
+        let genera = heap_genera(game, n, max_positions)?;
+        Ok(GenusReport {
+            game: game.name(),
+            n: n as u64,
+            misere_values: genera.iter().map(Genus::misere_value).collect(),
+            normal_values: genera.iter().map(|g| g.normal).collect(),
+            genus: genera.iter().map(Genus::symbol).collect(),
+            gamma: genera.into_iter().map(|g| g.gamma).collect(),
+        })
+    }
+
+    /// The human text: the misère Grundy values, then the genera on one line, or one heap
+    /// per line when `one_per_line`.
+    pub fn text(&self, one_per_line: bool) -> String {
+        let n = self.n;
+        let mut s = format!("{} in misère play, heaps 0..={n}\n", self.game);
+        let vals: Vec<String> = self.misere_values.iter().map(u32::to_string).collect();
+        s.push_str(&format!(
+            "misère Grundy values G-(0..={n}): {}\n",
+            vals.join(", ")
+        ));
+        if one_per_line {
+            s.push_str("heap  genus\n");
+            for (h, g) in self.genus.iter().enumerate() {
+                s.push_str(&format!("{h:>4}  {g}\n"));
+            }
+        } else {
+            s.push_str(&format!("genus: {}\n", self.genus.join(" ")));
+        }
+        s
+    }
+}
+
 /// The genera of heaps `0..=n` of `game`. Refuses (as [`Error::TooLarge`]) when more than
 /// `max_positions` positions would have to be evaluated.
 pub fn heap_genera(game: &dyn HeapGame, n: u32, max_positions: usize) -> Result<Vec<Genus>, Error> {

@@ -16,9 +16,11 @@
 
 use super::heaps::{options_of, HeapGame};
 use super::monoid::{Monoid, MonoidLike, ProductMonoid};
+#[cfg(test)]
+use super::verify::mark_p_portion;
 use super::verify::{
-    heap_types, mark_p_portion, minimal_option_sets, n_failure, p_failure_least, HeapType, NSearch,
-    Representatives, SearchLimit,
+    heap_types, minimal_option_sets, n_failure, n_failure_below, p_failure_least, HeapType, Key,
+    NSearch, Representatives, SearchLimit,
 };
 use crate::Error;
 
@@ -292,7 +294,164 @@ pub fn images<M: MonoidLike + ?Sized>(m: &M, phi: &[u32], opts: &[Vec<u32>]) -> 
 /// Mark, generate and reduce a candidate: the monoid `m` with heap images `phi`. Only the
 /// elements reached from the identity by the heap images are looked at (the candidate may be
 /// a large product), and the quotient by indistinguishability is computed on them directly.
+///
+/// Everything after the least words works on the reached elements' indices: the action of
+/// the generators is tabulated once, the option images of each least word are derived from
+/// its parent's through that table, and the quotient's multiplication table is filled from
+/// the generators' action on the classes (a product `a·c` with `c = c'·g` is `(a·c')·g`).
 fn build<M: MonoidLike + ?Sized>(m: &M, phi: &[u32], options: &[Vec<Vec<u32>>]) -> Quotient {
+    let trans: Vec<Vec<u32>> = options.iter().map(|o| images(m, phi, o)).collect();
+    let types = heap_types(phi, &trans);
+    let reps = Representatives::new(m, &types);
+    let order = &reps.order;
+    let r = order.len();
+    // index[x]: the reached element's number (every product of heap images is reached).
+    let mut index: rustc_hash::FxHashMap<u32, u32> = Default::default();
+    index.reserve(r);
+    for (i, &x) in order.iter().enumerate() {
+        index.insert(x, i as u32);
+    }
+    let mut gens: Vec<u32> = types.iter().map(|t| t.phi).collect();
+    gens.sort_unstable();
+    gens.dedup();
+    let gen_of_type: Vec<usize> = types
+        .iter()
+        .map(|t| {
+            gens.binary_search(&t.phi)
+                .expect("a type's image is a generator")
+        })
+        .collect();
+    // act[i * k + g]: the reached element i times generator g.
+    let k = gens.len();
+    let mut act = vec![0u32; r * k];
+    for (i, &x) in order.iter().enumerate() {
+        for (g, &y) in gens.iter().enumerate() {
+            act[i * k + g] = index[&m.mul(x, y)];
+        }
+    }
+    // The P-portion from the least words, in order of key: x = parent·Φ(h) is P when its
+    // word has options and none of their images is P. The option images of x are those of
+    // the parent times Φ(h), and the parent times the images of h's options.
+    let mut p = vec![false; r];
+    let mut tr_start = vec![0usize; r + 1];
+    let mut tr_data: Vec<u32> = Vec::new();
+    let mut stamp = vec![u32::MAX; r];
+    for (i, &x) in order.iter().enumerate() {
+        let (parent, ti) = reps.link[x as usize];
+        if parent != u32::MAX {
+            let pi = index[&parent] as usize;
+            let g = gen_of_type[ti as usize];
+            let mut any_p = false;
+            let mut push = |j: u32, data: &mut Vec<u32>| {
+                if stamp[j as usize] != i as u32 {
+                    stamp[j as usize] = i as u32;
+                    any_p |= p[j as usize];
+                    data.push(j);
+                }
+            };
+            for idx in tr_start[pi]..tr_start[pi + 1] {
+                let j = act[tr_data[idx] as usize * k + g];
+                push(j, &mut tr_data);
+            }
+            for &y in &types[ti as usize].trans {
+                push(index[&m.mul(parent, y)], &mut tr_data);
+            }
+            let empty = tr_data.len() == tr_start[i];
+            p[i] = !empty && !any_p;
+        }
+        tr_start[i + 1] = tr_data.len();
+    }
+    drop(tr_data);
+    // Partition refinement: the coarsest congruence refining the P-portion.
+    let mut class: Vec<u32> = p.iter().map(|&b| b as u32).collect();
+    let mut count = renumber_classes(&mut class);
+    let mut sig = vec![0u32; r * (k + 1)];
+    loop {
+        for i in 0..r {
+            let row = &mut sig[i * (k + 1)..(i + 1) * (k + 1)];
+            row[0] = class[i];
+            for g in 0..k {
+                row[g + 1] = class[act[i * k + g] as usize];
+            }
+        }
+        let mut seen: rustc_hash::FxHashMap<&[u32], u32> = Default::default();
+        seen.reserve(count * 2);
+        let mut next = vec![0u32; r];
+        for (i, row) in sig.chunks_exact(k + 1).enumerate() {
+            let len = seen.len() as u32;
+            next[i] = *seen.entry(row).or_insert(len);
+        }
+        let new_count = seen.len();
+        class = next;
+        if new_count == count {
+            break;
+        }
+        count = new_count;
+    }
+    // A representative (first reached) of each class, the generators' action on classes,
+    // and a spanning tree of the classes from the identity's (class 0) by that action.
+    let mut rep = vec![u32::MAX; count];
+    for (i, &c) in class.iter().enumerate() {
+        if rep[c as usize] == u32::MAX {
+            rep[c as usize] = i as u32;
+        }
+    }
+    let qact: Vec<u32> = (0..count * k)
+        .map(|cg| class[act[rep[cg / k] as usize * k + cg % k] as usize])
+        .collect();
+    let mut tree = vec![(u32::MAX, 0usize); count];
+    let mut bfs = vec![0u32];
+    let mut seen_class = vec![false; count];
+    seen_class[0] = true;
+    let mut head = 0;
+    while head < bfs.len() {
+        let c = bfs[head] as usize;
+        head += 1;
+        for g in 0..k {
+            let d = qact[c * k + g];
+            if !seen_class[d as usize] {
+                seen_class[d as usize] = true;
+                tree[d as usize] = (c as u32, g);
+                bfs.push(d);
+            }
+        }
+    }
+    debug_assert_eq!(bfs.len(), count, "the generators reach every class");
+    let mut table = vec![0u32; count * count];
+    for a in 0..count {
+        let row = &mut table[a * count..(a + 1) * count];
+        row[0] = a as u32;
+        for &c in &bfs[1..] {
+            let (pc, g) = tree[c as usize];
+            row[c as usize] = qact[row[pc as usize] as usize * k + g];
+        }
+    }
+    let qp = rep.iter().map(|&i| p[i as usize]).collect();
+    let qphi = phi
+        .iter()
+        .zip(&trans)
+        .map(|(&x, t)| {
+            if t.is_empty() {
+                0
+            } else {
+                class[index[&x] as usize]
+            }
+        })
+        .collect();
+    Quotient {
+        monoid: Monoid::from_table_unchecked(count, table),
+        p: qp,
+        phi: qphi,
+    }
+}
+
+#[cfg(test)]
+/// The plain form of [`build`] (tables through hash maps, the P-portion through
+/// [`mark_p_portion`]), kept as the reference the tests hold [`build`] to.
+/// Mark, generate and reduce a candidate: the monoid `m` with heap images `phi`. Only the
+/// elements reached from the identity by the heap images are looked at (the candidate may be
+/// a large product), and the quotient by indistinguishability is computed on them directly.
+fn build_plain<M: MonoidLike + ?Sized>(m: &M, phi: &[u32], options: &[Vec<Vec<u32>>]) -> Quotient {
     let trans: Vec<Vec<u32>> = options.iter().map(|o| images(m, phi, o)).collect();
     let types = heap_types(phi, &trans);
     let reps = Representatives::new(m, &types);
@@ -380,10 +539,10 @@ enum Check {
     Failure(Vec<u32>),
 }
 
-fn key(word: &[u32]) -> (u64, std::cmp::Reverse<usize>) {
+fn key(word: &[u32]) -> Key {
     (
         word.iter().map(|&h| h as u64).sum(),
-        std::cmp::Reverse(word.len()),
+        std::cmp::Reverse(word.len() as u64),
     )
 }
 
@@ -399,20 +558,18 @@ fn least_failure(q: &Quotient, options: &[Vec<Vec<u32>>], limit: &SearchLimit) -
     }
     let reps = Representatives::new(&q.monoid, &types);
     let pf = p_failure_least(&q.monoid, &q.p, &types, &reps);
-    let nf = match n_failure(&q.monoid, &q.p, &types, None, limit) {
-        NSearch::None => None,
-        NSearch::Failure(w) => Some(
-            w.iter()
-                .map(|&t| types[t as usize].heap)
-                .collect::<Vec<_>>(),
-        ),
-        NSearch::Stopped => return Check::Stopped,
+    // Only an N-failure of smaller key than the P-failure matters (ties go to the P-failure).
+    let nf = match &pf {
+        Some(a) => n_failure_below(&q.monoid, &q.p, &types, key(a), limit),
+        None => n_failure(&q.monoid, &q.p, &types, None, limit),
     };
-    match (pf, nf) {
-        (None, None) => Check::Ok,
-        (Some(a), None) => Check::Failure(a),
-        (None, Some(b)) => Check::Failure(b),
-        (Some(a), Some(b)) => Check::Failure(if key(&a) <= key(&b) { a } else { b }),
+    match nf {
+        NSearch::None => match pf {
+            None => Check::Ok,
+            Some(a) => Check::Failure(a),
+        },
+        NSearch::Failure(w) => Check::Failure(w.iter().map(|&t| types[t as usize].heap).collect()),
+        NSearch::Stopped => Check::Stopped,
     }
 }
 
@@ -472,4 +629,118 @@ fn recalibrate(q: &Quotient, options: &[Vec<Vec<u32>>], word: &[u32]) -> Result<
     Err(Error::TooLarge(format!(
         "no recalibration fixes the position {word:?}"
     )))
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::*;
+    use crate::takebreak::Rules;
+
+    /// The least failure the plain way: the whole N-failure search, then the smaller key
+    /// (ties to the P-failure).
+    fn least_failure_plain(q: &Quotient, options: &[Vec<Vec<u32>>]) -> Option<Vec<u32>> {
+        let trans: Vec<Vec<u32>> = options
+            .iter()
+            .map(|o| images(&q.monoid, &q.phi, o))
+            .collect();
+        let types = heap_types(&q.phi, &trans);
+        if q.p[0] {
+            return Some(Vec::new());
+        }
+        let reps = Representatives::new(&q.monoid, &types);
+        let pf = p_failure_least(&q.monoid, &q.p, &types, &reps);
+        let limit = SearchLimit {
+            max_states: usize::MAX,
+            stop: &|| false,
+        };
+        let nf = match n_failure(&q.monoid, &q.p, &types, None, &limit) {
+            NSearch::Failure(w) => Some(w.iter().map(|&t| types[t as usize].heap).collect()),
+            _ => None,
+        };
+        match (pf, nf) {
+            (None, None) => None,
+            (Some(a), None) => Some(a),
+            (None, Some(b)) => Some(b),
+            (Some(a), Some(b)) => Some(if key(&a) <= key(&b) { a } else { b }),
+        }
+    }
+
+    /// Candidates of the kinds the engine builds (the quotient times C(2,2) for the next
+    /// heap, and with two heaps separated as larger cyclic generators): the fast `build`
+    /// gives the plain build's quotient exactly, and the bounded failure search the plain
+    /// search's least failure.
+    #[test]
+    fn build_and_bounded_search_match_the_plain_forms() {
+        let limit = SearchLimit {
+            max_states: usize::MAX,
+            stop: &|| false,
+        };
+        let mut compared = 0;
+        for code in ["0.07", "0.137", "0.45", "0.6", "4.7", "0.77", "0.35"] {
+            let rules = Rules::parse(code).unwrap();
+            let mut e = QuotientEngine::new(Box::new(rules));
+            for n in 1..=13u32 {
+                let mut options = e.options.clone();
+                options.push(options_of(e.game(), n));
+                let q = &e.q;
+                let trial =
+                    ProductMonoid::new(vec![q.monoid.clone(), Monoid::cyclic(2, 2)]).unwrap();
+                let mut phi: Vec<u32> = q.phi.iter().map(|&x| trial.embed(0, x)).collect();
+                phi.push(trial.embed(1, 1));
+                let mut cands = vec![(
+                    build(&trial, &phi, &options),
+                    build_plain(&trial, &phi, &options),
+                )];
+                // Two heaps with options (the engine separates heaps of failing positions,
+                // which are made of heaps with options).
+                let with_options: Vec<u32> = (1..n)
+                    .filter(|&h| !e.trans[h as usize].is_empty())
+                    .collect();
+                if with_options.len() >= 2 {
+                    let (h1, h2) = (
+                        with_options[with_options.len() - 1],
+                        with_options[with_options.len() - 2],
+                    );
+                    let rest: Vec<u32> = (0..q.phi.len() as u32)
+                        .filter(|&h| h != h1 && h != h2)
+                        .map(|h| q.phi[h as usize])
+                        .collect();
+                    let (base, map) = q.monoid.generated(&rest);
+                    let prod = ProductMonoid::new(vec![
+                        base,
+                        Monoid::cyclic(3, 2),
+                        Monoid::cyclic(4, 2),
+                        Monoid::cyclic(2, 2),
+                    ])
+                    .unwrap();
+                    let phi2: Vec<u32> = (0..=n)
+                        .map(|h| match h {
+                            _ if h == n => prod.embed(3, 1),
+                            _ if h == h1 => prod.embed(1, 1),
+                            _ if h == h2 => prod.embed(2, 1),
+                            _ => prod.embed(0, map[q.phi[h as usize] as usize]),
+                        })
+                        .collect();
+                    cands.push((
+                        build(&prod, &phi2, &options),
+                        build_plain(&prod, &phi2, &options),
+                    ));
+                }
+                for (fast, plain) in &cands {
+                    assert_eq!(fast.monoid, plain.monoid, "{code} heap {n}");
+                    assert_eq!(fast.p, plain.p, "{code} heap {n}");
+                    assert_eq!(fast.phi, plain.phi, "{code} heap {n}");
+                    let got = match least_failure(fast, &options, &limit) {
+                        Check::Ok => None,
+                        Check::Failure(w) => Some(w),
+                        Check::Stopped => unreachable!(),
+                    };
+                    assert_eq!(got, least_failure_plain(fast, &options), "{code} heap {n}");
+                    compared += 1;
+                }
+                e.next_heap(&|| false).unwrap();
+            }
+        }
+        assert!(compared > 150);
+    }
 }

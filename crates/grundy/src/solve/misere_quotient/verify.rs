@@ -21,7 +21,6 @@
 
 use super::monoid::{Monoid, MonoidLike};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Heaps that behave alike: their image and the images of their options.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +53,7 @@ pub fn heap_types(phi: &[u32], trans: &[Vec<u32>]) -> Vec<HeapType> {
 }
 
 /// `(tokens, -heaps)`: options of a position always have a smaller key.
-type Key = (u64, Reverse<u64>);
+pub type Key = (u64, Reverse<u64>);
 
 /// For every element reachable from the identity by the types: a shortest word (least key),
 /// as `(parent element, type)` links (`u32::MAX` for the identity and unreached elements),
@@ -67,31 +66,44 @@ pub struct Representatives {
 }
 
 impl Representatives {
-    /// Least-key words, by Dijkstra's algorithm over the elements.
+    /// Least-key words, by Dijkstra's algorithm over the elements, with a bucket queue indexed
+    /// by tokens (every type adds at least one): within a bucket, more heaps first, then the
+    /// smaller element.
     pub fn new<M: MonoidLike + ?Sized>(m: &M, types: &[HeapType]) -> Self {
         let n = m.size();
         let mut link = vec![(u32::MAX, u32::MAX); n];
-        let mut best: Vec<Option<Key>> = vec![None; n];
+        // Best key so far per element, as (tokens, heaps); u64::MAX tokens: not reached.
+        let mut best: Vec<(u64, u64)> = vec![(u64::MAX, 0); n];
         let mut done = vec![false; n];
         let mut order = Vec::new();
-        let mut queue = BinaryHeap::new();
-        best[0] = Some((0, Reverse(0)));
-        queue.push(Reverse(((0u64, Reverse(0u64)), 0u32)));
-        while let Some(Reverse((key, x))) = queue.pop() {
-            if done[x as usize] || best[x as usize] != Some(key) {
-                continue;
-            }
-            done[x as usize] = true;
-            order.push(x);
-            for (ti, t) in types.iter().enumerate() {
-                let y = m.mul(x, t.phi);
-                let k = (key.0 + t.heap as u64, Reverse(key.1 .0 + 1));
-                if !done[y as usize] && best[y as usize].map_or(true, |b| k < b) {
-                    best[y as usize] = Some(k);
-                    link[y as usize] = (x, ti as u32);
-                    queue.push(Reverse((k, y)));
+        let mut buckets: Vec<Vec<(Reverse<u64>, u32)>> = vec![vec![(Reverse(0), 0)]];
+        best[0] = (0, 0);
+        let better = |k: (u64, u64), b: (u64, u64)| k.0 < b.0 || (k.0 == b.0 && k.1 > b.1);
+        let mut tok = 0usize;
+        while tok < buckets.len() {
+            let mut bucket = std::mem::take(&mut buckets[tok]);
+            bucket.sort_unstable();
+            for &(Reverse(heaps), x) in &bucket {
+                if done[x as usize] || best[x as usize] != (tok as u64, heaps) {
+                    continue;
+                }
+                done[x as usize] = true;
+                order.push(x);
+                for (ti, t) in types.iter().enumerate() {
+                    let y = m.mul(x, t.phi);
+                    let k = (tok as u64 + t.heap as u64, heaps + 1);
+                    if !done[y as usize] && better(k, best[y as usize]) {
+                        best[y as usize] = k;
+                        link[y as usize] = (x, ti as u32);
+                        let t2 = k.0 as usize;
+                        if buckets.len() <= t2 {
+                            buckets.resize_with(t2 + 1, Vec::new);
+                        }
+                        buckets[t2].push((Reverse(k.1), y));
+                    }
                 }
             }
+            tok += 1;
         }
         Representatives { link, order }
     }
@@ -149,35 +161,30 @@ pub fn p_failure(m: &Monoid, p: &[bool], types: &[HeapType]) -> Option<(u32, u32
     None
 }
 
-/// A fixed-size bit set over the monoid's elements.
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Bits(Vec<u64>);
+/// Bit sets over the monoid's elements, `words` 64-bit words each, stored side by side.
+#[inline]
+fn set_bit(bits: &mut [u64], i: u32) {
+    bits[i as usize / 64] |= 1 << (i % 64);
+}
 
-impl Bits {
-    fn new(n: usize) -> Self {
-        Bits(vec![0; n.div_ceil(64)])
-    }
-    fn set(&mut self, i: u32) {
-        self.0[i as usize / 64] |= 1 << (i % 64);
-    }
-    fn is_subset(&self, other: &Bits) -> bool {
-        self.0.iter().zip(&other.0).all(|(a, b)| a & !b == 0)
-    }
-    fn ones(&self) -> impl Iterator<Item = u32> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let b = w.trailing_zeros();
-                w &= w - 1;
-                Some(i as u32 * 64 + b)
-            })
-        })
-    }
-    fn intersects(&self, p: &Bits) -> bool {
-        self.0.iter().zip(&p.0).any(|(a, b)| a & b != 0)
+#[inline]
+fn is_subset(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & !y == 0)
+}
+
+#[inline]
+fn intersects(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
+fn ones(bits: &[u64], out: &mut Vec<u32>) {
+    out.clear();
+    for (i, &w) in bits.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            out.push(i as u32 * 64 + w.trailing_zeros());
+            w &= w - 1;
+        }
     }
 }
 
@@ -209,7 +216,20 @@ pub fn n_failure(
     required: Option<u32>,
     limit: &SearchLimit,
 ) -> NSearch {
-    search(m, p, types, required, limit, false).0
+    search(m, p, types, required, None, limit, false).0
+}
+
+/// An N-failure of key less than `bound` (the least one), or `None` when there is none. The
+/// search stops at `bound`: a failure already known at `bound` (a P-failure) makes the rest
+/// of the search pointless when only the least failure is wanted.
+pub fn n_failure_below(
+    m: &Monoid,
+    p: &[bool],
+    types: &[HeapType],
+    bound: Key,
+    limit: &SearchLimit,
+) -> NSearch {
+    search(m, p, types, None, Some(bound), limit, false).0
 }
 
 /// For every element, the minimal sets of option images among the positions it is the image
@@ -221,7 +241,7 @@ pub fn minimal_option_sets(
     types: &[HeapType],
     limit: &SearchLimit,
 ) -> Option<Vec<Vec<Vec<u32>>>> {
-    match search(m, p, types, None, limit, true) {
+    match search(m, p, types, None, None, limit, true) {
         (NSearch::None, sets) => sets,
         _ => None,
     }
@@ -230,104 +250,160 @@ pub fn minimal_option_sets(
 /// The sets of option images of the states kept, per element.
 type Sets = Option<Vec<Vec<Vec<u32>>>>;
 
+/// The states of the search, side by side: element, option images (a bit set of `words`
+/// words), the state it extends, the type added, whether it contains the required type, and
+/// its number of heaps.
+struct States {
+    words: usize,
+    x: Vec<u32>,
+    bits: Vec<u64>,
+    parent: Vec<u32>,
+    ty: Vec<u32>,
+    required: Vec<bool>,
+    heaps: Vec<u32>,
+}
+
+impl States {
+    fn bits(&self, s: u32) -> &[u64] {
+        &self.bits[s as usize * self.words..(s as usize + 1) * self.words]
+    }
+    fn push(&mut self, x: u32, bits: &[u64], parent: u32, ty: u32, required: bool, heaps: u32) {
+        self.x.push(x);
+        self.bits.extend_from_slice(bits);
+        self.parent.push(parent);
+        self.ty.push(ty);
+        self.required.push(required);
+        self.heaps.push(heaps);
+    }
+    fn word(&self, mut s: u32) -> Vec<u32> {
+        let mut w = Vec::new();
+        while s != u32::MAX {
+            w.push(self.ty[s as usize]);
+            s = self.parent[s as usize];
+        }
+        w
+    }
+}
+
+/// The search: states popped in order of increasing key (tokens, then more heaps first, then
+/// creation order), from a bucket queue indexed by tokens (every type adds at least one
+/// token). A state dominated by a kept state (same element and required-flag, option set
+/// containing the kept one's) is dropped; children are dropped already when created if a kept
+/// state dominates them (it would still dominate them when popped: a kept state is only ever
+/// replaced by one that dominates it).
 fn search(
     m: &Monoid,
     p: &[bool],
     types: &[HeapType],
     required: Option<u32>,
+    bound: Option<Key>,
     limit: &SearchLimit,
     collect: bool,
 ) -> (NSearch, Sets) {
     let n = m.size();
-    let mut pbits = Bits::new(n);
+    let words = n.div_ceil(64).max(1);
+    let mut pbits = vec![0u64; words];
     for (i, &b) in p.iter().enumerate() {
         if b {
-            pbits.set(i as u32);
+            set_bit(&mut pbits, i as u32);
         }
     }
-    struct State {
-        x: u32,
-        tr: Bits,
-        parent: u32,
-        ty: u32,
-        has_required: bool,
-    }
-    let mut arena: Vec<State> = Vec::new();
+    let mut st = States {
+        words,
+        x: Vec::new(),
+        bits: Vec::new(),
+        parent: Vec::new(),
+        ty: Vec::new(),
+        required: Vec::new(),
+        heaps: Vec::new(),
+    };
     // Antichains (per element, and per "contains the required type") of kept states.
     let mut chains: Vec<[Vec<u32>; 2]> = (0..n).map(|_| [Vec::new(), Vec::new()]).collect();
-    let mut queue: BinaryHeap<Reverse<(Key, u32)>> = BinaryHeap::new();
+    let mut buckets: Vec<Vec<u32>> = Vec::new();
     let mut kept = 0usize;
-
-    let word_of = |arena: &Vec<State>, mut s: u32| {
-        let mut w = Vec::new();
-        while s != u32::MAX {
-            w.push(arena[s as usize].ty);
-            s = arena[s as usize].parent;
-        }
-        w
-    };
-
+    let mut scratch = vec![0u64; words];
     for (ti, t) in types.iter().enumerate() {
-        let mut tr = Bits::new(n);
+        scratch.fill(0);
         for &y in &t.trans {
-            tr.set(y);
+            set_bit(&mut scratch, y);
         }
-        arena.push(State {
-            x: t.phi,
-            tr,
-            parent: u32::MAX,
-            ty: ti as u32,
-            has_required: required == Some(ti as u32),
-        });
-        queue.push(Reverse(((t.heap as u64, Reverse(1)), ti as u32)));
+        let idx = st.x.len() as u32;
+        st.push(
+            t.phi,
+            &scratch,
+            u32::MAX,
+            ti as u32,
+            required == Some(ti as u32),
+            1,
+        );
+        let tok = t.heap as usize;
+        if buckets.len() <= tok {
+            buckets.resize_with(tok + 1, Vec::new);
+        }
+        buckets[tok].push(idx);
     }
     let mut polls = 0u32;
-    while let Some(Reverse((key, s))) = queue.pop() {
-        polls += 1;
-        if polls % 4096 == 0 && (limit.stop)() {
-            return (NSearch::Stopped, None);
-        }
-        let (x, has_required) = (arena[s as usize].x, arena[s as usize].has_required);
-        let chain = &mut chains[x as usize][has_required as usize];
-        if chain
-            .iter()
-            .any(|&o| arena[o as usize].tr.is_subset(&arena[s as usize].tr))
-        {
-            continue;
-        }
-        chain.retain(|&o| !arena[s as usize].tr.is_subset(&arena[o as usize].tr));
-        chain.push(s);
-        kept += 1;
-        if kept > limit.max_states {
-            return (NSearch::Stopped, None);
-        }
-        let fails = (required.is_none() || has_required)
-            && !p[x as usize]
-            && !arena[s as usize].tr.intersects(&pbits);
-        if fails {
-            return (NSearch::Failure(word_of(&arena, s)), None);
-        }
-        for (ti, t) in types.iter().enumerate() {
-            let mut tr = Bits::new(n);
-            for y in arena[s as usize].tr.ones() {
-                tr.set(m.mul(y, t.phi));
+    let mut cur = vec![0u64; words];
+    let mut cur_ones: Vec<u32> = Vec::new();
+    let mut tok = 0usize;
+    while tok < buckets.len() {
+        let mut bucket = std::mem::take(&mut buckets[tok]);
+        // More heaps first; equal counts keep creation order (the sort is stable).
+        bucket.sort_by_key(|&s| Reverse(st.heaps[s as usize]));
+        for &s in &bucket {
+            polls += 1;
+            if polls % 4096 == 0 && (limit.stop)() {
+                return (NSearch::Stopped, None);
             }
-            for &y in &t.trans {
-                tr.set(m.mul(x, y));
+            let key: Key = (tok as u64, Reverse(st.heaps[s as usize] as u64));
+            if bound.is_some_and(|b| key >= b) {
+                return (NSearch::None, None);
             }
-            let idx = arena.len() as u32;
-            arena.push(State {
-                x: m.mul(x, t.phi),
-                tr,
-                parent: s,
-                ty: ti as u32,
-                has_required: has_required || required == Some(ti as u32),
-            });
-            queue.push(Reverse((
-                (key.0 + t.heap as u64, Reverse(key.1 .0 + 1)),
-                idx,
-            )));
+            let (x, has_required) = (st.x[s as usize], st.required[s as usize]);
+            cur.copy_from_slice(st.bits(s));
+            let chain = &mut chains[x as usize][has_required as usize];
+            if chain.iter().any(|&o| is_subset(st.bits(o), &cur)) {
+                continue;
+            }
+            chain.retain(|&o| !is_subset(&cur, st.bits(o)));
+            chain.push(s);
+            kept += 1;
+            if kept > limit.max_states {
+                return (NSearch::Stopped, None);
+            }
+            let fails =
+                (required.is_none() || has_required) && !p[x as usize] && !intersects(&cur, &pbits);
+            if fails {
+                return (NSearch::Failure(st.word(s)), None);
+            }
+            ones(&cur, &mut cur_ones);
+            let heaps = st.heaps[s as usize] + 1;
+            for (ti, t) in types.iter().enumerate() {
+                scratch.fill(0);
+                for &y in &cur_ones {
+                    set_bit(&mut scratch, m.mul(y, t.phi));
+                }
+                for &y in &t.trans {
+                    set_bit(&mut scratch, m.mul(x, y));
+                }
+                let x2 = m.mul(x, t.phi);
+                let r2 = has_required || required == Some(ti as u32);
+                if chains[x2 as usize][r2 as usize]
+                    .iter()
+                    .any(|&o| is_subset(st.bits(o), &scratch))
+                {
+                    continue;
+                }
+                let idx = st.x.len() as u32;
+                st.push(x2, &scratch, s, ti as u32, r2, heaps);
+                let tok2 = tok + t.heap as usize;
+                if buckets.len() <= tok2 {
+                    buckets.resize_with(tok2 + 1, Vec::new);
+                }
+                buckets[tok2].push(idx);
+            }
         }
+        tok += 1;
     }
     let sets = collect.then(|| {
         chains
@@ -335,7 +411,11 @@ fn search(
             .map(|c| {
                 c[0].iter()
                     .chain(&c[1])
-                    .map(|&s| arena[s as usize].tr.ones().collect())
+                    .map(|&s| {
+                        let mut v = Vec::new();
+                        ones(st.bits(s), &mut v);
+                        v
+                    })
                     .collect()
             })
             .collect()
