@@ -53,8 +53,8 @@ if [ "$PART" = all ] || [ "$PART" = budgets ]; then
         limit=$(( (budget * 1048576 * 11 / 10) / 1024 + OVERHEAD_MB * 1024 ))
         run "chomp 10x30 --memory ${budget}M --no-moves" "$limit" \
             "$GRUNDY" chomp 10x30 --memory "${budget}M" --no-moves || status=1
-        run "cram 7x8 --memory ${budget}M --outcome-only" "$limit" \
-            "$GRUNDY" cram 7x8 --memory "${budget}M" --outcome-only --no-moves || status=1
+        run "cram 7x9 --memory ${budget}M --outcome-only" "$limit" \
+            "$GRUNDY" cram 7x9 --memory "${budget}M" --outcome-only --no-moves || status=1
     done
 fi
 
