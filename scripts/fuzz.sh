@@ -6,6 +6,7 @@
 #
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]   (default: 60 seconds, every target)
 #   FUZZ_RUNS=-1 bash scripts/fuzz.sh 600        (no execution limit: time only)
+#   FUZZ_NO_BUILD=1 bash scripts/fuzz.sh 60 T    (run the binaries as last built)
 #
 # The issue's target is `bash scripts/fuzz.sh 1800`: 10^7 executions (the default RUNS) or 30
 # minutes per target. Without a TARGET list the targets run fast parsers first, so that the
@@ -75,8 +76,12 @@ for t in "${targets[@]}"; do
         exit 2
     fi
 done
-echo "building ${#targets[@]} targets (sanitizer: $sanitizer_name) ..." >&2
-nice -n 10 cargo "${toolchain[@]}" fuzz build "${sanitizer[@]}" -O -a --target-dir "$target_dir" >&2
+if [ -n "${FUZZ_NO_BUILD:-}" ]; then
+    echo "running the targets as last built (FUZZ_NO_BUILD; sanitizer: $sanitizer_name)" >&2
+else
+    echo "building the targets (sanitizer: $sanitizer_name) ..." >&2
+    nice -n 10 cargo "${toolchain[@]}" fuzz build "${sanitizer[@]}" -O -a --target-dir "$target_dir" >&2
+fi
 host=$(rustc "${toolchain[@]}" -vV | sed -n 's/^host: //p')
 status=0
 for t in "${targets[@]}"; do
