@@ -15,6 +15,8 @@ fi
 # numpy, matplotlib, networkx and tqdm are optional for users; the tests cover those paths too.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" pytest \
   numpy matplotlib networkx tqdm
+# hypothesis: the property tests of the public API against the CLI (tests/test_properties.py).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check hypothesis
 # dask and distributed are optional for users (the extra "dask"); the census tests start a
 # real distributed.LocalCluster.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check dask distributed

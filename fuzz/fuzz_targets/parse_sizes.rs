@@ -1,5 +1,6 @@
 //! Size, memory, number and duration arguments: never a panic, and accepted values in range.
 #![no_main]
+use grundy::games::{chomp::Chomp, cram::Cram};
 use grundy::text::{parse_big, parse_memory, parse_size, parse_u64, parse_u64_list};
 use libfuzzer_sys::fuzz_target;
 
@@ -13,8 +14,15 @@ fuzz_target!(|data: &[u8]| {
     if let Some(b) = grundy::takebreak::budget::parse_size(text) {
         assert!(b < u64::MAX);
     }
+    // A size may name an empty board (`0x10`): the games refuse it, or build it, never panic.
     if let Ok((r, c)) = parse_size("board", text) {
-        assert!(r > 0 && c > 0);
+        if let Ok(cram) = Cram::new(r, c) {
+            assert!(r > 0 && c > 0 && u64::from(r) * u64::from(c) <= 64, "{text:?}");
+            let _ = cram.start();
+        }
+        if Chomp::rectangle(r, c).is_ok() {
+            assert!(r > 0 && c > 0, "{text:?}");
+        }
     }
     let _ = parse_u64("n", text);
     let _ = parse_u64_list("heaps", text);

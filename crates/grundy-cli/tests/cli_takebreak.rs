@@ -203,6 +203,28 @@ fn human_output() {
 }
 
 #[test]
+fn codes_that_add_tokens_run_on_the_general_engine_or_are_refused_with_a_move() {
+    // 80.0: add one token, leave three heaps. G(n) by hand: a heap of n >= 2 becomes three
+    // heaps summing to n + 1; G(2) = mex{G(1)^G(1)^G(1)} = 1, and so on (checked against a
+    // brute force of the definition in the library's tests).
+    let v = json(&["takebreak", "80.0", "-n", "12", "--print"]);
+    assert_eq!(v["engine"], "general");
+    assert_eq!(v["code"], "80.0");
+    let values: Vec<u64> = v["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(values, [0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
+    let p = json(&["takebreak", "80.0", "--heaps", "2,5"]);
+    assert_eq!(p["grundy_value"], 1);
+    bad_input(&["takebreak", "40.0"], "a heap of 1 can become 1 + 1");
+    bad_input(&["takebreak", "4!0.0"], "a heap of 2 can become 2 + 1");
+    bad_input(&["takebreak", "80.0", "--until-period"], "general engine");
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_2() {
     bad_input(&["takebreak", "0.7#7"], "'#'");
     bad_input(&["takebreak", "0.7#7"], "position 4");

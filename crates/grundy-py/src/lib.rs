@@ -40,9 +40,102 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Turn a library error into the `ValueError` a Python caller sees.
+/// Turn a library error into the `ValueError` a Python caller sees, the CLI's flags in it
+/// written as the keywords a Python caller gives ([`python_words`]).
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    PyValueError::new_err(python_words(&e.to_string()))
+}
+
+/// Phrases of library messages built on a CLI flag that Python has no keyword for, and what
+/// a Python caller reads instead (replaced before the flags of [`PYTHON_FLAGS`]).
+const PYTHON_PHRASES: &[(&str, &str)] = &[
+    // Python has no memory option for sequences: it runs within 90% of the available memory.
+    (
+        "see --max-memory",
+        "Python runs within 90% of the available memory",
+    ),
+    ("are allowed by --max-memory", "are allowed"),
+    ("the memory --max-memory allows", "the memory allowed"),
+    // Python lists no options of a heap: the hint is the CLI's alone.
+    (" (its options can be listed with --options N)", ""),
+];
+
+/// The CLI's flags that library messages name, and how a Python caller says the same: the
+/// keyword as the user writes it. Longer flags first, so that `--checkpoint-every` is never
+/// read as `--checkpoint`.
+const PYTHON_FLAGS: &[(&str, &str)] = &[
+    ("--engine naive", "engine='naive'"),
+    ("--until-period", "until_period=True"),
+    ("--checkpoint-every", "checkpoint_every"),
+    ("--checkpoint-dir", "checkpoint"),
+    ("--no-checkpoint", "checkpoint=None"),
+    ("--checkpoint", "checkpoint"),
+    ("--no-record", "record=False"),
+    ("--remove-hook", "remove_hook"),
+    ("--check-up-to", "check_up_to"),
+    ("--outcome-only", "outcome_only"),
+    ("--no-moves", "moves=False"),
+    ("--max-moves", "max_moves"),
+    ("--max-heap", "max_heap"),
+    ("--max-boxes", "max_boxes"),
+    ("--max-square", "max_square"),
+    ("--all-but", "all_but"),
+    ("--min-n", "min_n"),
+    ("--loopy", "loopy=True"),
+    ("--misere", "misere=True"),
+    ("--memory", "memory"),
+    ("--threads", "threads"),
+    ("--heaps", "heaps"),
+    ("--players", "players"),
+    ("--features", "features"),
+    ("--sums", "sums"),
+    ("--total", "total"),
+    ("--bound", "bound"),
+    ("--order", "order"),
+    ("--dir", "dir"),
+    ("--jobs", "jobs"),
+    ("--db", "db"),
+    ("--set", "set"),
+    ("--game", "game"),
+    ("--shape", "shape"),
+    ("--board", "board"),
+    ("--engine", "engine"),
+    ("--target", "target"),
+    ("--coins", "coins"),
+    ("--fold", "fold"),
+];
+
+/// `text` with the phrases of [`PYTHON_PHRASES`] replaced, then every CLI flag of
+/// [`PYTHON_FLAGS`] (followed by a character that cannot continue a flag's name) written as
+/// Python's keyword.
+pub(crate) fn python_words(text: &str) -> String {
+    let text = PYTHON_PHRASES
+        .iter()
+        .fold(text.to_owned(), |t, (phrase, words)| {
+            t.replace(phrase, words)
+        });
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    'scan: while let Some(at) = rest.find("--") {
+        out.push_str(&rest[..at]);
+        let here = &rest[at..];
+        for (flag, words) in PYTHON_FLAGS {
+            if let Some(after) = here.strip_prefix(flag) {
+                let ends = after.chars().next().map_or(true, |c| {
+                    !(c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                });
+                if ends {
+                    out.push_str(words);
+                    rest = after;
+                    continue 'scan;
+                }
+            }
+        }
+        out.push_str("--");
+        rest = &here[2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Run `f`, turning a panic into `RuntimeError` (a bug to report) rather than a

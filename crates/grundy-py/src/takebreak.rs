@@ -58,7 +58,14 @@ fn code_of<'a>(rules: &'a Rules, what: &str) -> PyResult<&'a Code> {
 /// The canonical text of a code or named game (e.g. "kayles" -> "0.77").
 #[pyfunction]
 fn takebreak_code(code: &str) -> PyResult<String> {
-    guarded(|| Ok(rules_of(code)?.to_string()))
+    // Every code the CLI reads, also those only the general engine runs (`{2+}.0`, `80.0`),
+    // printed as the CLI's `code` field prints it (found by the property tests).
+    guarded(|| {
+        Ok(match sequence::parse_code(code).map_err(value_error)? {
+            CodeRules::Engines(rules) => rules.to_string(),
+            CodeRules::General(notation) => notation.to_string(),
+        })
+    })
 }
 
 /// G(0..=n) (or until a certified period) through the CLI's run code

@@ -152,3 +152,27 @@ def test_random_input_gives_answers_or_clean_errors():
             call(heaps)
         except (ValueError, TypeError) as e:
             assert str(e) and "\n" not in str(e), (heaps, e)
+
+
+# Messages the library writes with the CLI's flags, reached from Python: each names the keyword
+# as the caller wrote it, never a flag (issue 27: `--min-n`, `--memory`, ... in Python).
+KEYWORD_MESSAGES = [
+    (lambda: grundy.verify("cdnim", heaps=0), "heaps"),
+    (lambda: grundy.verify("multiplayer", players=1), "players"),
+    (lambda: grundy.verify("multiplayer", heaps=100), "heaps"),
+    (lambda: grundy.verify("quotient-theorem", max_boxes=10**6), "max_boxes"),
+    (lambda: grundy.cram(3, 4, memory="lots"), "memory"),
+    (lambda: grundy.chomp(3, 4, memory="2048G"), "memory"),
+    (lambda: grundy.cram(3, 4, threads=300), "threads"),
+    (lambda: grundy.takebreak("0.07", 100, checkpoint_every=1e-9), "checkpoint_every"),
+    (lambda: grundy.play("subtraction", [7]), "set"),
+]
+
+
+@pytest.mark.parametrize("call,keyword", KEYWORD_MESSAGES)
+def test_messages_name_the_keyword_not_the_cli_flag(call, keyword):
+    with pytest.raises(ValueError) as info:
+        call()
+    message = str(info.value)
+    assert "--" not in message, message
+    assert keyword in message, message

@@ -3,8 +3,12 @@
 //! Same JSON format as [`GameGraph`](super::GameGraph) — cycles and self-loops allowed. The
 //! values are the generalized Sprague–Grundy function of [`crate::solve::loopy`].
 //!
-//! Size limit: at most [`MAX_NODES`] nodes and [`MAX_MOVES`] moves (about 1 GiB of working
-//! memory at the limit); larger graphs are refused with [`Error::TooLarge`] before they are built.
+//! Size limit: at most [`MAX_NODES`] nodes and [`MAX_MOVES`] moves; larger graphs are refused
+//! with [`Error::TooLarge`] before they are built. Memory at the node limit, measured
+//! (`scripts/bench-memory.sh`, `PART=loopy`): `grundy graph FILE --loopy --all` on 2^24 nodes
+//! (a 255 MB file, 2^20 moves) peaks at 3.5 GiB resident, with or without `--json` — most of it
+//! the parsed file (an id string and an option list per node) and the id index, held while the
+//! graph is built.
 
 use super::explore::explore_lists;
 use super::{resolve, GraphSpec};

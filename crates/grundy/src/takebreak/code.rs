@@ -198,7 +198,9 @@ mod tests {
             .contains("Grundy"));
         assert!(Code::parse("1.7").unwrap_err().to_string().contains("d0"));
         assert!(Code::parse("2.7").is_err());
-        assert!(Code::parse("00.7").is_err());
+        // A zero digit before d0 adds no move (CGSuite's digits before d0 add tokens).
+        assert_eq!(Code::parse("00.7").unwrap(), Code::parse("0.7").unwrap());
+        assert!(Code::parse("80.7").is_err());
         let e = Code::parse("0.7é").unwrap_err().to_string();
         assert!(e.contains("'é'") && e.contains("position 4"), "{e}");
     }

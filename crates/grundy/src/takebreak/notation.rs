@@ -16,7 +16,11 @@
 //!
 //! A qualifier constrains moves that leave two or more heaps; with zero or one heap left
 //! there is nothing to compare. Codes as published tables write them also parse: `4.` and `4`
-//! are `4.0`. Digits before `d0` (CGSuite's moves that *add* tokens, `20.017`) are refused.
+//! are `4.0`. Digits before `d0` are CGSuite's moves that *add* tokens: `d_-k` adds `k` tokens,
+//! then splits as a digit does (`80.0`: add one, leave three heaps). They are accepted only
+//! when every heap every such move leaves is smaller than the heap moved (so every game ends:
+//! the multiset of heap sizes decreases), and refused with a move that keeps a heap as large
+//! otherwise (`40.0`: 1 becomes 1 + 1; `20.017`: 1 becomes 2); only the general engine runs them.
 //!
 //! [`Notation`] holds every such code, and [`Notation::options`] lists the options of a heap by
 //! plain enumeration — the brute force every other reading is checked against. The engines run
@@ -177,6 +181,11 @@ pub struct Notation {
     digits: Vec<Digit>,
     /// The last `repeat` digits repeat forever (0: a finite code).
     repeat: usize,
+    /// `adds[k - 1]` is `d_-k`, the digit `k` places before `d0`: add `k` tokens to a heap,
+    /// then split it as the digit says. Leading zero digits trimmed; empty for most codes.
+    /// Only digits whose every move leaves heaps smaller than the heap moved are kept (see
+    /// [`Notation::parse`]), so every game ends.
+    adds: Vec<Digit>,
 }
 
 fn malformed(text: &str, pos: usize, what: &str) -> Error {
@@ -391,24 +400,24 @@ impl Notation {
             )));
         }
         let mut r = Reader { text: t, pos: 0 };
-        // Digits before the point: d0 (CGSuite's further digits add tokens).
+        // Digits before the point: d0 last; the ones before it (d-1, d-2, ...) add tokens.
         let mut head = Vec::new();
         while let Some(d) = r.digit()? {
             head.push(d);
         }
-        let d0 = match head.len() {
-            0 => Digit::zero(),
-            1 => head.pop().expect("one digit"),
-            _ => {
-                return Err(Error::Invalid(format!(
-                    "code '{}': {} digits before the point; d0 is one digit (digits before d0 \
-                     mean moves that add tokens, which grundy does not support; write e.g. \
-                     0.77 or .77)",
-                    t.escape_debug(),
-                    head.len()
-                )))
-            }
-        };
+        let d0 = head.pop().unwrap_or_else(Digit::zero);
+        head.reverse();
+        let adds = head;
+        if !adds.is_empty() && (d0.allows(0).is_some() || d0.allows(1).is_some()) {
+            return Err(Error::Invalid(format!(
+                "code '{}': d0 = {} (the last of the {} digits before the point; the ones \
+                 before it add tokens) is not allowed: d0 may only leave two or more heaps; \
+                 an octal code is written 0.77 or .77",
+                t.escape_debug(),
+                d0.text(),
+                adds.len() + 1
+            )));
+        }
         let mut digits = vec![d0];
         let mut repeat_start = None;
         match r.peek() {
@@ -423,7 +432,41 @@ impl Notation {
             return Err(r.error("'[' without a matching ']'"));
         }
         let repeat = repeat_start.map_or(0, |s| digits.len() - s);
-        Notation::new(digits, repeat)
+        let mut notation = Notation::new(digits, repeat)?;
+        notation.set_adds(adds)?;
+        Ok(notation)
+    }
+
+    /// Set the digits before `d0` (`adds[k - 1]` = `d_-k`), refused unless every heap every
+    /// one of their moves leaves is smaller than the heap moved: then each move lowers the
+    /// multiset of heap sizes (in the multiset order, which is well-founded) and every game
+    /// ends. Otherwise the refusal names a move that leaves a heap as large as the one moved.
+    fn set_adds(&mut self, mut adds: Vec<Digit>) -> Result<(), Error> {
+        while adds.last().is_some_and(Digit::is_zero) {
+            adds.pop();
+        }
+        for (i, d) in adds.iter().enumerate() {
+            let k = i as u64 + 1;
+            if let Some((n, parts)) = growing_move(d, k) {
+                let shown: Vec<String> = parts.iter().map(u64::to_string).collect();
+                let heaps = if parts.len() == 1 { "heap" } else { "heaps" };
+                return Err(Error::Invalid(format!(
+                    "code '{}' is refused: its digit d-{k} = {} adds {k} token{} and may leave \
+                     {} {heaps}, so a heap of {n} can become {} (a heap as large as the one \
+                     moved, so a game need not end); digits before d0 (moves that add tokens) \
+                     are computed only when every heap a move leaves is smaller than the heap \
+                     moved: adding k tokens, a move must leave at least k + 2 heaps (e.g. 80.0: \
+                     add 1, leave 3 heaps)",
+                    self.text_with(&adds),
+                    d.text(),
+                    if k == 1 { "" } else { "s" },
+                    parts.len(),
+                    shown.join(" + "),
+                )));
+            }
+        }
+        self.adds = adds;
+        Ok(())
     }
 
     fn new(mut digits: Vec<Digit>, mut repeat: usize) -> Result<Self, Error> {
@@ -445,7 +488,11 @@ impl Notation {
                 digits.pop();
             }
         }
-        Ok(Notation { digits, repeat })
+        Ok(Notation {
+            digits,
+            repeat,
+            adds: Vec::new(),
+        })
     }
 
     /// `d_k` (`d_0` for k = 0), following the repeating part.
@@ -469,6 +516,11 @@ impl Notation {
                  (its options can be listed with --options N)"
             ))
         };
+        if !self.adds.is_empty() {
+            return Err(unsupported(
+                "digits before d0 (moves that add tokens; the general engine computes them)",
+            ));
+        }
         if self.repeat > 0 {
             return Err(unsupported(
                 "a repeating part in brackets: CGSuite's infinite code (0.[3] = 0.333... is \
@@ -525,43 +577,61 @@ impl Notation {
             let Some(d) = self.digit(k as usize) else {
                 break;
             };
-            let r = n - k;
-            if k == 0 && r == 0 {
+            if k == 0 && n == 0 {
                 continue;
             }
-            if d.allows(0).is_some() && r == 0 {
-                f(&[])?;
-            }
-            let top = if d.more.is_some() {
-                r
-            } else {
-                (d.counts.len() as u64).saturating_sub(1).min(r)
-            };
-            for j in 1..=top {
-                let Some(q) = d.allows(j as usize) else {
-                    continue;
-                };
-                if j >= 2 && q == Qualifier::AllEqual {
-                    if r % j == 0 {
-                        parts.clear();
-                        parts.resize(j as usize, r / j);
-                        f(&parts)?;
-                    }
-                    continue;
-                }
-                let strict = j >= 2 && q == Qualifier::Unequal;
-                parts.clear();
-                partitions(r, j, r, strict, &mut parts, &mut |p| {
-                    if j < 2 || q.admits(p) {
-                        f(p)
-                    } else {
-                        Ok(())
-                    }
-                })?;
+            digit_options(d, n - k, &mut parts, f)?;
+        }
+        // Moves that add k tokens (an empty heap is no heap: it has no moves). Every heap
+        // they leave is smaller than n (see `set_adds`).
+        if n > 0 {
+            for (i, d) in self.adds.iter().enumerate() {
+                digit_options(d, n + i as u64 + 1, &mut parts, f)?;
             }
         }
         Ok(())
     }
+}
+
+/// Call `f` with every way digit `d` splits `r` tokens (what is left after removing, or
+/// after adding), in increasing number of heaps, then lexicographically decreasing.
+fn digit_options(
+    d: &Digit,
+    r: u64,
+    parts: &mut Vec<u64>,
+    f: &mut dyn FnMut(&[u64]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    if d.allows(0).is_some() && r == 0 {
+        f(&[])?;
+    }
+    let top = if d.more.is_some() {
+        r
+    } else {
+        (d.counts.len() as u64).saturating_sub(1).min(r)
+    };
+    for j in 1..=top {
+        let Some(q) = d.allows(j as usize) else {
+            continue;
+        };
+        if j >= 2 && q == Qualifier::AllEqual {
+            if r % j == 0 {
+                parts.clear();
+                parts.resize(j as usize, r / j);
+                f(parts)?;
+            }
+            continue;
+        }
+        let strict = j >= 2 && q == Qualifier::Unequal;
+        parts.clear();
+        partitions(r, j, r, strict, parts, &mut |p| {
+            if j < 2 || q.admits(p) {
+                f(p)
+            } else {
+                Ok(())
+            }
+        })?;
+    }
+    Ok(())
 }
 
 impl Notation {
@@ -581,33 +651,28 @@ impl Notation {
         // qualifier other than `=` read the table (`=` allows one partition or none), so only
         // they widen it: a code of `=` digits keeps one column however many heaps it allows.
         let counted = |q: &Option<Qualifier>| q.is_some_and(|q| q != Qualifier::AllEqual);
-        let finite = self
-            .digits
-            .iter()
+        let all_digits = || self.digits.iter().chain(&self.adds);
+        let finite = all_digits()
             .filter_map(|d| d.counts.iter().rposition(counted))
             .max()
             .unwrap_or(0) as u64;
-        let unbounded = self.digits.iter().any(|d| counted(&d.more));
+        let unbounded = all_digits().any(|d| counted(&d.more));
         let widest = |r: u64| if unbounded { r } else { finite.min(r) };
+        // Moves that add k tokens split m + k: the table runs `adds.len()` rows ahead.
+        let ahead = self.adds.len() as u64;
         let mut p: Vec<Vec<u128>> = vec![vec![1]];
-        let get = |p: &Vec<Vec<u128>>, r: u64, j: u64| -> u128 {
-            p.get(r as usize)
-                .and_then(|row| row.get(j as usize))
-                .copied()
-                .unwrap_or(0)
-        };
         let mut total: u128 = 0;
         let mut steps: u128 = 0;
         for m in 0..=n {
-            steps += 1;
-            if m > 0 {
-                let w = widest(m);
-                let row: Vec<u128> = (0..=w)
+            steps += 1 + u128::from(ahead);
+            while (p.len() as u64) <= m.saturating_add(ahead) {
+                let r = p.len() as u64;
+                let row: Vec<u128> = (0..=widest(r))
                     .map(|j| {
                         if j == 0 {
                             0
                         } else {
-                            get(&p, m - 1, j - 1).saturating_add(get(&p, m - j, j))
+                            table(&p, r - 1, j - 1).saturating_add(table(&p, r - j, j))
                         }
                     })
                     .collect();
@@ -620,47 +685,118 @@ impl Notation {
                 if d.is_zero() || (k == 0 && m == 0) {
                     continue;
                 }
-                let r = m - k;
-                let top = if d.more.is_some() {
-                    r
-                } else {
-                    (d.counts.len() as u64).saturating_sub(1).min(r)
-                };
-                steps += 1 + u128::from(top);
-                if r == 0 && d.allows(0).is_some() {
-                    total += 1;
-                }
-                for j in 1..=top {
-                    let Some(q) = d.allows(j as usize) else {
-                        continue;
-                    };
-                    let all_equal = u128::from(r % j == 0);
-                    let count = match q {
-                        _ if j == 1 => 1,
-                        Qualifier::Any => get(&p, r, j),
-                        Qualifier::AllEqual => all_equal,
-                        Qualifier::NotAllEqual => get(&p, r, j) - all_equal,
-                        Qualifier::Unequal => {
-                            let lift = j * (j - 1) / 2;
-                            if lift <= r {
-                                get(&p, r - lift, j)
-                            } else {
-                                0
-                            }
-                        }
-                    };
-                    total = total.saturating_add(count);
-                }
+                let (count, work) = digit_option_count(d, m - k, &p);
+                total = total.saturating_add(count);
+                steps += work;
                 if total > cap || steps > cap {
                     return None;
                 }
             }
-            if steps > cap {
+            if m > 0 {
+                for (i, d) in self.adds.iter().enumerate() {
+                    let (count, work) = digit_option_count(d, m + i as u64 + 1, &p);
+                    total = total.saturating_add(count);
+                    steps += work;
+                }
+            }
+            if total > cap || steps > cap {
                 return None;
             }
         }
         Some(total)
     }
+}
+
+/// `p[r][j]`, the number of partitions of `r` into `j` parts, 0 outside the table.
+fn table(p: &[Vec<u128>], r: u64, j: u64) -> u128 {
+    p.get(r as usize)
+        .and_then(|row| row.get(j as usize))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// How many ways digit `d` splits `r` tokens (what [`digit_options`] lists), by the partition
+/// table `p`, and the steps taken.
+fn digit_option_count(d: &Digit, r: u64, p: &[Vec<u128>]) -> (u128, u128) {
+    let top = if d.more.is_some() {
+        r
+    } else {
+        (d.counts.len() as u64).saturating_sub(1).min(r)
+    };
+    let mut total = u128::from(r == 0 && d.allows(0).is_some());
+    for j in 1..=top {
+        let Some(q) = d.allows(j as usize) else {
+            continue;
+        };
+        let all_equal = u128::from(r % j == 0);
+        let count = match q {
+            _ if j == 1 => 1,
+            Qualifier::Any => table(p, r, j),
+            Qualifier::AllEqual => all_equal,
+            Qualifier::NotAllEqual => table(p, r, j) - all_equal,
+            Qualifier::Unequal => {
+                let lift = j * (j - 1) / 2;
+                if lift <= r {
+                    table(p, r - lift, j)
+                } else {
+                    0
+                }
+            }
+        };
+        total = total.saturating_add(count);
+    }
+    (total, 1 + u128::from(top))
+}
+
+/// A move of digit `d` placed `k` digits before `d0` (add `k` tokens, then split) that
+/// leaves a heap at least as large as the heap moved, if there is one: the heap `n` and the
+/// heaps left, largest first.
+///
+/// Adding `k` to a heap of `n` and leaving `j` heaps, the largest heap left is at most
+/// `n + k - (j - 1)`, so only `j <= k + 1` can reach `n`; per qualifier (none on one heap):
+/// any heaps or not all equal, `n + k - j + 1` is reached (`n = 2`: `k + 3 - j, 1, ..., 1`,
+/// not all equal); pairwise unequal, the largest is at most `n + k - j(j-1)/2` (the others
+/// `j - 1, ..., 1`), reached once `n + k >= j(j+1)/2`; all equal, `(n + k) / j >= n` for
+/// `n <= k / (j - 1)` when `j` divides `n + k`.
+fn growing_move(d: &Digit, k: u64) -> Option<(u64, Vec<u64>)> {
+    // Counts above k + 1 never leave a heap as large as the one moved (see above); counts
+    // up to k + 1 are checked one by one (the digit allows at most 127 finite ones, and a
+    // `+` continues to every larger count).
+    let last = if d.more.is_some() {
+        k + 1
+    } else {
+        (d.counts.len() as u64).saturating_sub(1).min(k + 1)
+    };
+    for j in 1..=last {
+        let Some(q) = d.allows(j as usize) else {
+            continue;
+        };
+        let ones = |n: u64| {
+            let mut parts = vec![n + k - (j - 1)];
+            parts.resize(j as usize, 1);
+            parts
+        };
+        match q {
+            _ if j == 1 => return Some((1, vec![1 + k])),
+            Qualifier::Any => return Some((1, ones(1))),
+            Qualifier::NotAllEqual => return Some((2, ones(2))),
+            Qualifier::Unequal => {
+                let lift = j * (j - 1) / 2;
+                if lift <= k {
+                    let n = (j * (j + 1) / 2).saturating_sub(k).max(1);
+                    let mut parts = vec![n + k - lift];
+                    parts.extend((1..j).rev());
+                    return Some((n, parts));
+                }
+            }
+            Qualifier::AllEqual => {
+                if let Some(n) = (1..=k / (j - 1)).find(|n| (n + k) % j == 0) {
+                    return Some((n, vec![(n + k) / j; j as usize]));
+                }
+            }
+        }
+    }
+    None
 }
 
 fn push_limited(
@@ -717,9 +853,22 @@ fn partitions(
     Ok(())
 }
 
+impl Notation {
+    /// The text of this code with `adds` as its digits before `d0`.
+    fn text_with(&self, adds: &[Digit]) -> String {
+        let mut code = self.clone();
+        code.adds = adds.to_vec();
+        code.to_string()
+    }
+}
+
 impl std::fmt::Display for Notation {
-    /// Canonical text: `d0` then the point, the digits, the repeating part in brackets.
+    /// Canonical text: the digits before `d0` (if any), `d0`, the point, the digits, the
+    /// repeating part in brackets.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for d in self.adds.iter().rev() {
+            f.write_str(&d.text())?;
+        }
         write!(f, "{}.", self.digits[0].text())?;
         let len = self.digits.len();
         if len == 1 {

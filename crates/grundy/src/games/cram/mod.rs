@@ -79,6 +79,18 @@ impl std::fmt::Display for Domino {
     }
 }
 
+/// `x >> s`, 0 when `s` is 64: a board one row of 64 cells wide has no cell below another
+/// (`>>` by 64 would be a shift by 0 in release builds: every cell its own neighbour below, a
+/// wrong value for `cram 1x64`, found by the `parse_cram_board` fuzz target).
+fn shr(x: u64, s: u32) -> u64 {
+    x.checked_shr(s).unwrap_or(0)
+}
+
+/// `x << s`, 0 when `s` is 64 (see [`shr`]).
+fn shl(x: u64, s: u32) -> u64 {
+    x.checked_shl(s).unwrap_or(0)
+}
+
 impl Cram {
     /// Cram on a board of `rows` x `cols` cells (at most 64).
     pub fn new(rows: u32, cols: u32) -> Result<Self, Error> {
@@ -150,7 +162,10 @@ impl Cram {
     /// Each domino as the bit of its upper-left cell: `(horizontal, vertical)`.
     fn anchors(&self, empty: u64) -> (u64, u64) {
         let w = self.grid.width();
-        (empty & (empty >> 1) & self.horizontal, empty & (empty >> w))
+        (
+            empty & (empty >> 1) & self.horizontal,
+            empty & shr(empty, w),
+        )
     }
 
     /// `empty` with every *extra tuft* and every *bridge* filled: a position of the same value.
@@ -175,8 +190,8 @@ impl Cram {
         loop {
             let right = empty & (empty >> 1) & !last;
             let left = empty & (empty << 1) & !first;
-            let down = empty & (empty >> w);
-            let up = empty & (empty << w);
+            let down = empty & shr(empty, w);
+            let up = empty & shl(empty, w);
             let two_or_more = (right & (left | down | up)) | (left & (down | up)) | (down & up);
             let tufts = (right | left | down | up) & !two_or_more;
             // Centres of the tufts of each direction; a centre seen before drops the tuft.
@@ -185,11 +200,11 @@ impl Cram {
             let from_left = (tufts & left) >> 1;
             drop |= (from_left & seen) << 1;
             seen |= from_left;
-            let from_below = (tufts & down) << w;
-            drop |= (from_below & seen) >> w;
+            let from_below = shl(tufts & down, w);
+            drop |= shr(from_below & seen, w);
             seen |= from_below;
-            let from_above = (tufts & up) >> w;
-            drop |= (from_above & seen) << w;
+            let from_above = shr(tufts & up, w);
+            drop |= shl(from_above & seen, w);
             seen |= from_above;
             // Bridges: neither tuft nor centre, no neighbour that is neither (a neighbour of a
             // tuft is its centre, so every neighbour is a centre). Lone cells count too.

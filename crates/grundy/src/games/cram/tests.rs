@@ -220,3 +220,30 @@ fn components_are_worth_the_whole_on_every_position() {
     let drawn: Vec<String> = parts.iter().map(|&p| cram.draw(p)).collect();
     assert_eq!(parts.len(), 2, "{drawn:?}");
 }
+
+/// One row of cells is Dawson's Kayles (0.07): a domino removes two adjacent cells. The row of
+/// 64 cells is the only board whose width is 64, and shifting a row by its width overflowed
+/// there (a release build took every cell for its own neighbour below and said 8; the
+/// `parse_cram_board` fuzz target found the overflow).
+#[test]
+fn rows_up_to_64_cells_are_dawsons_kayles() {
+    let dawson =
+        crate::takebreak::naive::sequence_of(&crate::takebreak::Rules::parse("0.07").unwrap(), 64)
+            .unwrap();
+    for cols in [1u32, 2, 5, 17, 31, 32, 33, 62, 63, 64] {
+        let cram = Cram::new(1, cols).unwrap();
+        let start = cram.start();
+        let value = PrunedSolver::new(cram).grundy_value(&start).unwrap();
+        assert_eq!(value, u64::from(dawson[cols as usize]), "1x{cols}");
+        // Every position the reductions see keeps no vertical domino.
+        assert_eq!(cram.reduced(start) & !start, 0, "1x{cols}");
+    }
+    // The board from the fuzz target's input: a 64-wide row with a few empty cells.
+    let mut text = "#".repeat(29);
+    text.push_str("..");
+    text.push_str(&"#".repeat(32));
+    text.push('.');
+    let (cram, empty) = Cram::from_text(&text).unwrap();
+    assert_eq!(PrunedSolver::new(cram).grundy_value(&empty).unwrap(), 1);
+    assert_eq!(NormalPlay::new(cram).grundy_value(&empty).unwrap(), 1);
+}

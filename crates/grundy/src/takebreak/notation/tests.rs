@@ -200,6 +200,8 @@ fn forms_the_engines_lack_are_refused_by_name() {
     assert!(e.contains("'+'"), "{e}");
     let e = Notation::parse("20.017").unwrap_err().to_string();
     assert!(e.contains("add tokens"), "{e}");
+    let e = parse("80.0").to_rules().unwrap_err().to_string();
+    assert!(e.contains("digits before d0"), "{e}");
     let e = Notation::parse("0.{2,3").unwrap_err().to_string();
     assert!(e.contains("without a matching"), "{e}");
     let e = Notation::parse("0.{200}").unwrap_err().to_string();
@@ -209,4 +211,108 @@ fn forms_the_engines_lack_are_refused_by_name() {
     assert!(Notation::parse("0.{2!}!").is_err());
     assert!(Notation::parse("0.[]").is_err());
     assert!(Notation::parse("*.0").is_err());
+}
+
+#[test]
+fn digits_before_d0_add_tokens() {
+    // 80.0: add one token, leave three heaps. A heap of 1 becomes 2 tokens: no three heaps.
+    let code = parse("80.0");
+    assert_eq!(code.to_string(), "80.0");
+    assert_eq!(code.options(1, 100).unwrap(), Vec::<Vec<u64>>::new());
+    assert_eq!(code.options(2, 100).unwrap(), vec![vec![1, 1, 1]]);
+    assert_eq!(
+        code.options(5, 100).unwrap(),
+        vec![vec![4, 1, 1], vec![3, 2, 1], vec![2, 2, 2]]
+    );
+    // An empty heap has no moves, adding or not.
+    assert!(code.options(0, 100).unwrap().is_empty());
+    // Removing first (in order of tokens removed), then adding (in order of tokens added).
+    let code = parse("{4+}80.3");
+    assert_eq!(code.to_string(), "{4+}80.3");
+    assert_eq!(
+        code.options(2, 100).unwrap(),
+        vec![vec![1], vec![1, 1, 1], vec![1, 1, 1, 1]]
+    );
+    // Leading zeros before the point are no digits; d-1 = 0 is kept when d-2 is not.
+    assert_eq!(parse("0080.0"), parse("80.0"));
+    assert_eq!(parse("&16;00.0").to_string(), "G00.0");
+    assert_ne!(parse("&16;00.0"), parse("&16;0.0"));
+    for text in [
+        "80.0", "{3+}0.6", "8!00.77", "&48;0.0", "{4=+}0.0", "8?0.0", "{4+}80.3",
+    ] {
+        let code = parse(text);
+        assert_eq!(code.to_string(), text);
+        assert_eq!(parse(&code.to_string()), code, "{text}");
+    }
+}
+
+#[test]
+fn digits_before_d0_that_can_grow_a_heap_are_refused_with_the_move() {
+    let refused = |text: &str, shown: &str| {
+        let e = Notation::parse(text).unwrap_err().to_string();
+        assert!(e.contains(shown), "{text}: {e}");
+        assert!(
+            e.contains("add tokens") && e.contains("k + 2 heaps"),
+            "{text}: {e}"
+        );
+    };
+    refused("40.0", "a heap of 1 can become 1 + 1");
+    refused("20.0", "a heap of 1 can become 2 ");
+    refused("20.017", "d-1 = 2");
+    refused("4!0.0", "a heap of 2 can become 2 + 1");
+    refused("4?0.0", "a heap of 2 can become 2 + 1");
+    refused("4=0.0", "a heap of 1 can become 1 + 1");
+    refused("*0.0", "a heap of 1 can become 2 ");
+    refused("{2+}0.0", "d-1 = {2+}");
+    // Adding two tokens: three heaps may still hold the heap moved (1 + 2 = 1 + 1 + 1).
+    refused("800.0", "d-2 = 8 adds 2 tokens");
+    refused("{3=}00.0", "a heap of 1 can become 1 + 1 + 1");
+    // Pairwise unequal, adding 2: three unequal heaps hold at most n + 2 - (1 + 2) each.
+    assert!(Notation::parse("8!00.0").is_ok());
+    // All equal, adding 3 into two heaps: a heap of 1 becomes 2 + 2 (and 3 becomes 3 + 3).
+    refused("{2=}000.0", "a heap of 1 can become 2 + 2");
+    // d0 must still be a split: the last digit before the point is d0.
+    let e = Notation::parse("77").unwrap_err().to_string();
+    assert!(
+        e.contains("digits before the point") && e.contains("d0 = 7"),
+        "{e}"
+    );
+}
+
+/// Whether some heap `n <= 40` has an option (under `code`, with its adding digits) that
+/// keeps a heap of at least `n`: what the refusal of a code guards against.
+fn grows_a_heap(code: &Notation) -> bool {
+    (1..=40).any(|n| {
+        code.options(n, 1 << 20)
+            .unwrap()
+            .iter()
+            .any(|parts| parts.iter().any(|&p| p >= n))
+    })
+}
+
+#[test]
+fn accepted_adding_digits_never_grow_a_heap_and_refused_ones_can() {
+    // Every digit with bits among 0..6 and an optional qualifier, one or two places before d0:
+    // a code is accepted exactly when no move of a heap up to 40 keeps a heap as large.
+    let qualifiers = ["", "!", "?", "="];
+    for bits in 1u32..64 {
+        for q in qualifiers {
+            for zeros in ["", "0"] {
+                let text = format!("&{bits};{q}{zeros}0.0");
+                match Notation::parse(&text) {
+                    Ok(code) => assert!(!grows_a_heap(&code), "{text} accepted"),
+                    Err(e) => {
+                        // Refused: the same code, unchecked, has such a move.
+                        let digit = parse(&format!("0.&{bits};{q}")).digits[1].clone();
+                        let mut unchecked = parse("0.0");
+                        unchecked.adds = match zeros {
+                            "" => vec![digit],
+                            _ => vec![Digit::zero(), digit],
+                        };
+                        assert!(grows_a_heap(&unchecked), "{text} refused: {e}");
+                    }
+                }
+            }
+        }
+    }
 }
