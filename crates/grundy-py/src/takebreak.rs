@@ -13,7 +13,7 @@
 use crate::runs::{tell, Poll};
 use crate::{guarded, to_py, value_error};
 use grundy::takebreak::notation::Notation;
-use grundy::takebreak::{analyse, general, transform, Code, Rules};
+use grundy::takebreak::{analyse, general, max_moves_limit, transform, Code, Rules};
 use grundy_runs::run::{self, CheckpointPlace};
 use grundy_runs::sequence::{self, CodeRules};
 use grundy_runs::{Engine, EngineChoice, Message};
@@ -356,10 +356,11 @@ fn takebreak_position(
     py: Python<'_>,
     code: &str,
     heaps: Vec<u64>,
-    max_moves: usize,
+    max_moves: u64,
 ) -> PyResult<PyObject> {
     guarded(|| {
         let parsed = sequence::parse_code(code).map_err(value_error)?;
+        let max_moves = max_moves_limit(max_moves).map_err(value_error)?;
         if heaps.is_empty() {
             return Err(value_error(
                 "heaps needs at least one heap (e.g. [5, 7, 9])",

@@ -112,8 +112,7 @@ HEAPS = st.lists(st.integers(0, 30), min_size=1, max_size=4)
 @given(
     code=st.sampled_from(["0.07", "0.77", "0.137", "4.07", "4!.0", "80.0", "{2+}.0", "0.[3]"]),
     heaps=HEAPS,
-    # (max_moves=0: Python lists no moves, the CLI refuses --max-moves 0; not compared)
-    max_moves=st.integers(1, 5),
+    max_moves=st.integers(0, 5),
 )
 def test_takebreak_positions_equal_the_cli(code, heaps, max_moves):
     ours = python(lambda: grundy.takebreak_position(code, heaps, max_moves=max_moves))

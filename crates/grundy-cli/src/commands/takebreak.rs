@@ -10,8 +10,8 @@ use grundy::takebreak::notation::Notation;
 use grundy::takebreak::sparse::classes::{rare_common_split, RareCommonSplit};
 use grundy::takebreak::sparse::RareCommon;
 use grundy::takebreak::{
-    analyse, analyse_with, budget, compute, compute_planned, transform, Candidate, Code,
-    Computation, Finish, Naive, Period, Plan, Rules, TakeBreakMove,
+    analyse, analyse_with, budget, compute, compute_planned, max_moves_limit, transform, Candidate,
+    Code, Computation, Finish, Naive, Period, Plan, Rules, TakeBreakMove,
 };
 use grundy::takebreak::{general, PositionAnalysis};
 use grundy::Outcome;
@@ -515,15 +515,7 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
 /// `--max-moves` (or its default, 1000).
 fn parse_max_moves(args: &TakebreakArgs) -> CliResult<usize> {
     Ok(match &args.max_moves {
-        Some(w) => match parse_u64("--max-moves", w)? {
-            0 => {
-                return Err(CliError::input(
-                    "--max-moves must be at least 1 (it bounds the list of winning moves; \
-                     the value and outcome are always printed)",
-                ))
-            }
-            k => k.min(usize::MAX as u64) as usize,
-        },
+        Some(w) => max_moves_limit(parse_u64("--max-moves", w)?)?,
         None => 1000,
     })
 }

@@ -46,5 +46,5 @@ pub use engine::SequenceEngine;
 pub use game::TakeBreakGame;
 pub use naive::Naive;
 pub use period::{Candidate, Period, PeriodDetector};
-pub use position::{analyse, analyse_with, PositionAnalysis, TakeBreakMove};
+pub use position::{analyse, analyse_with, max_moves_limit, PositionAnalysis, TakeBreakMove};
 pub use rules::Rules;

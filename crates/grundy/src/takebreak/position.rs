@@ -46,6 +46,19 @@ pub struct PositionAnalysis {
     pub winning_moves_truncated: bool,
 }
 
+/// The limit of a winning-move list as a user gives it, for every front end: at least 1 (the
+/// value and outcome are always given, so a list of none would only hide the moves).
+pub fn max_moves_limit(k: u64) -> Result<usize, Error> {
+    if k == 0 {
+        return Err(Error::Invalid(
+            "--max-moves must be at least 1 (it bounds the list of winning moves; the value and \
+             outcome are always printed)"
+                .into(),
+        ));
+    }
+    Ok(usize::try_from(k).unwrap_or(usize::MAX))
+}
+
 /// Analyse the position `heaps` under `rules`, listing at most `max_moves` winning moves.
 /// The sequence up to the largest heap is computed by the naive engine.
 pub fn analyse(rules: &Rules, heaps: &[u32], max_moves: usize) -> Result<PositionAnalysis, Error> {
