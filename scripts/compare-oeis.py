@@ -21,7 +21,7 @@ import argparse
 import os
 import sys
 
-from octal_facts import GRUNDY, HERE, canonical, catalogue_table, run_json
+from octal_facts import GRUNDY, HERE, canonical, catalogue_table, finish, run_json
 
 
 def census_code(code: str) -> bool:
@@ -118,13 +118,13 @@ def main() -> int:
             print(f"| {code} | {anum} | {k} | {'agree' if same else 'DIFFER'} | {verdict} |")
         else:
             print(f"{code:7} {anum} shift {k}: values {'agree' if same else 'DIFFER'}; {verdict}")
-    print(f"\n{compared} codes compared with {sum(1 for _ in read_entries(args.data))} entries: "
-          f"first values agree for {values_ok}; {periods_ok} periodic here "
-          f"(period and last exception agree where the entry states them); {not_yet} not yet "
-          f"periodic to the census's n; {len(disagreements)} disagreements")
-    for d in disagreements:
-        print("DISAGREEMENT:", d)
-    return 1 if disagreements else 0
+    summary = (
+        f"\n{compared} codes compared with {sum(1 for _ in read_entries(args.data))} entries: "
+        f"first values agree for {values_ok}; {periods_ok} periodic here "
+        f"(period and last exception agree where the entry states them); {not_yet} not yet "
+        f"periodic to the census's n; {len(disagreements)} disagreements"
+    )
+    return finish(summary, disagreements)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ import argparse
 import os
 import sys
 
-from octal_facts import GRUNDY, HERE, catalogue_table, values
+from octal_facts import GRUNDY, HERE, catalogue_table, finish, values
 
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 COMPARED = 4096
@@ -218,15 +218,15 @@ def main() -> int:
 
     for n in notes:
         print(n)
-    print(f"\n{counts['codes']} codes in the tables; trivial games' values agree for "
-          f"{counts['values']} codes (G(0..{COMPARED - 1}), shifted); {counts['in_census']} in "
-          f"the census: {counts['periods']} certified with the table's period and prefix, "
-          f"{counts['not_yet']} solved games not yet periodic here, {counts['unsolved_ok']} "
-          f"unsolved games not periodic here; {counts['groups']} of our groupings confirmed "
-          f"by the lookup; {len(disagreements)} disagreements")
-    for d in disagreements:
-        print("DISAGREEMENT:", d)
-    return 1 if disagreements else 0
+    summary = (
+        f"\n{counts['codes']} codes in the tables; trivial games' values agree for "
+        f"{counts['values']} codes (G(0..{COMPARED - 1}), shifted); {counts['in_census']} in "
+        f"the census: {counts['periods']} certified with the table's period and prefix, "
+        f"{counts['not_yet']} solved games not yet periodic here, {counts['unsolved_ok']} "
+        f"unsolved games not periodic here; {counts['groups']} of our groupings confirmed "
+        f"by the lookup; {len(disagreements)} disagreements"
+    )
+    return finish(summary, disagreements)
 
 
 if __name__ == "__main__":

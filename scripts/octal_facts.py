@@ -37,3 +37,11 @@ def catalogue_table(grundy: str, db: str) -> dict:
     """`grundy catalogue --table --json --db DB`: the rows by code, and the groups."""
     table = run_json(grundy, "catalogue", "--table", "--db", db)
     return table
+
+
+def finish(summary: str, disagreements: list[str]) -> int:
+    """Print a comparison's summary and its disagreements; the exit status (1 if any)."""
+    print(summary)
+    for d in disagreements:
+        print("DISAGREEMENT:", d)
+    return 1 if disagreements else 0
