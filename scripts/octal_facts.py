@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GRUNDY = os.path.join(HERE, "..", "target", "release", "grundy")
@@ -22,8 +23,17 @@ def canonical(code: str) -> str:
 
 
 def run_json(grundy: str, *args: str):
-    """`grundy ARGS --json`, parsed."""
-    out = subprocess.run([grundy, *args, "--json"], capture_output=True, text=True, check=True)
+    """`grundy ARGS --json`, parsed; when grundy is missing or refuses, its message and exit 2."""
+    try:
+        out = subprocess.run([grundy, *args, "--json"], capture_output=True, text=True)
+    except OSError as e:
+        print(f"cannot run {grundy}: {e.strerror} (build it: cargo build --release -p grundy-cli, "
+              f"or give --grundy)", file=sys.stderr)
+        raise SystemExit(2) from None
+    if out.returncode != 0:
+        message = out.stderr.strip().splitlines()[-1:] or [f"exit status {out.returncode}"]
+        print(f"{' '.join(['grundy', *args])}: {message[0]}", file=sys.stderr)
+        raise SystemExit(2)
     return json.loads(out.stdout)
 
 
