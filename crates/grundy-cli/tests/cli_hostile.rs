@@ -311,6 +311,15 @@ fn misleading_output_is_gone() {
         ],
         "--max-moves must be at least 1",
     );
+    // a negative limit is told the least it may be, for both commands that take one
+    for command in [
+        &["takebreak", "kayles", "--heaps", "5"][..],
+        &["cdnim", "5"][..],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--max-moves", "-2"]);
+        refused(&args, "'-2' is negative: give a whole number, 1 or more");
+    }
     refused(
         &["nim", "3", "5", "--target", "2", "--misere"],
         "cannot be used with",

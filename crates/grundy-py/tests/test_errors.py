@@ -100,6 +100,18 @@ def test_bad_values_raise_value_error(call):
     assert "panic" not in message.lower()
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: grundy.cdnim([6, 3], max_moves=-2),
+        lambda: grundy.takebreak_position("0.07", [5], max_moves=-2),
+    ],
+)
+def test_a_negative_move_limit_is_told_the_least(call):
+    with pytest.raises(ValueError, match="'-2' is negative: give a whole number, 1 or more"):
+        call()
+
+
 def test_hostile_sizes_do_not_crash():
     # Huge but legal inputs of the closed forms are answered, not refused or crashed on.
     assert grundy.nim([2**4000, 2**4000 + 1])["grundy_value"] == 1

@@ -35,10 +35,15 @@ pub fn shown(word: &str) -> String {
 }
 
 fn number_error(what: &str, word: &str) -> Error {
+    number_error_from(what, word, 0)
+}
+
+/// The refusal of `word` where a whole number of at least `least` was wanted.
+fn number_error_from(what: &str, word: &str, least: u64) -> Error {
     let shown = shown(word);
     if word.starts_with('-') && word.len() > 1 && word[1..].chars().all(|c| c.is_ascii_digit()) {
         Error::Invalid(format!(
-            "{what} '{shown}' is negative: give a whole number, 0 or more"
+            "{what} '{shown}' is negative: give a whole number, {least} or more"
         ))
     } else {
         Error::Invalid(format!(
@@ -76,6 +81,18 @@ pub fn parse_u64(what: &str, word: &str) -> Result<u64, Error> {
             shown(word),
             u64::MAX
         ))
+    })
+}
+
+/// Parse a count that must be at least 1, as [`parse_u64`] does, except that a negative number
+/// is told "1 or more". A 0 is returned: the caller refuses it saying what a 0 would mean.
+pub fn parse_count(what: &str, word: &str) -> Result<u64, Error> {
+    parse_u64(what, word).map_err(|e| {
+        if word.starts_with('-') {
+            number_error_from(what, word, 1)
+        } else {
+            e
+        }
     })
 }
 
@@ -265,6 +282,16 @@ mod tests {
         assert_eq!(parse_u64_list("s", "1, 3,4").unwrap(), vec![1, 3, 4]);
         let e = parse_u64("heap", "-3").unwrap_err().to_string();
         assert_eq!(e, "heap '-3' is negative: give a whole number, 0 or more");
+        let e = parse_count("--max-moves", "-3").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "--max-moves '-3' is negative: give a whole number, 1 or more"
+        );
+        assert_eq!(parse_count("--max-moves", "0").unwrap(), 0);
+        assert!(parse_count("--max-moves", "-x")
+            .unwrap_err()
+            .to_string()
+            .contains("not a"));
         let e = parse_u64("heap", "_1").unwrap_err().to_string();
         assert_eq!(e, "heap '_1' is not a non-negative whole number");
         let e = parse_u64("heap", "18446744073709551616").unwrap_err();

@@ -515,7 +515,7 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
 /// `--max-moves` (or its default, 1000).
 fn parse_max_moves(args: &TakebreakArgs) -> CliResult<usize> {
     Ok(match &args.max_moves {
-        Some(w) => max_moves_limit(parse_u64("--max-moves", w)?)?,
+        Some(w) => max_moves_limit(grundy::text::parse_count("--max-moves", w)?)?,
         None => 1000,
     })
 }

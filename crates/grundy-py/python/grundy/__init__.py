@@ -151,7 +151,7 @@ def cdnim(heaps: Iterable[int], *, max_moves: int = 100_000) -> Dict[str, Any]:
     hs = _check.numbers("heap", heaps)
     if not hs:
         raise ValueError("no heaps given (e.g. grundy.cdnim([6, 3, 2]))")
-    cap = _check.number("max_moves", max_moves, _check.U64_MAX)
+    cap = _check.number("max_moves", max_moves, _check.U64_MAX, least=1)
     return _grundy.cdnim_position(hs, cap)
 
 
@@ -248,7 +248,9 @@ def takebreak_position(code: str, heaps: Iterable[int], *, max_moves: int = 1000
     if not isinstance(code, str):
         raise TypeError(f"code must be a str, not {type(code).__name__}")
     hs = _check.u64s("heap", heaps)
-    return _grundy.takebreak_position(code, hs, _check.u64("max_moves", max_moves))
+    return _grundy.takebreak_position(
+        code, hs, _check.number("max_moves", max_moves, _check.U64_MAX, least=1)
+    )
 
 
 def takebreak_fold(code: str, m: int, *, check_up_to: int = 10_000) -> Dict[str, Any]:

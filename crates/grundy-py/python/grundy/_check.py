@@ -18,13 +18,15 @@ def _shown(value: int) -> str:
     return f"{'-' if value < 0 else ''}<a number of {value.bit_length()} bits>"
 
 
-def number(what: str, value: object, limit: Optional[int] = None) -> int:
-    """A non-negative int (not a bool), at most ``limit`` when one is given."""
+def number(what: str, value: object, limit: Optional[int] = None, least: int = 0) -> int:
+    """A non-negative int (not a bool), at most ``limit`` when one is given. ``least`` (0 or 1)
+    is what the message of a negative one asks for; a 0 where 1 is the least is left to the
+    extension, which says why it is refused."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
     if value < 0:
         raise ValueError(
-            f"{what} '{_shown(value)}' is negative: give a whole number, 0 or more"
+            f"{what} '{_shown(value)}' is negative: give a whole number, {least} or more"
         )
     if limit is not None and value > limit:
         raise ValueError(

@@ -110,7 +110,7 @@ pub fn run(args: CdnimArgs, json: bool) -> CliResult {
         ));
     }
     let explicit_cap = match &args.max_moves {
-        Some(w) => Some(crate::common::parse_u64("--max-moves", w)?),
+        Some(w) => Some(grundy::text::parse_count("--max-moves", w)?),
         None => None,
     };
     if explicit_cap == Some(0) {
