@@ -189,6 +189,72 @@ fn pictures_are_written() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `--results DIR`: a summary file per power of two from 1024 that the run computes past, each
+/// with the histogram of G(1..=N) (checked against `--print`'s values); an unusable folder is
+/// one line and exit status 2.
+#[test]
+fn results_summarise_every_power_of_two() {
+    let dir = tempfile::tempdir().unwrap();
+    grundy()
+        .args([
+            "takebreak",
+            "0.6",
+            "-n",
+            "3000",
+            "--no-record",
+            "--no-checkpoint",
+            "--results",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let g = values("0.6", 3000);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("0.6"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["1024.txt", "2048.txt"]);
+    for (name, n) in [("1024.txt", 1024usize), ("2048.txt", 2048)] {
+        let text = std::fs::read_to_string(dir.path().join("0.6").join(name)).unwrap();
+        assert!(text.contains(&format!("\n# n {n}\n")), "{text}");
+        let max = *g[1..=n].iter().max().unwrap();
+        let first = 1 + g[1..=n].iter().position(|&v| v == max).unwrap();
+        assert!(text.contains(&format!("# largest value {max} first at heap {first}\n")));
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("rare"))
+        {
+            let (v, c) = line.split_once(' ').unwrap();
+            let (v, c): (u64, usize) = (v.parse().unwrap(), c.parse().unwrap());
+            assert_eq!(
+                c,
+                g[1..=n].iter().filter(|&&x| x == v).count(),
+                "{name}: {line}"
+            );
+        }
+    }
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let out = grundy()
+        .args([
+            "takebreak",
+            "0.6",
+            "-n",
+            "3000",
+            "--no-record",
+            "--no-checkpoint",
+            "--results",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("--results: cannot create the folder"), "{err}");
+}
+
 #[test]
 fn human_output() {
     let out = grundy()

@@ -80,7 +80,7 @@ fn takebreak_code(code: &str) -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (code, n=None, until_period=false, engine="auto", checkpoint=None,
                     default_checkpoint=false, checkpoint_every=None, record=false, db=None,
-                    progress=None, threads=1))]
+                    progress=None, threads=1, results=None))]
 #[allow(clippy::too_many_arguments)]
 fn takebreak_sequence(
     py: Python<'_>,
@@ -95,6 +95,7 @@ fn takebreak_sequence(
     db: Option<PathBuf>,
     progress: Option<PyObject>,
     threads: usize,
+    results: Option<PathBuf>,
 ) -> PyResult<PyObject> {
     guarded(|| {
         Engine::check_threads(threads, "threads").map_err(value_error)?;
@@ -113,6 +114,10 @@ fn takebreak_sequence(
                         "checkpoints (its runs are bounded to a few seconds)",
                     ),
                     (record, "record (its runs are bounded to a few seconds)"),
+                    (
+                        results.is_some(),
+                        "results (its runs are bounded to a few seconds)",
+                    ),
                 ];
                 if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
                     return Err(value_error(sequence::general_refusal(&notation, what)));
@@ -172,6 +177,7 @@ fn takebreak_sequence(
             no_record: !record,
             record_after: None,
             db,
+            results,
         };
         let total = n + 1;
         let stop = AtomicBool::new(false);

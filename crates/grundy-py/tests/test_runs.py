@@ -55,6 +55,20 @@ def test_sequence_goes_through_the_run_code_like_the_cli():
     assert seq.report["engine"] == cli["engine"]
 
 
+def test_results_are_the_clis_summaries_at_powers_of_two(tmp_path):
+    grundy.takebreak("0.6", 3000, results=tmp_path / "py")
+    subprocess.run(
+        [BIN, "takebreak", "0.6", "-n", "3000", "--results", str(tmp_path / "cli"), *NO_STATE],
+        check=True, capture_output=True,
+    )
+    for name in ("1024.txt", "2048.txt"):
+        py = (tmp_path / "py" / "0.6" / name).read_text()
+        assert py == (tmp_path / "cli" / "0.6" / name).read_text()
+        assert py.startswith(f"# grundy: the values of 0.6 at heaps 1..={name[:-4]}\n")
+    with pytest.raises(TypeError, match="results must be a path"):
+        grundy.takebreak("0.6", 3000, results=3)
+
+
 def test_a_signal_saves_the_checkpoint_and_both_front_ends_resume_it(tmp_path, capfd):
     path = tmp_path / "0106.ckpt"
     # 0.106 has no known period: a long run. A real SIGINT to this process, as Ctrl-C or a

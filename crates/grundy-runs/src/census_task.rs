@@ -117,6 +117,7 @@ pub fn compute_code(task: &CodeTask, stop: &AtomicBool, tell: Tell<'_>) -> Resul
         every: task.every,
         no_record: true,
         db: None,
+        results: None,
         // a census records every code itself, as one writer (docs/census.md)
         record_after: None,
     };

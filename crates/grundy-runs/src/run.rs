@@ -57,6 +57,72 @@ pub struct RunOptions {
     pub record_after: Option<Duration>,
     /// The catalogue file (else `$GRUNDY_DB`, else the default place).
     pub db: Option<PathBuf>,
+    /// Write a summary of the values at every power of two from [`RESULTS_FROM`] on, as the
+    /// run passes it, into `DIR/CODE/N.txt` ([`grundy::takebreak::powers`]).
+    pub results: Option<PathBuf>,
+}
+
+/// The least power of two a run with `results` summarises.
+pub const RESULTS_FROM: usize = 1 << 10;
+
+/// Writes the summaries at powers of two of one run: each file once (a file already there,
+/// from the part of the run before a resume, is left as it is), atomically (a temporary file
+/// renamed), so that a run killed at any moment leaves only whole files.
+struct PowerWriter<'a> {
+    rules: &'a Rules,
+    dir: PathBuf,
+    done: usize,
+}
+
+impl<'a> PowerWriter<'a> {
+    fn new(rules: &'a Rules, base: &std::path::Path) -> Result<Self> {
+        let dir = base.join(file_safe(&rules.to_string()));
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            Error::input(format!(
+                "--results: cannot create the folder '{}': {e}",
+                dir.display()
+            ))
+        })?;
+        Ok(PowerWriter {
+            rules,
+            dir,
+            done: 0,
+        })
+    }
+
+    fn see(&mut self, values: &[u16]) -> std::result::Result<(), grundy::Error> {
+        for p in grundy::takebreak::powers::powers_ready(RESULTS_FROM, values.len(), self.done) {
+            let path = self.dir.join(format!("{p}.txt"));
+            if !path.exists() {
+                let prefix = &values[..=p];
+                let text = grundy::takebreak::powers::summary(self.rules, prefix)?.text(prefix);
+                let tmp = self.dir.join(format!(".{p}.txt.tmp"));
+                std::fs::write(&tmp, text)
+                    .and_then(|()| std::fs::rename(&tmp, &path))
+                    .map_err(|e| {
+                        grundy::Error::Invalid(format!(
+                            "--results: cannot write '{}': {e}",
+                            path.display()
+                        ))
+                    })?;
+            }
+            self.done = p;
+        }
+        Ok(())
+    }
+}
+
+/// A code as a file name: characters other than letters, digits and `._-[]` become `_`.
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-[]".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 impl Default for RunOptions {
@@ -67,6 +133,7 @@ impl Default for RunOptions {
             no_record: false,
             record_after: None,
             db: None,
+            results: None,
         }
     }
 }
@@ -127,17 +194,7 @@ pub fn default_checkpoint(rules: &Rules, engine: &Engine) -> Option<PathBuf> {
 /// The name of the checkpoint file of a code and engine in a checkpoint directory:
 /// `CODE.ENGINE.ckpt` (see [`default_checkpoint`]).
 pub fn checkpoint_file_name(rules: &Rules, engine: &Engine) -> String {
-    let code: String = rules
-        .to_string()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "._-[]".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let code = file_safe(&rules.to_string());
     format!("{code}.{}.ckpt", engine.checkpoint_name())
 }
 
@@ -219,6 +276,14 @@ pub fn run(
         }
         Ok(())
     };
+    let mut writer = match &options.results {
+        Some(dir) => Some(PowerWriter::new(rules, dir)?),
+        None => None,
+    };
+    let mut see = |v: &[u16]| match &mut writer {
+        Some(w) => w.see(v),
+        None => Ok(()),
+    };
     let start = Instant::now();
     let outcome = checkpoint::run(
         rules,
@@ -231,6 +296,7 @@ pub fn run(
             stop: hooks.stop,
             progress: hooks.progress,
             search: hooks.search,
+            values: Some(&mut see),
         },
     );
     let seconds = start.elapsed().as_secs_f64();
@@ -319,5 +385,78 @@ mod tests {
             checkpoint_every("2.5").unwrap(),
             Duration::from_millis(2500)
         );
+    }
+
+    /// `--results DIR`: a file for every power of two from 1024 that the run passes, each the
+    /// library's summary of the values up to it; a run stopped and resumed writes the same files.
+    #[test]
+    fn results_are_written_at_every_power_of_two_and_survive_a_resume() {
+        use crate::EngineChoice;
+        use grundy::takebreak::{powers, Finish};
+        use std::sync::atomic::Ordering;
+        let base = std::env::temp_dir().join(format!("grundy-results-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let rules: Rules = "0.146".parse::<grundy::takebreak::Code>().unwrap().into();
+        let n = 40_000;
+        let run_to = |dir: &str, stop_first: bool| {
+            let options = RunOptions {
+                checkpoint: CheckpointPlace::At(base.join(format!("{dir}.ckpt"))),
+                no_record: true,
+                results: Some(base.join(dir)),
+                ..RunOptions::default()
+            };
+            let stop = AtomicBool::new(stop_first);
+            let quiet = |_m: Message| {};
+            let engine = Engine::choose(EngineChoice::Sparse, &rules).unwrap();
+            let hooks = Hooks {
+                tell: &quiet,
+                stop: &stop,
+                checkpointing: None,
+                progress: None,
+                search: None,
+            };
+            let r = run(
+                &rules,
+                Plan::new(n, Finish::ComputeAll),
+                &options,
+                engine,
+                hooks,
+            );
+            stop.store(false, Ordering::SeqCst);
+            r
+        };
+        std::fs::create_dir_all(&base).unwrap();
+        let one = run_to("one", false).unwrap();
+        // stopped at the first chance (after 4096 values), then resumed
+        assert!(matches!(run_to("two", true), Err(Error::Interrupted(_))));
+        run_to("two", false).unwrap();
+        let values = &one.computation.values;
+        let mut names: Vec<String> = std::fs::read_dir(base.join("one").join("0.146"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort_by_key(|s| s.trim_end_matches(".txt").parse::<usize>().unwrap());
+        assert_eq!(
+            names,
+            [
+                "1024.txt",
+                "2048.txt",
+                "4096.txt",
+                "8192.txt",
+                "16384.txt",
+                "32768.txt"
+            ]
+        );
+        for name in &names {
+            let p: usize = name.trim_end_matches(".txt").parse().unwrap();
+            let prefix = &values[..=p];
+            let want = powers::summary(&rules, prefix).unwrap().text(prefix);
+            let got = std::fs::read_to_string(base.join("one").join("0.146").join(name)).unwrap();
+            assert_eq!(got, want, "{name}");
+            let resumed =
+                std::fs::read_to_string(base.join("two").join("0.146").join(name)).unwrap();
+            assert_eq!(resumed, want, "{name} after a resume");
+        }
+        let _ = std::fs::remove_dir_all(&base);
     }
 }

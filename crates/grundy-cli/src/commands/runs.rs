@@ -41,6 +41,11 @@ pub struct RunOptions {
     /// Do not record the run in the catalogue
     #[arg(long, conflicts_with = "db")]
     pub no_record: bool,
+    /// Write a summary of the values at every power of two N from 1024 on, as the run passes
+    /// it, to DIR/CODE/N.txt: how often each value occurs in G(1..=N), the largest value and
+    /// where it first occurs, the rare heaps, and the SHA-256 of G(0..=N)
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
     /// Threads (0: one per core). With 2 or more, the rare/common engine computes values of 64
     /// and more on two threads (candidates on one, their proofs on the other); other engines
     /// and paths run on one. The values are the same
@@ -130,6 +135,7 @@ pub fn run_long(
         record_after: (!options.record)
             .then(|| Duration::from_secs_f64(library::RECORD_AFTER_SECONDS)),
         db: options.db.clone(),
+        results: options.results.clone(),
     };
     let bar = LateBar::new(plan.n as u64 + 1, &rules.to_string());
     let tick = |k: usize| bar.tick(k as u64);

@@ -166,6 +166,7 @@ def takebreak(
     record: Union[bool, str, "os.PathLike[str]"] = False,
     progress: Union[None, bool, Callable[[int, int], Any]] = None,
     threads: int = 1,
+    results: Union[None, str, "os.PathLike[str]"] = None,
 ) -> Sequence:
     """The Grundy sequence G(0..=n) of a take-and-break game, with its period.
 
@@ -194,6 +195,11 @@ def takebreak(
     proofs on another (Officers runs about 1.5 times faster in wall time on two free cores); the
     values do not depend on it. ``report["threads"]`` says how many threads computed values.
 
+    ``results=folder`` (the CLI's ``--results DIR``) writes, as the run passes each power of
+    two ``N`` from 1024 on, ``folder/CODE/N.txt``: how often each value occurs among
+    G(1..=N), the largest value and where it first occurs, the rare heaps and the SHA-256 of
+    G(0..=N) (see docs/takebreak.md, "Summaries at powers of two").
+
     The result's ``period``, ``preperiod`` and ``certified`` give the period found, ``report``
     the CLI's JSON (``code``, ``n``, ``engine``, ``threads``, ``period``, ``max_value``,
     ``value_counts``).
@@ -218,10 +224,11 @@ def takebreak(
     rec, db = _runs.record_args(record)
     callback = _runs.progress_callback(progress, "G(n) of " + code)
     workers = _check.threads(threads)
+    folder = _runs.path_or_none("results", results)
     try:
         report = _grundy.takebreak_sequence(
             code, size, bool(until_period), engine, path, default_place,
-            float(checkpoint_every), rec, db, callback, workers,
+            float(checkpoint_every), rec, db, callback, workers, folder,
         )
     finally:
         if isinstance(callback, _runs._LateBar):

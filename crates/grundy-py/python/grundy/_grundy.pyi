@@ -60,6 +60,7 @@ def takebreak_sequence(
     db: Optional[str] = None,
     progress: Optional[Callable[[int, int], Any]] = None,
     threads: int = 1,
+    results: Optional[str] = None,
 ) -> Dict[str, Any]:
     """G(0..=n) through the CLI's run code (checkpoint, catalogue record) with the CLI's
     sequence report keys; "values" a `Values` (the run), or native-endian u16 bytes for the

@@ -682,6 +682,9 @@ impl Store {
     }
 }
 
+/// What sees the values of a run as it goes ([`Control::values`]).
+pub type SeeValues<'a> = &'a mut dyn FnMut(&[u16]) -> Result<(), Error>;
+
 /// How a resumable run saves and stops.
 pub struct Control<'a> {
     /// Time between two saves.
@@ -694,6 +697,9 @@ pub struct Control<'a> {
     pub progress: Option<&'a dyn Fn(usize)>,
     /// Called with the progress: the period search so far.
     pub search: Option<&'a dyn Fn(&PeriodDetector)>,
+    /// Called with the values so far at every progress point and when the run ends (e.g. to
+    /// write summaries at powers of two, [`crate::takebreak::powers`]).
+    pub values: Option<SeeValues<'a>>,
 }
 
 /// How a resumable run ended.
@@ -723,9 +729,13 @@ pub fn run(
     // What the last save took: the next one waits at least four times as long, so that saving
     // never takes more than a fifth of a run, however short `every` is.
     let mut last_cost = Duration::ZERO;
+    let mut see = control.values;
     let ended = drive(rules, values, plan, engine, |values, detector| {
         if let Some(s) = control.search {
             s(detector);
+        }
+        if let Some(f) = see.as_mut() {
+            f(values)?;
         }
         if let Some(p) = control.progress {
             p(values.len());
@@ -746,6 +756,9 @@ pub fn run(
         Ended::Finished(computation) => {
             if let Some(p) = control.progress {
                 p(computation.values.len());
+            }
+            if let Some(f) = see.as_mut() {
+                f(&computation.values)?;
             }
             Ok(Outcome::Finished(computation))
         }
@@ -1008,6 +1021,7 @@ mod tests {
                 stop: &stop,
                 progress: None,
                 search: None,
+                values: None,
             },
         )
         .unwrap();
@@ -1031,6 +1045,7 @@ mod tests {
                 stop: &stop,
                 progress: None,
                 search: None,
+                values: None,
             },
         )
         .unwrap();
@@ -1053,6 +1068,7 @@ mod tests {
                 stop: &stop,
                 progress: None,
                 search: None,
+                values: None,
             },
         )
         .unwrap();

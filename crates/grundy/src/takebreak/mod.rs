@@ -35,6 +35,7 @@ pub mod naive;
 pub mod notation;
 pub mod period;
 pub mod position;
+pub mod powers;
 pub mod rules;
 pub mod sparse;
 pub mod transform;

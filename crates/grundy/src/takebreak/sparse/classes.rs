@@ -115,6 +115,18 @@ pub fn rare_common_split(code: &Code, values: &[u16]) -> Result<RareCommonSplit,
     })
 }
 
+/// Every heap size of `1..=n` in a rare class of the engine's split of `values = G(0..=n)`
+/// (the split [`rare_common_split`] reports), ascending. An error for codes the rare/common
+/// engine does not run.
+pub fn rare_heaps(code: &Code, values: &[u16]) -> Result<Vec<usize>, Error> {
+    let mut engine = RareCommon::new(code)?;
+    engine.catch_up(values);
+    let split = &engine.split;
+    Ok((1..values.len())
+        .filter(|&i| !split.is_common(values[i], i & 1))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
