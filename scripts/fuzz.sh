@@ -89,12 +89,12 @@ for t in "${targets[@]}"; do
     bin="$target_dir/$host/release/$t"
     mkdir -p "corpus/$t" "corpus-work/$t" "artifacts/$t"
     log="artifacts/$t/last-run.log"
-    before=$(find "artifacts/$t" -maxdepth 1 -type f ! -name '*.log' | wc -l)
+    before=$(find "artifacts/$t" -maxdepth 1 -type f ! -name 'last-run.*' | wc -l)
     start=$(date +%s)
     # -rss_limit_mb: a memory blow-up is a finding; -timeout: so is a hang (20 s on one input).
     timer=()
-    [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "artifacts/$t/time" -f '%U %S')
-    rm -f "artifacts/$t/time"
+    [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "artifacts/$t/last-run.time" -f '%U %S')
+    rm -f "artifacts/$t/last-run.time"
     if "${timer[@]}" nice -n 10 "$bin" "corpus-work/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
         -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=20 \
         -print_final_stats=1 >"$log" 2>&1; then
@@ -104,13 +104,13 @@ for t in "${targets[@]}"; do
         status=1
     fi
     elapsed=$(($(date +%s) - start))
-    after=$(find "artifacts/$t" -maxdepth 1 -type f ! -name '*.log' | wc -l)
+    after=$(find "artifacts/$t" -maxdepth 1 -type f ! -name 'last-run.*' | wc -l)
     stat() { grep -o "stat::$1: *[0-9]*" "$log" | grep -o '[0-9]*$' | tail -1; }
     execs=$(stat number_of_executed_units)
     rss=$(stat peak_rss_mb)
     rate=$(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))
     # CPU seconds as well as wall seconds: on a shared machine the two differ.
-    cpu=$(awk 'END { printf "%d", $1 + $2 }' "artifacts/$t/time" 2>/dev/null || echo '?')
+    cpu=$(awk 'END { printf "%d", $1 + $2 }' "artifacts/$t/last-run.time" 2>/dev/null || echo '?')
     line="$t: ${execs:-?} executions in ${elapsed}s (${cpu}s of CPU; ${rate}/s), peak RSS ${rss:-?} MB, $((after - before)) new findings: $result"
     echo "$line"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$sanitizer_name" \
