@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run the fuzz targets of fuzz/ (cargo-fuzz, libFuzzer) one after the other on one core, niced,
 # each until it has run RUNS inputs or SECONDS have passed, whichever comes first, and print
-# one line per target: executions, seconds, rate, peak resident memory and findings.
+# one line per target: executions, seconds (wall, and CPU when GNU time is present), rate,
+# peak resident memory and findings.
 # Long runs are for people, never CI.
 #
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]   (default: 60 seconds, every target)
@@ -56,7 +57,7 @@ target_dir=target
 [ "$sanitizer_name" = none ] && target_dir=target/sanitizer-none
 # Fast parsers first, then file formats, then the differential targets (slowest per input).
 order=(parse_sizes parse_chomp_shape parse_cram_board parse_takebreak parse_graph_json
-    play_moves catalogue_rows checkpoint_file saved_table diff_sparse_naive
+    http_server play_moves catalogue_rows checkpoint_file saved_table diff_sparse_naive
     diff_loopy_retrograde diff_pruned_plain)
 cd fuzz
 mapfile -t known < <(cargo "${toolchain[@]}" fuzz list)
@@ -88,10 +89,13 @@ for t in "${targets[@]}"; do
     bin="$target_dir/$host/release/$t"
     mkdir -p "corpus/$t" "corpus-work/$t" "artifacts/$t"
     log="artifacts/$t/last-run.log"
-    before=$(find "artifacts/$t" -maxdepth 1 -type f ! -name '*.log' | wc -l)
+    before=$(find "artifacts/$t" -maxdepth 1 -type f ! -name 'last-run.*' | wc -l)
     start=$(date +%s)
     # -rss_limit_mb: a memory blow-up is a finding; -timeout: so is a hang (20 s on one input).
-    if nice -n 10 "$bin" "corpus-work/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
+    timer=()
+    [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "artifacts/$t/last-run.time" -f '%U %S')
+    rm -f "artifacts/$t/last-run.time"
+    if "${timer[@]}" nice -n 10 "$bin" "corpus-work/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
         -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=20 \
         -print_final_stats=1 >"$log" 2>&1; then
         result="no crash"
@@ -100,14 +104,16 @@ for t in "${targets[@]}"; do
         status=1
     fi
     elapsed=$(($(date +%s) - start))
-    after=$(find "artifacts/$t" -maxdepth 1 -type f ! -name '*.log' | wc -l)
+    after=$(find "artifacts/$t" -maxdepth 1 -type f ! -name 'last-run.*' | wc -l)
     stat() { grep -o "stat::$1: *[0-9]*" "$log" | grep -o '[0-9]*$' | tail -1; }
     execs=$(stat number_of_executed_units)
     rss=$(stat peak_rss_mb)
     rate=$(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))
-    line="$t: ${execs:-?} executions in ${elapsed}s (${rate}/s), peak RSS ${rss:-?} MB, $((after - before)) new findings: $result"
+    # CPU seconds as well as wall seconds: on a shared machine the two differ.
+    cpu=$(awk 'END { printf "%d", $1 + $2 }' "artifacts/$t/last-run.time" 2>/dev/null || echo '?')
+    line="$t: ${execs:-?} executions in ${elapsed}s (${cpu}s of CPU; ${rate}/s), peak RSS ${rss:-?} MB, $((after - before)) new findings: $result"
     echo "$line"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$sanitizer_name" \
-        "${execs:-?}" "$elapsed" "$rate" "${rss:-?}" "$result" >>artifacts/summary.tsv
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$sanitizer_name" \
+        "${execs:-?}" "$elapsed" "$rate" "${rss:-?}" "$result" "$cpu" >>artifacts/summary.tsv
 done
 exit $status
