@@ -9,12 +9,13 @@
 //! place that decides, for the local pool and for every executor of the Python package.
 //!
 //! How the cost is estimated before running: each code is run once to a small heap size
-//! ([`PILOT_N`], on the census's own engine choice, stopping at a certified period) and timed
-//! in CPU time of its thread (wall time would charge a code for the other processes of a
-//! loaded machine). A code certified within the pilot costs about what the pilot cost; any
-//! other is charged the pilot's time scaled as n² (the worst case of the engines: games without
-//! a sparse space; a game with one is overestimated, but its pilot is cheap to begin with). The
-//! pilots run on every core of the calling process, and only when the census goes well beyond
+//! ([`PILOT_N`], on the census's own engine choice, stopping at a certified period) and each
+//! half of the pilot is timed in CPU time of its thread (wall time would charge a code for the
+//! other processes of a loaded machine). A code certified within the pilot costs about what the
+//! pilot cost; any other is charged the pilot's time scaled to n by the growth the two halves
+//! show (see [`estimate`]): a game without a sparse space grows like n², one with a sparse
+//! space about like n, and a pilot alone (scaled as n² for every code) put codes costly early
+//! but linear (0.364–0.367) before the quadratic ones that dominate. The pilots run on every core of the calling process, and only when the census goes well beyond
 //! them (n at least [`PILOT_FACTOR`] times [`PILOT_N`]), so that they cost little next to the
 //! census: at n = 2^15 a quadratic code's pilot is 1/64 of the code.
 //!
@@ -22,7 +23,7 @@
 //! run of it.
 
 use crate::engine::{Engine, EngineChoice};
-use grundy::takebreak::{compute, Finish, Rules};
+use grundy::takebreak::{compute, extend, Computation, Finish, Rules};
 use rayon::prelude::*;
 
 /// The heap size of the pilot runs.
@@ -31,8 +32,13 @@ pub const PILOT_N: usize = 4096;
 pub const PILOT_FACTOR: u64 = 4;
 
 /// The estimated cost of computing `rules` to `n` (or to a certified period when
-/// `until_period`), in seconds of CPU of one core, from a pilot run to [`PILOT_N`]. A code the
-/// engine cannot run costs 0 (the task itself reports why).
+/// `until_period`), in seconds of CPU of one core, from a pilot run to [`PILOT_N`] in two
+/// halves. A code the engine cannot run costs 0 (the task itself reports why).
+///
+/// When the first half took `t1` and the second `t2`, a cost growing like n^e gives
+/// `t2 / t1 = 2^e - 1`: so `e = log2(1 + t2 / t1)`, kept within 1..=2.5 (a half too short to
+/// time says little), and the estimate is `(t1 + t2) * (n / PILOT_N)^e`. A code certified within
+/// the pilot costs what the pilot cost.
 pub fn estimate(rules: &Rules, n: u64, until_period: bool, choice: EngineChoice) -> f64 {
     let pilot = PILOT_N.min(usize::try_from(n).unwrap_or(usize::MAX));
     let Ok(mut engine) = Engine::choose(choice, rules) else {
@@ -43,18 +49,25 @@ pub fn estimate(rules: &Rules, n: u64, until_period: bool, choice: EngineChoice)
     } else {
         Finish::ComputeAll
     };
+    let certified =
+        |run: &Computation| until_period && run.period.as_ref().is_some_and(|p| p.certified);
     let start = thread_cpu_seconds();
-    let Ok(run) = compute(rules, pilot, finish, engine.as_dyn(), None) else {
+    let Ok(half) = compute(rules, pilot / 2, finish, engine.as_dyn(), None) else {
         return 0.0;
     };
-    let seconds = (thread_cpu_seconds() - start).max(1e-9);
-    let certified = run.period.as_ref().is_some_and(|p| p.certified);
-    if until_period && certified {
-        seconds
-    } else {
-        let scale = n as f64 / pilot as f64;
-        seconds * scale * scale
+    let t1 = thread_cpu_seconds() - start;
+    if certified(&half) {
+        return t1;
     }
+    let Ok(whole) = extend(rules, half.values, pilot, finish, engine.as_dyn(), None) else {
+        return 0.0;
+    };
+    let t2 = thread_cpu_seconds() - start - t1;
+    if certified(&whole) {
+        return t1 + t2;
+    }
+    let e = (1.0 + t2 / t1.max(1e-9)).log2().clamp(1.0, 2.5);
+    (t1 + t2) * (n as f64 / pilot as f64).powf(e)
 }
 
 /// The indices of `rules`, costliest first by [`estimate`] (ties in the given order). Without
