@@ -4,6 +4,7 @@
 #
 #   scripts/bench-census.sh sample    # default: per-code cost at two sizes, extrapolated to 2^20
 #   scripts/bench-census.sh workers   # Dask 1 worker vs 2 workers vs the local pool, alternating
+#   scripts/bench-census.sh schedule  # how well the census's order shares codes between 2 workers
 #   scripts/bench-census.sh full      # the whole census through a Dask LocalCluster (hours here)
 #
 # sample: the census at n = 2^13 and 2^15 (not recorded, no checkpoints) on both cores; each code
@@ -14,6 +15,13 @@
 #   grundy.census(executor=Client) on a LocalCluster of 1 and of 2 worker processes, and through
 #   grundy.census(jobs=2) (the Rust pool), ROUNDS times alternating (default 2); prints codes/s,
 #   the 2-worker/1-worker ratio and the Dask/pool time ratio.
+# schedule: the question of the 2-worker target without the noise of a loaded machine. Each code
+#   of PATTERN (default 0.3??) is run alone to N (default 2^17, until certified) and its CPU time
+#   (user + system) taken; then the two workers are simulated on those times, each free worker
+#   taking the next code, once in pattern order and once in the order the census hands codes
+#   out (the library's costliest-first estimate, grundy._grundy.CensusSession.pending()). Prints
+#   the sum, each order's makespan and the 2-worker/1-worker throughput ratio (sum / makespan:
+#   2.00 is perfect), and how long the estimate's pilot runs took.
 # The machine this was written on is shared: alternate, repeat, and read ratios, not seconds.
 # Needs target/release/grundy (cargo build --release -p grundy-cli) and, for workers/full, the
 # venv of scripts/test-python.sh (.venv-ci with grundy, dask and distributed).
@@ -84,6 +92,7 @@ def run(pattern, n, rounds):
                                             dashboard_address=None) for w in (1, 2)}
     clients = {w: distributed.Client(c) for w, c in clusters.items()}
     times = {"dask 1": [], "dask 2": [], "pool 2": []}
+    busy = {"dask 1": [], "dask 2": [], "pool 2": []}
     codes = None
     for i in range(rounds):
         for name in ("dask 1", "dask 2", "pool 2"):
@@ -93,7 +102,16 @@ def run(pattern, n, rounds):
                 s, r = timed(executor=clients[int(name[-1])])
             codes = r["codes"]
             times[name].append(s)
-            print(f"round {i + 1} {name}: {s:.2f} s ({codes / s:.1f} codes/s)", flush=True)
+            # how busy the workers were: the codes' own times over workers x the census's
+            # time (1.0: no worker ever waited; idle workers at the end, or Dask's per-task
+            # overhead, lower it). Unlike the throughput ratio it stays meaningful when the
+            # machine is loaded, as long as the load is even over the run.
+            work = sum(x["seconds"] for x in r["results"])
+            busy[name].append(work / (int(name[-1]) * s))
+            print(f"round {i + 1} {name}: {s:.2f} s ({codes / s:.1f} codes/s), workers busy "
+                  f"{busy[name][-1]:.0%}", flush=True)
+    for name, b in busy.items():
+        print(f"{name}: workers busy {min(b):.0%}-{max(b):.0%} of the census's time")
     best = {k: min(v) for k, v in times.items()}
     print(f"{pattern} to n = {n}: {codes} codes; best of {rounds}: "
           + ", ".join(f"{k} {v:.2f} s" for k, v in best.items()))
@@ -109,6 +127,61 @@ if __name__ == "__main__":
     main()
 EOF
   "$py" "$out/workers.py" "${PATTERN:-0.3??}" "${N:-32768}" "${ROUNDS:-2}"
+  ;;
+schedule)
+  pattern=${PATTERN:-0.3??}
+  n=${N:-131072}
+  cat >"$out/order.py" <<'EOF'
+import sys, time
+from grundy import _grundy
+
+pattern, n, locks = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+t = time.perf_counter()
+s = _grundy.CensusSession([pattern], n, checkpoint="off", lock_dir=locks)
+opened = time.perf_counter() - t
+print(f"census opened (its pilot runs included) in {opened:.3f} s wall", file=sys.stderr)
+for i in s.pending():
+    print(s.code(i))
+EOF
+  "$py" "$out/order.py" "$pattern" "$n" "$GRUNDY_LOCK_DIR" >"$out/order.txt"
+  : >"$out/cpu.txt"
+  while read -r code; do
+    /usr/bin/time -f "$code %U %S" -a -o "$out/cpu.txt" \
+      "$grundy" takebreak "$code" -n "$n" --until-period --no-checkpoint >/dev/null 2>&1
+  done <"$out/order.txt"
+  python3 - "$out/order.txt" "$out/cpu.txt" "$pattern" "$n" <<'EOF'
+import heapq, sys
+
+census = [line.strip() for line in open(sys.argv[1]) if line.strip()]
+cpu = {}
+for line in open(sys.argv[2]):
+    code, user, system = line.split()
+    cpu[code] = float(user) + float(system)
+
+
+def key(code):  # pattern order: digit by digit
+    digits = code.replace(".", "")
+    return [int(d, 8) for d in digits] + [-1] * (8 - len(digits))
+
+
+pattern_order = sorted(census, key=key)
+total = sum(cpu.values())
+
+
+def makespan(order, workers=2):
+    free = [0.0] * workers
+    for code in order:
+        heapq.heappush(free, heapq.heappop(free) + cpu[code])
+    return max(free)
+
+
+print(f"{sys.argv[3]} to n = {sys.argv[4]}: {len(census)} codes, {total:.2f} s of CPU in all, "
+      f"the longest {max(cpu.values()):.2f} s ({max(cpu, key=cpu.get)})")
+for name, order in (("pattern order", pattern_order), ("census order", census)):
+    m = makespan(order)
+    print(f"  {name:14} 2 workers: makespan {m:.2f} s, 2 workers / 1 worker {total / m:.2f}x")
+print("  census order, first ten: " + " ".join(census[:10]))
+EOF
   ;;
 full)
   cat >"$out/full.py" <<'EOF'
@@ -128,7 +201,7 @@ EOF
   "$py" "$out/full.py" "$out" "${N:-1048576}"
   ;;
 *)
-  echo "usage: $0 [sample|workers|full]" >&2
+  echo "usage: $0 [sample|workers|schedule|full]" >&2
   exit 2
   ;;
 esac

@@ -312,7 +312,8 @@ impl CensusSession {
         })
     }
 
-    /// The indices of the codes still to do.
+    /// The indices of the codes still to do, costliest first (the library's estimate from a
+    /// short pilot run of each code): submit them in this order.
     fn pending(&mut self) -> PyResult<Vec<usize>> {
         Ok(self.get()?.pending())
     }

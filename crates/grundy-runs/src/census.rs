@@ -13,6 +13,7 @@
 
 use crate::catalogue::{open_for_recording, Catalogue, RunRecord};
 use crate::census_lock::{self, lock_dir, CodeLock};
+use crate::census_order;
 use crate::census_task::{compute_code, limit_of, CheckpointDir, CodeResult, CodeTask};
 use crate::engine::EngineChoice;
 use crate::{Error, Message, Result, Tell};
@@ -279,6 +280,9 @@ pub struct Session {
     checkpoint: CheckpointDir,
     every: Duration,
     codes: Vec<String>,
+    /// Every index of `codes`, in the order they are handed out: the costliest first
+    /// ([`census_order::costliest_first`]).
+    order: Vec<usize>,
     state: Vec<State>,
     results: Vec<Option<RunRecord>>,
     catalogue: Option<Catalogue>,
@@ -343,6 +347,17 @@ impl Session {
                 }
             }
         }
+        // the pending codes, costliest first, then the ones already done
+        let pending: Vec<usize> = (0..codes.len())
+            .filter(|&i| matches!(state[i], State::Pending))
+            .collect();
+        let pending_rules: Vec<Rules> = pending.iter().map(|&i| rules[i].clone()).collect();
+        let mut order: Vec<usize> =
+            census_order::costliest_first(&pending_rules, n, until_period, options.engine)
+                .into_iter()
+                .map(|k| pending[k])
+                .collect();
+        order.extend((0..codes.len()).filter(|&i| !matches!(state[i], State::Pending)));
         Ok(Session {
             label: options
                 .patterns
@@ -358,6 +373,7 @@ impl Session {
                 crate::run::DEFAULT_CHECKPOINT_EVERY,
             )),
             codes,
+            order,
             state,
             results,
             catalogue,
@@ -376,9 +392,13 @@ impl Session {
         &self.codes
     }
 
-    /// The indices of the codes neither finished nor claimed by this census.
+    /// The indices of the codes neither finished nor claimed by this census, in the order to
+    /// hand them out: the costliest first (estimated when the census opened, see
+    /// [`census_order`]). Every front end submits them in this order.
     pub fn pending(&self) -> Vec<usize> {
-        (0..self.codes.len())
+        self.order
+            .iter()
+            .copied()
             .filter(|&i| matches!(self.state[i], State::Pending))
             .collect()
     }
@@ -765,6 +785,28 @@ mod tests {
         assert_eq!(c.report.results[0].code, "0.07");
         assert_eq!(c.report.results[0].period, Some(34));
         assert_eq!(Catalogue::open(&db).unwrap().all().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn codes_are_handed_out_costliest_first_and_reported_in_pattern_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = CensusOptions {
+            // 0.767 has no sparse space (values in the thousands at 2^16); the others are
+            // certified within a few hundred values
+            patterns: vec!["0.1".into(), "0.07".into(), "0.767".into(), "0.6".into()],
+            n: Some(1 << 16),
+            no_record: true,
+            checkpoint: CheckpointDir::Off,
+            lock_dir: Some(dir.path().join("locks")),
+            ..CensusOptions::default()
+        };
+        let session = Session::open(&options, &|m| panic!("unexpected message {m:?}")).unwrap();
+        let pending = session.pending();
+        assert_eq!(pending[0], 2, "{pending:?}");
+        let mut sorted = pending.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [0, 1, 2, 3]);
+        assert_eq!(session.codes()[2], "0.767");
     }
 
     #[test]

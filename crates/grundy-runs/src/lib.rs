@@ -22,6 +22,7 @@ pub mod catalogue;
 pub mod catalogue_table;
 pub mod census;
 pub mod census_lock;
+pub mod census_order;
 pub mod census_task;
 pub mod engine;
 pub mod multiplayer;

@@ -74,11 +74,21 @@ def run(
             p = session.progress(len(futures))
             progress(p["done"], p["total"], p["running"], p["left"])
 
-    def submit(task: Dict[str, Any]) -> Any:
+    # session.pending() lists the codes costliest first (the library's estimate): submitted in
+    # that order, and on Dask with priorities in that order too (a scheduler may otherwise
+    # reorder tasks submitted together), so that no worker is left with the longest code at
+    # the end while the others are idle
+    rank = {i: len(todo) - k for k, i in enumerate(todo)}
+
+    def submit(task: Dict[str, Any], i: int) -> Any:
         if dask:
             # pure=False: a code asked again (a later census) is computed again, not looked up
             return executor.submit(
-                compute_code, task, pure=False, key=f"grundy-census-{task['code']}-{time.time_ns()}"
+                compute_code,
+                task,
+                pure=False,
+                key=f"grundy-census-{task['code']}-{time.time_ns()}",
+                priority=rank.get(i, 0),
             )
         return executor.submit(compute_code, task)
 
@@ -93,7 +103,7 @@ def run(
             for i in todo:
                 state, task = session.claim(i)
                 if state == "mine":
-                    futures[submit(task)] = i
+                    futures[submit(task, i)] = i
                 elif state == "busy":
                     busy.append(i)
             todo.clear()

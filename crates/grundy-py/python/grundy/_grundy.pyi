@@ -202,7 +202,7 @@ class CensusSession:
         lock_dir: Optional[str] = None,
     ) -> None: ...
     def pending(self) -> List[int]:
-        """The indices of the codes still to do."""
+        """The indices of the codes still to do, costliest first (submit them in this order)."""
     def code(self, i: int) -> str:
         """The code of index i."""
     def claim(self, i: int) -> Tuple[str, Optional[Dict[str, Any]]]:
