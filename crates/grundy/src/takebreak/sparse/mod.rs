@@ -60,6 +60,37 @@
 //! per 16 or 32 options beat 16 or 32 stores is the open question; the transposed layout of
 //! `far` (heaps in lanes) needs no gather but cannot share one wanted set between lanes.
 
+//!
+//! # The witness search of 0.146: a coupon collector (issue 25, measured)
+//!
+//! Where the other half of 0.146's time goes. A `perf record -e cpu-clock` of 0.146 to 2^19
+//! (this branch's start, 901ae62): the witness lookups ([`kernels::take_in_bits`]) 37%, the far
+//! rare options ([`kernels::far_maps`]) 35%, the rest of the search 10%, the candidate stage
+//! 6%. The search looks at about 14,400 splits per heap, about 0.23 ns of CPU each (32 splits
+//! per AVX-512 step). It needs a witness for every blocked value below the candidate (36 to
+//! 502 of them in the heaps sampled), and the blocked values are far from equally likely as
+//! xors of two common values: over the splits of heap 262,142 (values to 2^18, mask
+//! `0b111_1111_0101`), the median blocked value below 1000 is produced by one split in 830,
+//! the rarest by one in 10,000 to 18,700 (432, 818, 831, 445, 821, ...). Which value comes last
+//! changes from heap to heap (a trace of every 997th heap to 2^19: 20 to 950), and the number of
+//! splits looked at is that of the rarest wanted value's first witness (3,000 to 85,000 in the
+//! trace). At 0.23 ns a split, the search alone is about 3.3 µs per heap, the whole budget of
+//! 300,000 values/s: that target needs either a lookup several times cheaper per split or a
+//! search that does not scan for the rarest values, and neither is in this engine.
+//!
+//! One saving is exact and built ([`wide`]'s `Carry`): heap `n + 1`'s split move `k + 1` leaves
+//! the heap that heap `n`'s move `k` left, so every value heap `n` found under its first move
+//! is witnessed for heap `n + 1` before its search starts, and the later moves' stretches take a
+//! quarter of the first move's share so that more is carried (0.146 to 2^19: 14,398 splits per
+//! heap before, 13,858 after; the values the same). It cannot remove the rarest values' cost:
+//! every heap `m` needs its own witness for each of them, shared by at most the two heaps that
+//! leave `m` (and 0.206 and 0.143 have a single split move).
+//!
+//! A store removed from the far options (an experiment, not kept): the sixteen extractions of a
+//! rare position's options (`vpextrw`, two uops each) replaced by offsets written to memory and
+//! read back; 0.146 to 2^19 took 8.1 s of CPU against 4.2 to 5.0 s before (the loads wait for
+//! the stores before them), so the extraction was not the bottleneck.
+
 pub mod classes;
 mod far;
 pub mod kernels;

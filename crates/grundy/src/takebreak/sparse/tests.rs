@@ -217,6 +217,35 @@ fn later_split_moves_reuse_the_first_moves_far_options() {
 }
 
 #[test]
+fn witnesses_carried_to_the_next_heaps_later_move_give_the_definition() {
+    // heap n + 1's split move k + 1 leaves the heap that heap n's move k left, so the witness
+    // search carries what the first move found (see `wide::Carry`): codes whose split moves
+    // include k and k + 1 (4.4? for k = 0), with the first move's share of the search larger,
+    // on the wide path, sparse mode and the engine's own choice
+    for text in [
+        "0.146", "0.44", "4.4", "0.0446", "0.1446", "0.4444", "0.644", "0.0064",
+    ] {
+        let c = code(text);
+        let n = 3_000;
+        let expect = reference(&c, n);
+        for tuning in [Tuning::default(), busy_tuning()] {
+            for mode in [None, Some(Mode::Sparse)] {
+                let forced = Tuning {
+                    force_mode: mode,
+                    force_wide: true,
+                    ..tuning.clone()
+                };
+                let got = run(
+                    &mut RareCommon::with_policy(&c, SplitPolicy::Frequency, forced).unwrap(),
+                    n,
+                );
+                assert_eq!(got, expect, "code {text}, mode {mode:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn forced_modes_and_fixed_splits_give_the_same_values() {
     for text in [
         "0.16", "0.6", "0.137", "4.07", "0.4", "0.51", "0.007", "0.1",

@@ -24,6 +24,11 @@ const SEGMENT_CHUNK: usize = 128;
 /// Splits per look once at most four values are still wanted.
 const TAIL_CHUNK: usize = 256;
 
+/// With a [`Carry`], the later split moves' stretches take this share (1/x) of the first
+/// move's chunk: what the first move finds is carried to the next heap, what the others find
+/// is not (0.146 to 2^19: 14,224 splits per heap with equal chunks, 13,858 with a quarter).
+const LATER_SHARE: usize = 4;
+
 /// How many split moves keep hints on this path.
 const HINTED_MOVES: usize = 2;
 
@@ -101,6 +106,48 @@ pub(super) struct Witness {
     bits: Box<[u32; HUGE_SET / 32]>,
     /// The first round's packed values.
     round: Box<[u64; HUGE_SET / 64]>,
+    /// The values this state's last search found under the first split move (see [`Carry`]).
+    carry: Carry,
+    /// The carry of the search under way.
+    next_carry: Carry,
+}
+
+/// The wanted values that one heap's witness search found under its first split move `k0`,
+/// which leaves heap `m`: each is `G(i) ^ G(m - i)` for some split of `m`. Heap `n + 1`'s move
+/// `k0 + 1` (0.146: moves 2 and 3) leaves the same heap `m`, so the same splits witness the same
+/// values there: the next heap's search starts with them found, and looks only for the rest.
+///
+/// Why it stays exact: a carry is used only by the next heap (`n + 1`) searched by the same
+/// state, and it was computed from `G(0..m)` with `m < n`; the next heap's values `G(0..m)` are
+/// the same unless a rollback of the two-thread pipeline rewrote some of them in between. A
+/// rollback at `f` rewrites values from `f` on and forgets the carry of the lead's state
+/// ([`RareCommon::drop_map_block`]); the second thread's state is not reachable there, but its
+/// last search is of a heap at or below `f` (it stops at the failure it reports, and its jobs
+/// are always of heaps below the ones the lead searches itself), so its carry reads only values
+/// below `f`, which no rollback at `f` changes, and its next job, of the next epoch, is a heap
+/// above `f`: a carry is never used across a rewrite. The pipeline tests compare the values
+/// with the serial engine's on codes whose speculation fails often.
+#[derive(Clone)]
+struct Carry {
+    /// The heap whose search found them (0 = none).
+    heap: usize,
+    /// The heap `m` its first split move left.
+    m: usize,
+    /// The values found (bit `v % 32` of word `v / 32`), below `width`.
+    bits: Box<[u32; HUGE_SET / 32]>,
+    /// One of [`SET_WIDTHS`].
+    width: usize,
+}
+
+impl Default for Carry {
+    fn default() -> Self {
+        Carry {
+            heap: 0,
+            m: 0,
+            bits: Box::new([0; HUGE_SET / 32]),
+            width: 0,
+        }
+    }
 }
 
 impl Default for Witness {
@@ -116,6 +163,8 @@ impl Default for Witness {
             collected: Vec::new(),
             bits: Box::new([0; HUGE_SET / 32]),
             round: Box::new([0; HUGE_SET / 64]),
+            carry: Carry::default(),
+            next_carry: Carry::default(),
         }
     }
 }
@@ -334,6 +383,76 @@ fn first_round<const W: usize, const S: usize>(
     pack(&seen, &mut found[..W / 2]);
 }
 
+/// [`first_round`] for a wanted set of `width` values (one of [`SET_WIDTHS`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn first_round_any(
+    width: usize,
+    bits: &[u32; HUGE_SET / 32],
+    g: &[u16],
+    heaps: impl Iterator<Item = usize>,
+    cursors: &mut [usize],
+    ends: &[usize],
+    chunk: usize,
+    scanned: &mut u64,
+    collected: &mut Vec<u16>,
+    found: &mut [u64],
+) {
+    let (c, e) = (cursors, ends);
+    match width {
+        512 => first_round::<16, 512>(
+            words_of(bits),
+            g,
+            heaps,
+            c,
+            e,
+            chunk,
+            scanned,
+            collected,
+            found,
+        ),
+        1024 => first_round::<32, 1024>(
+            words_of(bits),
+            g,
+            heaps,
+            c,
+            e,
+            chunk,
+            scanned,
+            collected,
+            found,
+        ),
+        2048 => first_round::<64, 2048>(
+            words_of(bits),
+            g,
+            heaps,
+            c,
+            e,
+            chunk,
+            scanned,
+            collected,
+            found,
+        ),
+        _ => first_round::<128, 4096>(
+            words_of(bits),
+            g,
+            heaps,
+            c,
+            e,
+            chunk,
+            scanned,
+            collected,
+            found,
+        ),
+    }
+}
+
+/// The first `W` words of `bits`.
+#[inline(always)]
+fn words_of<const W: usize>(bits: &[u32; HUGE_SET / 32]) -> &[u32; W] {
+    (&bits[..W]).try_into().expect("W words")
+}
+
 /// Whether `t` still needs a witness.
 #[inline]
 fn still_wanted(small: &Option<WantedBits<'_>>, wanted: &[u8; VALUES], t: usize) -> bool {
@@ -374,6 +493,7 @@ impl RareCommon {
     /// the values at `f..` (they were rolled back).
     pub(super) fn drop_map_block(&mut self, f: usize) {
         self.wide.block.epoch = 0;
+        self.wide.witness.forget_carry();
         self.wide.far.forget_from(f);
     }
 
@@ -537,6 +657,11 @@ impl RareCommon {
 }
 
 impl Witness {
+    /// Forget the values carried from the last search (see [`Carry`]).
+    pub(super) fn forget_carry(&mut self) {
+        self.carry.heap = 0;
+    }
+
     /// Find a witness for every value missing below `free` (the largest of them is `last`):
     /// around past witnesses first, then over stretches of each heap's splits; the mex is
     /// `free` if all are found, else the smallest one that no split produces.
@@ -568,6 +693,34 @@ impl Witness {
             let left = bits[..width / 32].iter().map(|b| b.count_ones()).sum();
             WantedBits { bits, left, width }
         });
+        // The values the previous heap found under its first split move, if this heap has a
+        // move that leaves the same heap (see [`Carry`]): found already.
+        let m0 = moves.split_heaps(n).next().unwrap_or(0);
+        let carries = small.is_some()
+            && m0 >= 2
+            && moves.split.len() >= 2
+            && moves.split.contains(&(moves.split[0] + 1));
+        if let Some(set) = small.as_mut() {
+            let carry = &state.carry;
+            if carry.heap != 0
+                && carry.heap + 1 == n
+                && moves.split_heaps(n).skip(1).any(|m| m == carry.m)
+            {
+                for w in 0..set.width.min(carry.width) / 32 {
+                    let newly = set.bits[w] & carry.bits[w];
+                    set.bits[w] &= !newly;
+                    set.left -= newly.count_ones();
+                }
+            }
+        }
+        if let (true, Some(width)) = (carries, width) {
+            let next = &mut state.next_carry;
+            next.bits[..width / 32].fill(0);
+            next.width = width;
+            next.m = m0;
+            next.heap = n;
+        }
+        let later_share = if carries { LATER_SHARE } else { 1 };
         let try_hints = state.hint_control.should_try();
         state.targets.clear();
         if width.is_none() || try_hints {
@@ -586,6 +739,9 @@ impl Witness {
         let wanted: &mut [u8; VALUES] = (&mut state.wanted[..]).try_into().expect("VALUES");
         let mut scanned = 0u64;
         'search: {
+            if remaining == 0 {
+                break 'search;
+            }
             if try_hints {
                 for (s, m) in moves.split_heaps(n).enumerate().take(HINTED_MOVES) {
                     if m < 2 {
@@ -602,6 +758,7 @@ impl Witness {
                             let hi = (h + HINT_REACH + 1).min(m / 2 + 1);
                             scanned += hi.saturating_sub(lo) as u64;
                             let hints = &mut state.hints;
+                            let carry = &mut state.next_carry.bits;
                             let last = scan_wanted(
                                 g,
                                 m,
@@ -611,6 +768,9 @@ impl Witness {
                                 &mut state.taken,
                                 |i, x| {
                                     record_hint(&mut hints[x as usize][s], i);
+                                    if carries && s == 0 {
+                                        carry[x as usize >> 5] |= 1 << (x & 31);
+                                    }
                                     remaining -= 1;
                                     remaining == 0
                                 },
@@ -644,67 +804,48 @@ impl Witness {
                 // each stretch marked in a byte map, then all wanted ones taken at once (most
                 // wanted values turn up in this round; looking them up one by one would
                 // mispredict a branch at nearly every one).
-                let heaps = moves
-                    .split_heaps(n)
-                    .flat_map(|m| std::iter::repeat(m).take(SEGMENTS));
-                let (cursors, ends) = (&mut state.cursors[..], &state.ends[..]);
-                let collected = &mut state.collected;
-                let found = &mut *state.round;
-                let bits = &mut *set.bits;
-                let s = &mut scanned;
-                match set.width {
-                    512 => first_round::<16, 512>(
-                        words(bits),
+                // (with a carry, the first move's stretches apart: what they find is carried)
+                let parts: &[(usize, usize)] = if carries {
+                    &[(0, 1), (1, usize::MAX)]
+                } else {
+                    &[(0, usize::MAX)]
+                };
+                for &(first, moves_taken) in parts {
+                    let heaps = moves
+                        .split_heaps(n)
+                        .skip(first)
+                        .take(moves_taken)
+                        .flat_map(|m| std::iter::repeat(m).take(SEGMENTS));
+                    let cursors = &mut state.cursors[first * SEGMENTS..];
+                    let ends = &state.ends[first * SEGMENTS..];
+                    let found = &mut *state.round;
+                    first_round_any(
+                        set.width,
+                        set.bits,
                         g,
                         heaps,
                         cursors,
                         ends,
-                        chunk,
-                        s,
-                        collected,
+                        if first == 0 {
+                            chunk
+                        } else {
+                            (chunk / later_share).max(1)
+                        },
+                        &mut scanned,
+                        &mut state.collected,
                         found,
-                    ),
-                    1024 => first_round::<32, 1024>(
-                        words(bits),
-                        g,
-                        heaps,
-                        cursors,
-                        ends,
-                        chunk,
-                        s,
-                        collected,
-                        found,
-                    ),
-                    2048 => first_round::<64, 2048>(
-                        words(bits),
-                        g,
-                        heaps,
-                        cursors,
-                        ends,
-                        chunk,
-                        s,
-                        collected,
-                        found,
-                    ),
-                    _ => first_round::<128, 4096>(
-                        words(bits),
-                        g,
-                        heaps,
-                        cursors,
-                        ends,
-                        chunk,
-                        s,
-                        collected,
-                        found,
-                    ),
-                }
-                for (w, &f) in found[..set.width / 64].iter().enumerate() {
-                    for half in 0..2 {
-                        let word = &mut set.bits[2 * w + half];
-                        let newly = (f >> (32 * half)) as u32 & *word;
-                        *word &= !newly;
-                        remaining -= newly.count_ones() as usize;
-                        set.left -= newly.count_ones();
+                    );
+                    for (w, &f) in found[..set.width / 64].iter().enumerate() {
+                        for half in 0..2 {
+                            let word = &mut set.bits[2 * w + half];
+                            let newly = (f >> (32 * half)) as u32 & *word;
+                            *word &= !newly;
+                            remaining -= newly.count_ones() as usize;
+                            set.left -= newly.count_ones();
+                            if carries && first == 0 {
+                                state.next_carry.bits[2 * w + half] |= newly;
+                            }
+                        }
                     }
                 }
                 if remaining == 0 {
@@ -723,7 +864,8 @@ impl Witness {
                     if lo >= state.ends[c] {
                         continue;
                     }
-                    let hi = (lo + chunk).min(state.ends[c]);
+                    let share = if carries && s > 0 { later_share } else { 1 };
+                    let hi = (lo + (chunk / share).max(1)).min(state.ends[c]);
                     state.cursors[c] = hi;
                     progressed = true;
                     let mut at = lo;
@@ -753,6 +895,7 @@ impl Witness {
                             }
                         }
                         let hints = &mut state.hints;
+                        let carry = &mut state.next_carry.bits;
                         let last = scan_wanted(
                             g,
                             m,
@@ -763,6 +906,9 @@ impl Witness {
                             |i, x| {
                                 if s < HINTED_MOVES && record {
                                     record_hint(&mut hints[x as usize][s], i);
+                                }
+                                if carries && s == 0 {
+                                    carry[x as usize >> 5] |= 1 << (x & 31);
                                 }
                                 remaining -= 1;
                                 remaining == 0
@@ -784,6 +930,11 @@ impl Witness {
             }
         }
         stats.scanned_options += scanned;
+        if carries {
+            std::mem::swap(&mut state.carry, &mut state.next_carry);
+        } else {
+            state.carry.heap = 0;
+        }
         // the mex: the smallest value never found, else `free`; leave `wanted` all zero (the
         // bit set path never set it)
         if let Some(set) = &small {
