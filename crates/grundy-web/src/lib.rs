@@ -298,7 +298,11 @@ pub fn parse_call(body: &[u8]) -> Result<Call, (u16, String)> {
     let b: Body = serde_json::from_slice(body).map_err(|e| {
         (
             400,
-            format!("the body must be {{\"args\": [\"nim\", \"3\", \"5\"]}}: {e}"),
+            // serde quotes the body's own text (an unknown key): one line whatever it holds
+            format!(
+                "the body must be {{\"args\": [\"nim\", \"3\", \"5\"]}}: {}",
+                grundy::text::shown_line(&e.to_string())
+            ),
         )
     })?;
     let mut args: Vec<String> = b.args.into_iter().filter(|a| a != "--json").collect();
@@ -316,7 +320,7 @@ pub fn parse_call(body: &[u8]) -> Result<Call, (u16, String)> {
             403,
             format!(
                 "'{}' is not a command the web page runs (it runs: {})",
-                command.chars().take(40).collect::<String>(),
+                grundy::text::shown(command),
                 COMMANDS.join(", ")
             ),
         ));
@@ -632,5 +636,23 @@ mod tests {
         }
         let g = parse_call(br#"{"args": ["graph", "-"], "stdin": "{}"}"#).unwrap();
         assert_eq!(g.stdin.as_deref(), Some("{}"));
+    }
+
+    /// Found by the `http_server` fuzz target: an unknown key with an escaped newline made the
+    /// refusal two lines (serde quotes the key as decoded); so could a command name.
+    #[test]
+    fn refusals_quoting_the_body_stay_on_one_line() {
+        for body in [
+            r#"{"arteuq\\\\\\\nti": 1}"#,
+            r#"{"args": ["nim\nx"]}"#,
+            r#"{"args": ["\u0000"]}"#,
+        ] {
+            let (status, message) = parse_call(body.as_bytes()).unwrap_err();
+            assert!((400..500).contains(&status), "{body}");
+            assert!(
+                !message.chars().any(char::is_control),
+                "{body}: {message:?}"
+            );
+        }
     }
 }
