@@ -216,6 +216,10 @@ fn a_log_gets_plain_progress_lines() {
             "{line}"
         );
         assert!(line.contains("period search:"), "{line}");
+        // where the run stands (issue 25): the largest value so far and its first heap; no
+        // checkpoint is kept here, so no checkpoint size
+        assert!(line.contains("; largest value "), "{line}");
+        assert!(!line.contains("checkpoint"), "{line}");
     }
 }
 

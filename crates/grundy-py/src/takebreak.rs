@@ -205,6 +205,7 @@ fn takebreak_sequence(
                     checkpointing: None,
                     progress: Some(&watch),
                     search: None,
+                    standing: None,
                 },
             );
             (result, poll.raised())

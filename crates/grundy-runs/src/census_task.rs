@@ -139,6 +139,7 @@ pub fn compute_code(task: &CodeTask, stop: &AtomicBool, tell: Tell<'_>) -> Resul
             checkpointing: None,
             progress: None,
             search: None,
+            standing: None,
         },
     )?;
     let seconds = start.elapsed().as_secs_f64();

@@ -179,6 +179,30 @@ pub struct Hooks<'a> {
     pub progress: Option<&'a dyn Fn(usize)>,
     /// Called with the progress: the period search so far.
     pub search: Option<&'a dyn Fn(&PeriodDetector)>,
+    /// Called with the progress: the largest value so far and the disk the run uses (for the
+    /// log line of a run left in the background).
+    pub standing: Option<&'a dyn Fn(&Standing)>,
+}
+
+/// Where a run stands, besides how far it has got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Standing {
+    /// The largest of G(1..) so far and the first heap size where it occurs.
+    pub largest: u16,
+    pub largest_at: usize,
+    /// Bytes of the checkpoint file, when the run keeps one.
+    pub checkpoint_bytes: Option<u64>,
+}
+
+impl Standing {
+    /// `largest value 1092 (heap 55986), checkpoint 2.1 MB`.
+    pub fn words(&self) -> String {
+        let mut s = format!("largest value {} (heap {})", self.largest, self.largest_at);
+        if let Some(b) = self.checkpoint_bytes {
+            s.push_str(&format!(", checkpoint {:.1} MB", b as f64 / 1e6));
+        }
+        s
+    }
 }
 
 /// The default checkpoint of a code and engine: `<user data dir>/grundy/checkpoints/CODE.ENGINE.ckpt`
@@ -270,6 +294,7 @@ pub fn run(
     } else {
         open_for_recording(options.no_record, options.db.as_deref(), tell)?
     };
+    let checkpoint_path = store.as_ref().map(|s| s.path().to_path_buf());
     let mut save = |v: &[u16]| -> Result<(), grundy::Error> {
         if let Some(store) = &mut store {
             tell_all(store.save(v));
@@ -280,9 +305,30 @@ pub fn run(
         Some(dir) => Some(PowerWriter::new(rules, dir)?),
         None => None,
     };
-    let mut see = |v: &[u16]| match &mut writer {
-        Some(w) => w.see(v),
-        None => Ok(()),
+    let mut standing = Standing {
+        largest: 0,
+        largest_at: 0,
+        checkpoint_bytes: None,
+    };
+    let mut seen = 1; // heap 0 takes part in no standing
+    let mut see = |v: &[u16]| {
+        if let Some(f) = hooks.standing {
+            for (i, &g) in v.iter().enumerate().skip(seen) {
+                if g > standing.largest {
+                    (standing.largest, standing.largest_at) = (g, i);
+                }
+            }
+            seen = seen.max(v.len());
+            standing.checkpoint_bytes = checkpoint_path
+                .as_ref()
+                .and_then(|p| std::fs::metadata(p).ok())
+                .map(|m| m.len());
+            f(&standing);
+        }
+        match &mut writer {
+            Some(w) => w.see(v),
+            None => Ok(()),
+        }
     };
     let start = Instant::now();
     let outcome = checkpoint::run(
@@ -414,6 +460,7 @@ mod tests {
                 checkpointing: None,
                 progress: None,
                 search: None,
+                standing: None,
             };
             let r = run(
                 &rules,

@@ -6,7 +6,7 @@
 use crate::common::{tell, CliResult};
 use grundy::takebreak::{PeriodDetector, Plan, Rules};
 pub use grundy_runs::run::search_words;
-use grundy_runs::run::{self as library, CheckpointPlace, Finished, Hooks};
+use grundy_runs::run::{self as library, CheckpointPlace, Finished, Hooks, Standing};
 pub use grundy_runs::{Engine, EngineChoice};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -86,12 +86,15 @@ fn install_stop_handler() {
 /// carrying the period search: the best candidate and where its certificate would complete.
 struct LateBar {
     progress: crate::progress::Progress,
+    /// The period search's words and the run's standing, shown together.
+    words: std::sync::Mutex<(String, String)>,
 }
 
 impl LateBar {
     fn new(len: u64, label: &str) -> Self {
         LateBar {
             progress: crate::progress::Progress::new(len, label, "values"),
+            words: std::sync::Mutex::new((String::new(), String::new())),
         }
     }
 
@@ -99,9 +102,26 @@ impl LateBar {
         self.progress.tick(done);
     }
 
+    fn show(&self, set: impl FnOnce(&mut (String, String))) {
+        if let Ok(mut w) = self.words.lock() {
+            set(&mut w);
+            let detail = [w.0.as_str(), w.1.as_str()]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ");
+            self.progress.set_detail(detail);
+        }
+    }
+
     /// Show the period search's state.
     fn search(&self, detector: &PeriodDetector) {
-        self.progress.set_detail(search_words(detector));
+        self.show(|w| w.0 = search_words(detector));
+    }
+
+    /// Show the largest value so far and the checkpoint's size.
+    fn standing(&self, s: &Standing) {
+        self.show(|w| w.1 = s.words());
     }
 
     fn finish(&self) {
@@ -140,6 +160,7 @@ pub fn run_long(
     let bar = LateBar::new(plan.n as u64 + 1, &rules.to_string());
     let tick = |k: usize| bar.tick(k as u64);
     let search = |d: &PeriodDetector| bar.search(d);
+    let standing = |s: &Standing| bar.standing(s);
     let finished = library::run(
         rules,
         plan,
@@ -151,6 +172,7 @@ pub fn run_long(
             checkpointing: Some(&install_stop_handler),
             progress: Some(&tick),
             search: Some(&search),
+            standing: Some(&standing),
         },
     );
     bar.finish();
