@@ -9,7 +9,7 @@
 //! place that decides, for the local pool and for every executor of the Python package.
 //!
 //! How the cost is estimated before running: each code is run once to a small heap size
-//! ([`PILOT_N`], on the census's own engine choice, stopping at a certified period) and each
+//! ([`pilot_size`]: n / 64, from 4096 to 16384, on the census's own engine choice, stopping at a certified period) and each
 //! half of the pilot is timed in CPU time of its thread (wall time would charge a code for the
 //! other processes of a loaded machine). A code certified within the pilot costs about what the
 //! pilot cost; any other is charged the pilot's time scaled to n by the growth the two halves
@@ -26,21 +26,35 @@ use crate::engine::{Engine, EngineChoice};
 use grundy::takebreak::{compute, extend, Computation, Finish, Rules};
 use rayon::prelude::*;
 
-/// The heap size of the pilot runs.
+/// The heap size of the pilot runs: n / 64 within `PILOT_N..=PILOT_MAX` (a longer pilot for a
+/// longer census: at n = 2^20 the growth read from pilots to 4096 was noisy enough to rank
+/// 0.015, which costs a third of a second at 2^17, among the first five of 576 codes).
 pub const PILOT_N: usize = 4096;
+/// The longest pilot.
+pub const PILOT_MAX: usize = 16384;
 /// Pilots run only when the census's n is at least this many times [`PILOT_N`].
 pub const PILOT_FACTOR: u64 = 4;
 
+/// The pilot's heap size for a census to `n`.
+pub fn pilot_size(n: u64) -> usize {
+    usize::try_from(n / 64)
+        .unwrap_or(usize::MAX)
+        .clamp(PILOT_N, PILOT_MAX)
+        .next_power_of_two()
+        .min(PILOT_MAX)
+}
+
 /// The estimated cost of computing `rules` to `n` (or to a certified period when
-/// `until_period`), in seconds of CPU of one core, from a pilot run to [`PILOT_N`] in two
+/// `until_period`), in seconds of CPU of one core, from a pilot run to [`pilot_size`] in two
 /// halves. A code the engine cannot run costs 0 (the task itself reports why).
 ///
 /// When the first half took `t1` and the second `t2`, a cost growing like n^e gives
-/// `t2 / t1 = 2^e - 1`: so `e = log2(1 + t2 / t1)`, kept within 1..=2.5 (a half too short to
-/// time says little), and the estimate is `(t1 + t2) * (n / PILOT_N)^e`. A code certified within
+/// `t2 / t1 = 2^e - 1`: so `e = log2(1 + t2 / t1)`, kept within 1..=2 (the engines' range on
+/// octal codes; a half too short to time says little), and the estimate is
+/// `(t1 + t2) * (n / pilot)^e`. A code certified within
 /// the pilot costs what the pilot cost.
 pub fn estimate(rules: &Rules, n: u64, until_period: bool, choice: EngineChoice) -> f64 {
-    let pilot = PILOT_N.min(usize::try_from(n).unwrap_or(usize::MAX));
+    let pilot = pilot_size(n).min(usize::try_from(n).unwrap_or(usize::MAX));
     let Ok(mut engine) = Engine::choose(choice, rules) else {
         return 0.0;
     };
@@ -66,7 +80,7 @@ pub fn estimate(rules: &Rules, n: u64, until_period: bool, choice: EngineChoice)
     if certified(&whole) {
         return t1 + t2;
     }
-    let e = (1.0 + t2 / t1.max(1e-9)).log2().clamp(1.0, 2.5);
+    let e = (1.0 + t2 / t1.max(1e-9)).log2().clamp(1.0, 2.0);
     (t1 + t2) * (n as f64 / pilot as f64).powf(e)
 }
 
@@ -159,6 +173,14 @@ mod tests {
             costliest_first(&r[..1], 1 << 20, true, EngineChoice::Auto),
             [0]
         );
+    }
+
+    #[test]
+    fn pilots_grow_with_the_census_within_bounds() {
+        assert_eq!(pilot_size(1 << 16), PILOT_N);
+        assert_eq!(pilot_size(1 << 19), 8192);
+        assert_eq!(pilot_size(1 << 20), PILOT_MAX);
+        assert_eq!(pilot_size(u64::MAX), PILOT_MAX);
     }
 
     #[test]
