@@ -352,11 +352,16 @@ impl Session {
             .filter(|&i| matches!(state[i], State::Pending))
             .collect();
         let pending_rules: Vec<Rules> = pending.iter().map(|&i| rules[i].clone()).collect();
-        let mut order: Vec<usize> =
-            census_order::costliest_first(&pending_rules, n, until_period, options.engine)
-                .into_iter()
-                .map(|k| pending[k])
-                .collect();
+        let mut order: Vec<usize> = census_order::costliest_first(
+            &pending_rules,
+            n,
+            until_period,
+            options.engine,
+            jobs(options.jobs)?,
+        )
+        .into_iter()
+        .map(|k| pending[k])
+        .collect();
         order.extend((0..codes.len()).filter(|&i| !matches!(state[i], State::Pending)));
         Ok(Session {
             label: options

@@ -84,22 +84,38 @@ pub fn estimate(rules: &Rules, n: u64, until_period: bool, choice: EngineChoice)
     (t1 + t2) * (n as f64 / pilot as f64).powf(e)
 }
 
-/// The indices of `rules`, costliest first by [`estimate`] (ties in the given order). Without
-/// pilots (n below `PILOT_FACTOR * PILOT_N`, or fewer than two codes) the given order.
+/// The indices of `rules`, costliest first by [`estimate`] (ties in the given order), the
+/// pilots run on `threads` threads (the census's `--jobs`: a census asked to use one core does
+/// not take two to order its codes). Without pilots (n below `PILOT_FACTOR * PILOT_N`, or
+/// fewer than two codes) the given order.
 pub fn costliest_first(
     rules: &[Rules],
     n: u64,
     until_period: bool,
     choice: EngineChoice,
+    threads: usize,
 ) -> Vec<usize> {
     let mut order: Vec<usize> = (0..rules.len()).collect();
     if rules.len() < 2 || n < PILOT_FACTOR * PILOT_N as u64 {
         return order;
     }
-    let costs: Vec<f64> = rules
-        .par_iter()
-        .map(|r| estimate(r, n, until_period, choice))
-        .collect();
+    let pilots = || -> Vec<f64> {
+        rules
+            .par_iter()
+            .map(|r| estimate(r, n, until_period, choice))
+            .collect()
+    };
+    let costs = match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+    {
+        Ok(pool) => pool.install(pilots),
+        // no pool (out of threads): the pilots on this thread alone
+        Err(_) => rules
+            .iter()
+            .map(|r| estimate(r, n, until_period, choice))
+            .collect(),
+    };
     // a stable sort: equal estimates keep the pattern order
     order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]));
     order
@@ -146,7 +162,7 @@ mod tests {
         // 0.1 and 0.6 are certified within a few dozen values; 0.767 has values in the
         // thousands at 2^16 and no sparse space (quadratic)
         let r = rules(&["0.1", "0.6", "0.767", "0.07"]);
-        let order = costliest_first(&r, 1 << 16, true, EngineChoice::Auto);
+        let order = costliest_first(&r, 1 << 16, true, EngineChoice::Auto, 2);
         assert_eq!(order[0], 2, "{order:?}");
         let mut sorted = order.clone();
         sorted.sort_unstable();
@@ -165,12 +181,13 @@ mod tests {
                 &r,
                 PILOT_FACTOR * PILOT_N as u64 - 1,
                 true,
-                EngineChoice::Auto
+                EngineChoice::Auto,
+                2
             ),
             [0, 1, 2]
         );
         assert_eq!(
-            costliest_first(&r[..1], 1 << 20, true, EngineChoice::Auto),
+            costliest_first(&r[..1], 1 << 20, true, EngineChoice::Auto, 1),
             [0]
         );
     }
