@@ -25,6 +25,11 @@ fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check nbformat nbclient ipykernel \
   pandas
 
+# black and mypy check the Python code's style and types (pinned to a major version: a new
+# major black may restyle code that was formatted).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "black>=26,<27" \
+  "mypy>=2,<3"
+
 # The tests run the CLI beside the package to compare their answers.
 cargo build --release --quiet -p grundy-cli
 # A module left by an earlier build (another Python version, or before the abi3 wheel) would be
@@ -32,5 +37,13 @@ cargo build --release --quiet -p grundy-cli
 rm -f crates/grundy-py/python/grundy/_grundy.*so
 VIRTUAL_ENV="$PWD/$venv" "$venv/bin/maturin" develop --release --quiet \
   --manifest-path crates/grundy-py/Cargo.toml
+
+# Style and types (settings in crates/grundy-py/pyproject.toml): the package, its tests and the
+# scripts are black-formatted; mypy checks the package against the extension's stub, and
+# stubtest checks the stub against the extension just built.
+"$venv/bin/black" --check --quiet --config crates/grundy-py/pyproject.toml \
+  crates/grundy-py/python crates/grundy-py/tests scripts/*.py
+(cd crates/grundy-py && "../../$venv/bin/mypy" \
+  && "../../$venv/bin/python" -m mypy.stubtest grundy._grundy --allowlist stubtest-allowlist.txt)
 
 GRUNDY_BIN="$PWD/target/release/grundy" "$venv/bin/python" -m pytest crates/grundy-py/tests "$@"

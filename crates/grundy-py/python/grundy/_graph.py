@@ -88,14 +88,13 @@ def to_networkx(spec: Union[str, GraphSpec]) -> Any:
 
     nx = _optional.need("networkx", "to_networkx()")
 
-    if isinstance(spec, str):
-        spec = json.loads(spec)
-    result = graph(spec, all=True)  # type: ignore[arg-type]
+    parsed: Dict[str, Any] = json.loads(spec) if isinstance(spec, str) else spec
+    result = graph(parsed, all=True)  # type: ignore[arg-type]
     g = nx.DiGraph(root=result["root"])
     for node in result["nodes"]:
         value = node["grundy_value"]
         g.add_node(node["id"], grundy_value=value, outcome="P" if value == 0 else "N")
-    for node in spec["nodes"]:  # type: ignore[index]
+    for node in parsed["nodes"]:
         for option in node.get("options", []):
             g.add_edge(node["id"], option)
     return g

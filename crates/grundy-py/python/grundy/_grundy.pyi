@@ -5,7 +5,9 @@ return dicts with the keys of the CLI's --json reports and raise ValueError with
 one-line message on bad input.
 """
 
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union, final
+
+from typing_extensions import Self
 
 __version__: str
 
@@ -31,6 +33,17 @@ def welter_position(squares: List[int], target: Optional[int] = None, value_only
 
 def li_nim(heaps: List[int], players: int) -> Dict[str, Any]:
     """Li's oplus_m and whether the previous player wins (multiplayer paper Thm 3.1)."""
+
+def multiplayer_position(
+    heaps: List[int],
+    players: Optional[int] = None,
+    order: Optional[List[int]] = None,
+    prefs: Optional[List[List[int]]] = None,
+    subtraction: Optional[List[int]] = None,
+    propp: bool = False,
+) -> Dict[str, Any]:
+    """Play out heaps of Nim (or of the subtraction game with a finite set) among several
+    players with player 0 to move: the keys of `grundy multiplayer --json`."""
 
 def multiplayer_explore(
     players: int,
@@ -66,6 +79,7 @@ def takebreak_sequence(
     sequence report keys; "values" a `Values` (the run), or native-endian u16 bytes for the
     general engine."""
 
+@final
 class Values:
     """G(0..=n) as a run left them: the computed values and the certified period extending
     them, written out in full only by `to_bytes`."""
@@ -118,13 +132,14 @@ def loopy_graph_evaluate(
 ) -> Dict[str, Any]:
     """Evaluate a game graph that may have cycles: generalized Sprague-Grundy values."""
 
+@final
 class GameEngine:
     """The engine behind `grundy.Game` (the user's own game): the callbacks and one memo table
     per reading (normal, misere, each multiplayer profile), kept between calls. An exception
     raised in a callback is re-raised unchanged; a loop or a broken components() is ValueError."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         options: Any,
         components: Optional[Any] = None,
         canonical: Optional[Any] = None,
@@ -132,7 +147,7 @@ class GameEngine:
         tuple_sums: bool = False,
         progress: Optional[Any] = None,
         progress_delay: float = 0.0,
-    ) -> None:
+    ) -> Self:
         """tuple_sums: exact tuples split into their items, read in Rust (components ignored).
         progress(done, total): called every 0.1 s once a query has lasted progress_delay
         seconds, and at its end (then progress.close(), if it has one)."""
@@ -184,12 +199,13 @@ def census_code(
 ) -> Dict[str, Any]:
     """One code of a census as a worker computes it: {"record": {...}, "resumed_from": k}."""
 
+@final
 class CensusSession:
     """A census whose tasks a Python executor runs (the library's policy: skip what the
     catalogue has, per-code locks, one writer)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         patterns: List[str],
         n: Optional[int] = None,
         full: bool = False,
@@ -200,7 +216,7 @@ class CensusSession:
         checkpoint: str = "default",
         checkpoint_every: Optional[float] = None,
         lock_dir: Optional[str] = None,
-    ) -> None: ...
+    ) -> Self: ...
     def pending(self) -> List[int]:
         """The indices of the codes still to do, costliest first (submit them in this order)."""
     def code(self, i: int) -> str:
@@ -290,6 +306,7 @@ def misere_genus(code: str, n: int) -> Dict[str, Any]:
     """Misère Grundy values and genera of heaps 0..=n, with the keys of
     `grundy takebreak CODE --misere --json`."""
 
+@final
 class Quotient:
     """A computed misère quotient (wrapped by :class:`grundy.MisereQuotient`)."""
 
@@ -301,3 +318,6 @@ def misere_quotient_compute(
     code: str, max_heap: int, timeout: Optional[float], keep_going: bool
 ) -> Quotient:
     """The misère quotient of heaps up to max_heap, as `grundy misere-quotient CODE`."""
+
+def _check_panic_guard() -> None:
+    """For the tests: a panic inside the extension becomes a RuntimeError, not an abort."""

@@ -65,7 +65,8 @@ class Sequence:
         """The values as a memoryview of ints over the buffer (no copy), or the list."""
         if self._list is not None:
             return self._list
-        return memoryview(self._bytes()).cast(self._typecode)
+        # the typecode is "H" or "Q" (u16 or u64 values); mypy wants a literal here
+        return memoryview(self._bytes()).cast(self._typecode)  # type: ignore[call-overload]
 
     def to_numpy(self) -> Any:
         """G(0..n) as a numpy array (needs numpy)."""
