@@ -192,6 +192,8 @@ fn ones(bits: &[u64], out: &mut Vec<u32>) {
 pub struct SearchLimit<'a> {
     /// Most states to keep before giving up (`None`: no limit).
     pub max_states: usize,
+    /// Most bytes the states may take (kept and queued) before giving up.
+    pub max_bytes: usize,
     /// Polled now and then; `true` stops the search.
     pub stop: &'a dyn Fn() -> bool,
 }
@@ -425,6 +427,9 @@ fn search(
                     continue;
                 }
                 let idx = st.x.len() as u32;
+                if (idx as usize + 1) * (words * 8 + 40) > limit.max_bytes {
+                    return (NSearch::Stopped, None);
+                }
                 st.push(x2, &scratch, s, ti as u32, r2, heaps);
                 let tok2 = tok + t.heap as usize;
                 if buckets.len() <= tok2 {
