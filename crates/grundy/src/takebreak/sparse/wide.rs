@@ -82,8 +82,10 @@ pub(super) struct WideState {
     /// The far rare options marked in registers (see [`super::far`]).
     pub(super) far: super::far::FarState,
     pub(super) witness: Witness,
-    /// The second witness state of the two-thread pipeline (made on first use).
+    /// The second witness state of the pipeline (made on first use).
     pub(super) spare: Option<Witness>,
+    /// The witness states of the pipeline's third and later threads.
+    pub(super) extra: Vec<Witness>,
 }
 
 /// The witness search's own state: nothing in it is read by the candidate stage.
@@ -213,6 +215,7 @@ impl Default for WideState {
             far: super::far::FarState::default(),
             witness: Witness::default(),
             spare: None,
+            extra: Vec::new(),
         }
     }
 }
