@@ -270,6 +270,7 @@ fn verify(
 ) -> SparseStats {
     let mut stats = SparseStats::default();
     let mut busy = Duration::ZERO;
+    let mut last_epoch = None;
     let lock = || shared.report.lock().expect("no thread panics holding it");
     while let Some(batch) = next_batch(&jobs) {
         {
@@ -281,6 +282,12 @@ fn verify(
             }
             // the lead rewrites no value this batch reads until the entry is cleared
             report.busy[me] = Some(batch.seq);
+        }
+        if last_epoch != Some(batch.epoch) {
+            // this state's last search may have read values a rollback has rewritten since
+            // (a batch after the failed one, on this thread): its carry is not valid here
+            witness.forget_carry();
+            last_epoch = Some(batch.epoch);
         }
         let start = Instant::now();
         let mut failure = None;
