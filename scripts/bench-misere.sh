@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Misère quotients side by side: our `grundy misere-quotient` against A. N. Siegel's MisereSolver
 # (Java, inside CGSuite's sources), on the same machine, alternating runs, printing CPU seconds
-# and the ratio ours/theirs. Nothing of CGSuite is committed: the script copies MisereSolver's
-# sources out of a CGSuite checkout into .bench/misere-solver/, patches the one method that
-# reads heap options through CGSuite's Scala rules (replaced by a plain octal-code reader
-# written here), adds a small driver, and compiles with javac.
+# and the ratio ours/theirs. CGSuite's sources are never committed: the script copies
+# MisereSolver's sources out of a CGSuite checkout into .bench/misere-solver/ (ignored by git),
+# patches them (the method that reads heap options through CGSuite's Scala rules becomes a call
+# to a plain octal-code reader; the .msv file loader and the Scala imports are removed), and
+# compiles them with javac. What is committed is ours alone, in this script: the patch, the
+# HeapRuleset interface and the Bench driver (Octal reader, timing of the main thread).
 #
 # Usage: scripts/bench-misere.sh [CODE MAX_HEAP]...     (default: 0.07 30 0.07 33)
 #   CGSUITE_GIT   a CGSuite git directory (bare or not) [default: /work/.mirror/aaron-siegel+cgsuite/repo]

@@ -160,7 +160,7 @@ fn names_caps_and_json_only_on_stdout() {
     let out = grundy()
         .args([
             "misere-quotient",
-            "0.6",
+            "0.137",
             "--max-heap",
             "40",
             "--timeout",
@@ -173,5 +173,77 @@ fn names_caps_and_json_only_on_stdout() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().count(), 1, "{text}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["code"], "0.6");
+    assert_eq!(v["code"], "0.137");
+}
+
+/// `--checkpoint`: a run to heap 22 saved, continued to heap 27, reports what one run to 27
+/// reports; a checkpoint whose P-portion was edited (with its CRC fixed) is refused in one
+/// line; `--memory` too small for the quotient is one line too.
+#[test]
+fn checkpoint_resume_and_memory() {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-mq-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ck = dir.join("q.ck");
+    let ck_s = ck.to_str().unwrap();
+    let _ = std::fs::remove_file(&ck);
+    let strip = |mut v: serde_json::Value| {
+        v.as_object_mut().unwrap().remove("seconds");
+        v
+    };
+    json(&[
+        "misere-quotient",
+        "0.07",
+        "--max-heap",
+        "22",
+        "--checkpoint",
+        ck_s,
+    ]);
+    assert!(ck.exists());
+    let resumed = strip(json(&[
+        "misere-quotient",
+        "0.07",
+        "--max-heap",
+        "27",
+        "--checkpoint",
+        ck_s,
+    ]));
+    let one = strip(json(&["misere-quotient", "0.07", "--max-heap", "27"]));
+    assert_eq!(resumed, one);
+    // Edit one P-portion byte (the byte before the heap count and the 28 Φ words) and fix
+    // the CRC: intact, but false.
+    let mut b = std::fs::read(&ck).unwrap();
+    b.truncate(b.len() - 4);
+    let at = b.len() - 4 * 28 - 4 - 3;
+    b[at] ^= 1;
+    let crc = crc32fast::hash(&b);
+    b.extend_from_slice(&crc.to_le_bytes());
+    std::fs::write(&ck, &b).unwrap();
+    bad_input(
+        &[
+            "misere-quotient",
+            "0.07",
+            "--max-heap",
+            "28",
+            "--checkpoint",
+            ck_s,
+        ],
+        "cannot be true",
+    );
+    bad_input(
+        &[
+            "misere-quotient",
+            "0.07",
+            "--max-heap",
+            "33",
+            "--memory",
+            "1M",
+            "--quiet",
+        ],
+        "--memory",
+    );
+    bad_input(
+        &["misere-quotient", "0.07", "--memory", "lots"],
+        "--memory 'lots'",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

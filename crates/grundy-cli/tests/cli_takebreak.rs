@@ -195,19 +195,21 @@ fn pictures_are_written() {
 #[test]
 fn results_summarise_every_power_of_two() {
     let dir = tempfile::tempdir().unwrap();
-    grundy()
-        .args([
+    let results_in = |place: &std::path::Path| {
+        let mut c = grundy();
+        c.args([
             "takebreak",
             "0.6",
             "-n",
             "3000",
             "--no-record",
             "--no-checkpoint",
-            "--results",
         ])
-        .arg(dir.path())
-        .assert()
-        .success();
+        .arg("--results")
+        .arg(place);
+        c
+    };
+    results_in(dir.path()).assert().success();
     let g = values("0.6", 3000);
     let mut names: Vec<String> = std::fs::read_dir(dir.path().join("0.6"))
         .unwrap()
@@ -236,19 +238,7 @@ fn results_summarise_every_power_of_two() {
     }
     let file = dir.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
-    let out = grundy()
-        .args([
-            "takebreak",
-            "0.6",
-            "-n",
-            "3000",
-            "--no-record",
-            "--no-checkpoint",
-            "--results",
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = results_in(&file).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");

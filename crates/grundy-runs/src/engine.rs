@@ -86,7 +86,8 @@ impl Engine {
 
     /// Let the engine use `threads` threads (0: one per core). Only the rare/common engine
     /// uses more than one, and only on its wide path (values of 64 and more, sparse mode):
-    /// its two-thread pipeline ([`RareCommon::set_threads`]). The values do not depend on it.
+    /// its pipeline of one lead and `threads - 1` verifying threads
+    /// ([`RareCommon::set_threads`]). The values do not depend on it.
     pub fn set_threads(&mut self, threads: usize) {
         match self {
             Engine::Auto(e) => e.set_threads(threads),
@@ -95,16 +96,16 @@ impl Engine {
         }
     }
 
-    /// The threads that computed values: 2 when the rare/common engine's pipeline computed
-    /// some, else 1.
+    /// The threads that computed values: the engine's threads when the rare/common engine's
+    /// pipeline computed some, else 1.
     pub fn threads_used(&self) -> usize {
-        let pipelined = match self {
-            Engine::Auto(e) => e.sparse().stats().pipelined,
-            Engine::Sparse(e) => e.stats().pipelined,
-            Engine::Naive(_) => 0,
+        let (pipelined, threads) = match self {
+            Engine::Auto(e) => (e.sparse().stats().pipelined, e.sparse().threads()),
+            Engine::Sparse(e) => (e.stats().pipelined, e.threads()),
+            Engine::Naive(_) => (0, 1),
         };
         if pipelined > 0 {
-            2
+            threads
         } else {
             1
         }

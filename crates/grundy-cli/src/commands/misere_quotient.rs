@@ -54,6 +54,14 @@ pub struct MisereQuotientArgs {
     /// No progress lines on stderr
     #[arg(long)]
     pub quiet: bool,
+    /// Memory the run may use, e.g. 512M or 4G (half for the failure search, half for
+    /// multiplication tables) [default: 2G]
+    #[arg(long, value_name = "SIZE")]
+    pub memory: Option<String>,
+    /// Resume from FILE when it exists (after re-checking the quotient it holds), and save the
+    /// quotient reached into it every minute and at the end (interrupted, timed out or done)
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -162,6 +170,11 @@ pub fn run(args: MisereQuotientArgs, json: bool) -> CliResult {
         }
         None => None,
     };
+    let mut run = misere_quotient::RunOptions::default();
+    if let Some(m) = &args.memory {
+        run.memory = grundy::text::parse_memory(m)?;
+    }
+    run.checkpoint = args.checkpoint.clone();
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let start = Instant::now();
     let stop = || STOP.load(Ordering::Relaxed) || timeout.is_some_and(|t| start.elapsed() >= t);
@@ -186,7 +199,14 @@ pub fn run(args: MisereQuotientArgs, json: bool) -> CliResult {
         Some(_) => Some(game_of(&args.code, &args.set, &args.all_but)?),
         None => None,
     };
-    let q = misere_quotient::compute(game, max_heap as u32, !args.no_stop, &stop, &mut progress)?;
+    let q = misere_quotient::compute_with(
+        game,
+        max_heap as u32,
+        !args.no_stop,
+        &stop,
+        &mut progress,
+        &run,
+    )?;
     if q.finish == Finish::Stopped && STOP.load(Ordering::Relaxed) {
         eprintln!(
             "grundy: interrupted: reporting the partial quotient Q_{}",

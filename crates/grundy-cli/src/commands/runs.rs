@@ -47,7 +47,7 @@ pub struct RunOptions {
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
     /// Threads (0: one per core). With 2 or more, the rare/common engine computes values of 64
-    /// and more on two threads (candidates on one, their proofs on the other); other engines
+    /// and more on all of them (candidates on one, their proofs on the others); other engines
     /// and paths run on one. The values are the same
     #[arg(
         long,

@@ -125,8 +125,8 @@ pub struct SequenceReport {
     pub code: String,
     pub n: usize,
     pub engine: &'static str,
-    /// Threads that computed the values (1, or 2 when `--threads` let the rare/common engine
-    /// run its two-thread pipeline).
+    /// Threads that computed the values (1, or `--threads` when it let the rare/common engine
+    /// run its pipeline).
     pub threads: usize,
     /// Present when the sequence was extended by its certified period: the engine computed
     /// G(0..=computed_up_to) (up to the certificate) and the rest follows from the period.

@@ -18,8 +18,10 @@
 //! | [`periodicity`] | the periodicity certificate (quotient fixed for every heap size) |
 //! | [`structure`] | idempotents, kernel, recognition of T0..T3 and R8 |
 //! | [`brute`] | the independent reference: outcomes by plain search |
+//! | [`checkpoint`] | saving and resuming long runs (re-verified on load) |
 
 pub mod brute;
+pub mod checkpoint;
 pub mod engine;
 pub mod heaps;
 pub mod monoid;
@@ -78,33 +80,116 @@ pub fn compute(
     stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(u32, usize),
 ) -> Result<MisereQuotient, Error> {
-    let mut engine = QuotientEngine::new(game);
+    compute_with(
+        game,
+        max_heap,
+        stop_when_certified,
+        stop,
+        progress,
+        &RunOptions::default(),
+    )
+}
+
+/// Memory bound and checkpoint of a run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Bytes the run may use (half for the failure search, half for multiplication tables).
+    pub memory: usize,
+    /// Resume from this file when it exists, and save the quotient reached into it every
+    /// `save_every` and when the run ends (the file is kept: a later run with a larger
+    /// `max_heap` continues from it).
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Time between saves.
+    pub save_every: std::time::Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            memory: engine::DEFAULT_MEMORY,
+            checkpoint: None,
+            save_every: std::time::Duration::from_secs(60),
+        }
+    }
+}
+
+/// [`compute`] with a memory bound and a checkpoint (see [`RunOptions`]).
+pub fn compute_with(
+    game: Box<dyn HeapGame + Send + Sync>,
+    max_heap: u32,
+    stop_when_certified: bool,
+    stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(u32, usize),
+    run: &RunOptions,
+) -> Result<MisereQuotient, Error> {
+    // Only one run at a time writes a checkpoint; the lock is held to the end.
+    let lock = match &run.checkpoint {
+        Some(path) => Some(
+            crate::takebreak::checkpoint::Lock::try_acquire(path)?.ok_or_else(|| {
+                Error::Invalid(format!(
+                    "checkpoint '{}' is in use by another run",
+                    path.display()
+                ))
+            })?,
+        ),
+        None => None,
+    };
+    let mut engine = match &run.checkpoint {
+        Some(path) if path.exists() => checkpoint::load(path, game, stop)?,
+        _ => QuotientEngine::new(game),
+    };
+    engine.max_search_bytes = run.memory / 2;
+    engine.max_order = ((run.memory / 8) as f64).sqrt() as usize;
+    let mut last_save = std::time::Instant::now();
     let bounds = engine.game().move_bounds();
-    let mut certificate = None;
+    // Found, then re-checked from the stored Φ (the inequality and every equality).
+    let certify = |e: &QuotientEngine| {
+        bounds.and_then(|(j, t)| {
+            Certificate::find(&e.quotient().phi, j, t).filter(|c| c.recheck(&e.quotient().phi))
+        })
+    };
+    let mut certificate = certify(&engine);
     let mut finish = Finish::MaxHeap;
-    while engine.heap() < max_heap {
+    if certificate.is_some() && stop_when_certified {
+        finish = Finish::Certified;
+    }
+    while finish != Finish::Certified && engine.heap() < max_heap {
+        if stop() {
+            finish = Finish::Stopped;
+            break;
+        }
         match engine.next_heap(stop) {
             Ok(()) => {}
             Err(Stop::Stopped) => {
                 finish = Finish::Stopped;
                 break;
             }
-            Err(Stop::Failed(e)) => return Err(e),
+            Err(Stop::Failed(e)) => {
+                if let Some(path) = &run.checkpoint {
+                    checkpoint::save(path, &engine)?;
+                }
+                return Err(e);
+            }
+        }
+        if let Some(path) = &run.checkpoint {
+            if last_save.elapsed() >= run.save_every {
+                checkpoint::save(path, &engine)?;
+                last_save = std::time::Instant::now();
+            }
         }
         progress(engine.heap(), engine.quotient().monoid.size());
-        if let Some((j, t)) = bounds {
-            // Found, then re-checked from the stored Φ (the inequality and every equality).
-            certificate = Certificate::find(&engine.quotient().phi, j, t)
-                .filter(|c| c.recheck(&engine.quotient().phi));
-            if certificate.is_some() && stop_when_certified {
-                finish = Finish::Certified;
-                break;
-            }
+        certificate = certify(&engine);
+        if certificate.is_some() && stop_when_certified {
+            finish = Finish::Certified;
         }
     }
     if finish != Finish::Certified && certificate.is_some() {
         finish = Finish::Certified;
     }
+    if let Some(path) = &run.checkpoint {
+        checkpoint::save(path, &engine)?;
+    }
+    drop(lock);
     let q = engine.quotient();
     let presentation = Presentation::new(&q.monoid, &q.phi);
     Ok(MisereQuotient {

@@ -81,6 +81,12 @@ impl Monoid {
         self.table[x as usize * self.size + y as usize]
     }
 
+    /// The row of `x` in the table: `row(x)[y] = x·y`.
+    #[inline]
+    pub fn row(&self, x: u32) -> &[u32] {
+        &self.table[x as usize * self.size..(x as usize + 1) * self.size]
+    }
+
     /// `x^k`.
     pub fn pow(&self, x: u32, k: usize) -> u32 {
         (0..k).fold(0, |acc, _| self.mul(acc, x))

@@ -116,3 +116,193 @@ fn dawsons_kayles_q30_has_order_360() {
     );
     assert_eq!((r.order, r.p_portion_size), (360, 65));
 }
+
+mod resume {
+    use super::*;
+    use std::cell::Cell;
+    use std::path::PathBuf;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("grundy-mq-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("q.ck");
+        let _ = std::fs::remove_file(&path);
+        path
+    }
+
+    fn game(code: &str) -> Box<dyn HeapGame + Send + Sync> {
+        match code.strip_prefix("set ") {
+            Some(s) => Box::new(
+                SubtractionSet::finite(s.split(',').map(|x| x.parse().unwrap()).collect()).unwrap(),
+            ),
+            None => Box::new(Rules::parse(code).unwrap()),
+        }
+    }
+
+    fn with(path: &std::path::Path) -> RunOptions {
+        RunOptions {
+            checkpoint: Some(path.to_path_buf()),
+            ..RunOptions::default()
+        }
+    }
+
+    /// The report as JSON without the seconds.
+    fn report(q: &MisereQuotient) -> String {
+        serde_json::to_string(&q.report()).unwrap()
+    }
+
+    /// A run interrupted (by its stop flag, at some point of a heap) and resumed from its
+    /// checkpoint, perhaps several times, reports exactly what one run reports.
+    #[test]
+    fn interrupted_and_resumed_runs_give_the_one_run_quotient() {
+        for (code, n) in [("0.07", 27), ("0.77", 90), ("4.7", 20), ("set 1,3,4", 12)] {
+            let one = compute(game(code), n, true, &|| false, &mut |_, _| {}).unwrap();
+            let path = temp(&code.replace([' ', ','], "_"));
+            let mut resumed = None;
+            let mut stopped = 0;
+            for polls in [3u32, 40, 400, u32::MAX] {
+                let count = Cell::new(0u32);
+                let stop = || {
+                    count.set(count.get().saturating_add(1));
+                    count.get() > polls
+                };
+                let q =
+                    compute_with(game(code), n, true, &stop, &mut |_, _| {}, &with(&path)).unwrap();
+                if q.finish != Finish::Stopped {
+                    resumed = Some(q);
+                    break;
+                }
+                assert!(path.exists(), "{code}: a stopped run leaves its checkpoint");
+                stopped += 1;
+            }
+            let resumed = resumed.expect("the last run is not stopped");
+            assert!(stopped >= 1, "{code}: no run was interrupted");
+            assert_eq!(report(&resumed), report(&one), "{code}");
+            // Resuming a finished run to a larger heap continues from the file.
+            let more = compute_with(
+                game(code),
+                n + 3,
+                false,
+                &|| false,
+                &mut |_, _| {},
+                &with(&path),
+            )
+            .unwrap();
+            let plain = compute(game(code), n + 3, false, &|| false, &mut |_, _| {}).unwrap();
+            assert_eq!(report(&more), report(&plain), "{code} to {}", n + 3);
+            let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        }
+    }
+
+    /// Rewrite a checkpoint with one byte changed at `at` from the end of the table part, and
+    /// a valid CRC: the file is intact but says something false.
+    fn tamper(path: &std::path::Path, edit: impl Fn(&mut Vec<u8>)) {
+        let mut b = std::fs::read(path).unwrap();
+        b.truncate(b.len() - 4);
+        edit(&mut b);
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        std::fs::write(path, b).unwrap();
+    }
+
+    type Edit = Box<dyn Fn(&mut Vec<u8>)>;
+
+    #[test]
+    fn a_tampered_checkpoint_is_refused_in_one_line() {
+        let path = temp("tamper");
+        let n = 25;
+        compute_with(
+            game("0.07"),
+            n,
+            false,
+            &|| false,
+            &mut |_, _| {},
+            &with(&path),
+        )
+        .unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let heaps = (n + 1) as usize;
+        // The layout's tail: P bytes, the number of heaps, Φ.
+        let phi_at = good.len() - 4 - 4 * heaps;
+        let size = {
+            let name_len = u32::from_le_bytes(good[16..20].try_into().unwrap()) as usize;
+            u32::from_le_bytes(good[20 + name_len..24 + name_len].try_into().unwrap()) as usize
+        };
+        let p_at = phi_at - 4 - size;
+        let edits: Vec<(&str, Edit)> = vec![
+            (
+                "a P-portion bit",
+                Box::new(move |b: &mut Vec<u8>| b[p_at + 5] ^= 1),
+            ),
+            (
+                "Φ of heap 20",
+                Box::new(move |b: &mut Vec<u8>| b[phi_at + 4 * 20] ^= 1),
+            ),
+            (
+                "a product",
+                Box::new(move |b: &mut Vec<u8>| b[p_at - 4 * 7] ^= 1),
+            ),
+        ];
+        for (what, edit) in edits {
+            std::fs::write(&path, &good).unwrap();
+            tamper(&path, edit);
+            let e = compute_with(
+                game("0.07"),
+                n + 2,
+                false,
+                &|| false,
+                &mut |_, _| {},
+                &with(&path),
+            )
+            .err()
+            .unwrap_or_else(|| panic!("{what}: accepted"))
+            .to_string();
+            assert!(!e.contains('\n'), "{what}: {e}");
+            assert!(e.contains("cannot be true"), "{what}: {e}");
+        }
+        // A damaged file (CRC wrong) and a checkpoint of another game are refused too.
+        let mut bad = good.clone();
+        bad[30] ^= 1;
+        std::fs::write(&path, &bad).unwrap();
+        let e = compute_with(
+            game("0.07"),
+            n,
+            false,
+            &|| false,
+            &mut |_, _| {},
+            &with(&path),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(e.contains("corrupt"), "{e}");
+        std::fs::write(&path, &good).unwrap();
+        let e = compute_with(
+            game("0.77"),
+            n,
+            false,
+            &|| false,
+            &mut |_, _| {},
+            &with(&path),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(e.contains("another run"), "{e}");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A memory bound too small for the quotient's table is a one-line error, not an abort.
+    #[test]
+    fn memory_bound_is_refused_cleanly() {
+        let run = RunOptions {
+            memory: 1 << 20,
+            ..RunOptions::default()
+        };
+        let e = compute_with(game("0.07"), 33, false, &|| false, &mut |_, _| {}, &run)
+            .err()
+            .expect("Q_33 of 0.07 needs more than 1 MB")
+            .to_string();
+        assert!(!e.contains('\n') && e.contains("--memory"), "{e}");
+    }
+}

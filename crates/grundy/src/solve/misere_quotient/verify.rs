@@ -192,6 +192,8 @@ fn ones(bits: &[u64], out: &mut Vec<u32>) {
 pub struct SearchLimit<'a> {
     /// Most states to keep before giving up (`None`: no limit).
     pub max_states: usize,
+    /// Most bytes the states may take (kept and queued) before giving up.
+    pub max_bytes: usize,
     /// Polled now and then; `true` stops the search.
     pub stop: &'a dyn Fn() -> bool,
 }
@@ -261,14 +263,36 @@ struct States {
     ty: Vec<u32>,
     required: Vec<bool>,
     heaps: Vec<u32>,
+    /// A summary of each option set for quick subset tests: the bitwise or of its words
+    /// (a subset's summary is a subset of the superset's) and its number of elements.
+    sum: Vec<(u64, u32)>,
+}
+
+/// The summary [`States::sum`] of a bit set.
+#[inline]
+fn summary(bits: &[u64]) -> (u64, u32) {
+    bits.iter()
+        .fold((0, 0), |(o, c), &w| (o | w, c + w.count_ones()))
+}
+
+/// Whether the set summarised by `a` may be a subset of the one summarised by `b`.
+#[inline]
+fn may_be_subset(a: (u64, u32), b: (u64, u32)) -> bool {
+    a.0 & !b.0 == 0 && a.1 <= b.1
 }
 
 impl States {
     fn bits(&self, s: u32) -> &[u64] {
         &self.bits[s as usize * self.words..(s as usize + 1) * self.words]
     }
+    /// Whether kept state `o`'s option set is a subset of `bits` (summarised by `sum`).
+    #[inline]
+    fn below(&self, o: u32, bits: &[u64], sum: (u64, u32)) -> bool {
+        may_be_subset(self.sum[o as usize], sum) && is_subset(self.bits(o), bits)
+    }
     fn push(&mut self, x: u32, bits: &[u64], parent: u32, ty: u32, required: bool, heaps: u32) {
         self.x.push(x);
+        self.sum.push(summary(bits));
         self.bits.extend_from_slice(bits);
         self.parent.push(parent);
         self.ty.push(ty);
@@ -316,6 +340,7 @@ fn search(
         ty: Vec::new(),
         required: Vec::new(),
         heaps: Vec::new(),
+        sum: Vec::new(),
     };
     // Antichains (per element, and per "contains the required type") of kept states.
     let mut chains: Vec<[Vec<u32>; 2]> = (0..n).map(|_| [Vec::new(), Vec::new()]).collect();
@@ -361,11 +386,14 @@ fn search(
             }
             let (x, has_required) = (st.x[s as usize], st.required[s as usize]);
             cur.copy_from_slice(st.bits(s));
+            let cur_sum = st.sum[s as usize];
             let chain = &mut chains[x as usize][has_required as usize];
-            if chain.iter().any(|&o| is_subset(st.bits(o), &cur)) {
+            if chain.iter().any(|&o| st.below(o, &cur, cur_sum)) {
                 continue;
             }
-            chain.retain(|&o| !is_subset(&cur, st.bits(o)));
+            chain.retain(|&o| {
+                !(may_be_subset(cur_sum, st.sum[o as usize]) && is_subset(&cur, st.bits(o)))
+            });
             chain.push(s);
             kept += 1;
             if kept > limit.max_states {
@@ -378,23 +406,30 @@ fn search(
             }
             ones(&cur, &mut cur_ones);
             let heaps = st.heaps[s as usize] + 1;
+            let row_x = m.row(x);
             for (ti, t) in types.iter().enumerate() {
                 scratch.fill(0);
+                // Rows, not columns, of the (commutative) table: contiguous reads.
+                let row_t = m.row(t.phi);
                 for &y in &cur_ones {
-                    set_bit(&mut scratch, m.mul(y, t.phi));
+                    set_bit(&mut scratch, row_t[y as usize]);
                 }
                 for &y in &t.trans {
-                    set_bit(&mut scratch, m.mul(x, y));
+                    set_bit(&mut scratch, row_x[y as usize]);
                 }
-                let x2 = m.mul(x, t.phi);
+                let x2 = row_x[t.phi as usize];
                 let r2 = has_required || required == Some(ti as u32);
+                let sum = summary(&scratch);
                 if chains[x2 as usize][r2 as usize]
                     .iter()
-                    .any(|&o| is_subset(st.bits(o), &scratch))
+                    .any(|&o| st.below(o, &scratch, sum))
                 {
                     continue;
                 }
                 let idx = st.x.len() as u32;
+                if (idx as usize + 1) * (words * 8 + 40) > limit.max_bytes {
+                    return (NSearch::Stopped, None);
+                }
                 st.push(x2, &scratch, s, ti as u32, r2, heaps);
                 let tok2 = tok + t.heap as usize;
                 if buckets.len() <= tok2 {

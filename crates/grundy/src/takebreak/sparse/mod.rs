@@ -91,6 +91,41 @@
 //! read back; 0.146 to 2^19 took 8.1 s of CPU against 4.2 to 5.0 s before (the loads wait for
 //! the stores before them), so the extraction was not the bottleneck.
 
+//!
+//! # Designs not built yet (issue 25): compact values, tiered storage, long runs
+//!
+//! *Compact values.* The engine reads values only through `g: &[u16]` (the kernels load 16 or
+//! 32 of them per vector step). A one-byte store is a second copy of every kernel that loads
+//! bytes and widens them (`vpmovzxbw`: one instruction more per step, half the memory traffic),
+//! chosen per run by a `Values` enum (`U8`, `U8Parity { mask }`, `U16`) that the driver owns in
+//! place of its `Vec<u16>`. Values below 256 fit as they are. Values below 512 whose common
+//! ones have odd parity under the engine's mask `M` (Officers: `M = 0b1_1110_1110`) keep the
+//! low 8 bits; bit 8 is the parity of the kept bits under `M` for a common value, and for the
+//! few rare positions (a sorted list the engine keeps anyway) it is looked up. The kernels
+//! then need the full value: they rebuild bit 8 with a `vpopcntw` of `v & M` (AVX-512 BITALG;
+//! one more instruction per step) and patch the rare positions, which lie near the start for
+//! Officers and are found by the far stage already. The switch is automatic: the driver starts
+//! in `U8`, moves to `U8Parity` when a value reaches 256 and the split is a parity mask whose
+//! rare positions are all known, and to `U16` otherwise (one pass over the values, at most
+//! once per run), and `--json` states which (`"value_bytes": 1`). Peak memory then is the
+//! values (1 byte each) plus the engine's rare list: about 1.0 byte per value for Officers and
+//! 0.167 (values below 512 and 64), against 2.0 today.
+//!
+//! *Tiered storage.* A heap `n` reads `G(i)` for the rare positions (a list), for `i` near `n`
+//! (the take moves, the split moves' first and last stretches) and, in the witness search, for
+//! stretches spread over `1..n/2` and their mirror `n/2..n`. So the middle is read, but in long
+//! sequential stretches: kept in a file and read through the page cache (memory-mapped, read
+//! only), with the first and last `M` values in RAM, a search that leaves the RAM tiers reads
+//! the file — correct whatever it reads, only slower, and the slow reads are counted and
+//! reported. The run state (split, rare positions, counts, `n`) is a small file written with
+//! each checkpoint; the values file is appended to and flushed, so resuming costs reading the
+//! state and mapping the file.
+//!
+//! *Long runs.* A log line every few minutes from the driver's progress callback (rate, `n`,
+//! ETA, rare positions and largest value so far, disk used), checkpoints every minute (so
+//! SIGKILL loses at most a minute), and at every power of two the histogram of values, the
+//! rare positions and the largest value written as plain text and into the catalogue.
+
 pub mod classes;
 mod far;
 pub mod kernels;
@@ -155,14 +190,14 @@ pub struct SparseStats {
     /// Pipeline: speculated values thrown away by rollbacks (the counters above include the
     /// work spent on them).
     pub discarded: u64,
-    /// Pipeline: witness searches the lead ran itself (the second thread was behind, or
+    /// Pipeline: witness searches the lead ran itself (the verifiers were behind, or
     /// failures came close together).
     pub lead_searches: u64,
-    /// Pipeline: witness searches the second thread ran.
+    /// Pipeline: witness searches the verifying threads ran.
     pub second_searches: u64,
-    /// Pipeline: nanoseconds the second thread spent in witness searches.
+    /// Pipeline: nanoseconds the verifying threads spent in witness searches (summed).
     pub verify_nanos: u64,
-    /// Pipeline: nanoseconds the lead thread waited for the second one.
+    /// Pipeline: nanoseconds the lead thread waited for the verifying threads.
     pub lead_wait_nanos: u64,
 }
 
@@ -376,7 +411,8 @@ pub struct RareCommon {
     word: word::WordState,
     wide: wide::WideState,
     stats: SparseStats,
-    /// Threads the wide path may use (2 or more: the pipeline of [`pipeline`]).
+    /// Threads the wide path may use (2 or more: the pipeline of [`pipeline`], one lead and
+    /// `threads - 1` verifiers).
     threads: usize,
     /// When the two threads did not overlap (the machine's other cores busy): how the
     /// pipeline backs off (see [`pipeline`]).
@@ -468,9 +504,9 @@ impl RareCommon {
     }
 
     /// Let the engine use `threads` threads (0: one per core). With two or more, values on
-    /// the wide path (sparse mode, values of 64 and more) are computed by a two-thread
-    /// pipeline: the candidates on the caller's thread, their witness searches on a second one
-    /// (more threads than two are not used). The values are the same whatever the number.
+    /// the wide path (sparse mode, values of 64 and more) are computed by a pipeline: the
+    /// candidates on the caller's thread, their witness searches on the `threads - 1` others
+    /// (see [`pipeline`]). The values are the same whatever the number.
     /// Only [`SequenceEngine::next_values`] (which the driver calls) uses the threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = match threads {

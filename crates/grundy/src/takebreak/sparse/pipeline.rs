@@ -1,4 +1,4 @@
-//! The wide path on two threads: a speculative pipeline of the two stages of a heap.
+//! The wide path on two or more threads: a speculative pipeline of the two stages of a heap.
 //!
 //! A heap's value on the wide path ([`super::wide`]) is found in two stages: the *candidate*
 //! (every option with a rare position marked, the first value neither marked nor producible by
@@ -27,6 +27,40 @@
 //! two-digit code, a sample of three-digit ones, Officers and codes with poor splits where the
 //! speculation fails often.
 //!
+//! # More threads: several verifiers
+//! With `t` threads there are `t - 1` verifiers, each with its own witness state and queue; the
+//! lead numbers its batches in each epoch (`seq` = 0, 1, 2, ...) and sends batch `seq` to
+//! verifier `seq mod (t - 1)`. The verifiers work on different batches at once, so batches
+//! complete out of order; the confirmed prefix moves only over the batches completed in order
+//! (`Report::done`, `next_seq`). The speculative-rollback argument carries over with one
+//! change, *which* failure is acted on and *when*:
+//! - a verifier that finds a wrong candidate at heap `f` of batch `s` has searched the jobs of
+//!   `s` before `f` in order and found them right; it records `(s, f, G(f))` unless a failure
+//!   of an earlier batch is recorded (an earlier batch means earlier heaps: batches are
+//!   consecutive ranges);
+//! - `G(f)` computed by that search is the true value only if every value below `f` is right,
+//!   which is known only once every batch before `s` is confirmed: the lead acts on the failure
+//!   (rolls back at `f`) only when `next_seq >= s`. Until then an earlier batch may still fail,
+//!   and its failure replaces this one (`Report::ready_failure`);
+//! - batches after `s` are of no use once `s` failed: a verifier skips them, and one that is
+//!   searching such a batch stops at its next job (`failed_seq`). Each verifier marks the batch
+//!   whose values it is reading (`Report::busy`, under the lock), and the lead rewrites values
+//!   from `f` on only once no verifier is reading a batch after `s` (batches before `s` are all
+//!   complete by then, and read only values below `f`);
+//! - after the rollback the epoch changes under the lock; a verifier checks a batch's epoch
+//!   under the same lock before it marks the batch as read, so no batch of the old epoch is
+//!   read after the rewrite.
+//!
+//! What more threads buy, on paper (this machine has two cores and was shared: not measured).
+//! The lead's stage (candidates: Officers' register marks, 0.146's far maps) is serial; the
+//! witness searches are spread. With a share `w` of one thread's CPU in the searches (Officers
+//! about 2/3, 0.146 about 1/2 by the profile in the module docs of [`super`]) the lead alone
+//! bounds the speed-up at `1 / (1 - w)`: about 3x for Officers and 2x for 0.146 however many
+//! threads, reached with `1 / (1 - w)` threads (3 and 2). Past that, more verifiers wait. Going
+//! further needs the candidate stage spread too: blocks of heaps whose far maps are built by
+//! different threads (the maps of a block depend only on values far below it), which this
+//! module does not do.
+//!
 //! # Sharing the values without a data race
 //! The values live in the caller's `Vec<u16>`, with room reserved for the whole batch up front
 //! (so the buffer never moves); during the batch neither thread touches the `Vec` itself, only
@@ -47,7 +81,8 @@ use super::wide::{Candidate, Open, Witness};
 use super::{Mode, OctalMoves, RareCommon, SparseStats};
 use crate::takebreak::engine::value_too_large;
 use crate::Error;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -143,6 +178,9 @@ struct Job {
 /// been sent (heaps with no job were proved by the lead).
 struct Batch {
     epoch: u64,
+    /// Its place among the batches of its epoch (0, 1, 2, ...): batch `seq` goes to verifier
+    /// `seq % verifiers`, and is confirmed once every batch before it is.
+    seq: u64,
     jobs: Vec<Job>,
     found: Vec<u64>,
     upto: usize,
@@ -152,6 +190,7 @@ impl Batch {
     fn new(epoch: u64) -> Self {
         Batch {
             epoch,
+            seq: 0,
             jobs: Vec::with_capacity(JOB_BATCH),
             found: Vec::with_capacity(JOB_BATCH * 16),
             upto: 0,
@@ -159,15 +198,34 @@ impl Batch {
     }
 }
 
-/// What the second thread tells the lead.
+/// What the verifiers tell the lead (and each other), for the current epoch.
 #[derive(Default)]
 struct Report {
-    /// The epoch of `confirmed`.
+    /// The epoch (set by the lead at every rollback).
     epoch: u64,
     /// Every heap below it is proved (in `epoch`).
     confirmed: usize,
-    /// `(epoch, heap, value)`: the first heap whose candidate was wrong, and its value.
+    /// The batch whose completion moves `confirmed` next.
+    next_seq: u64,
+    /// Batches completed out of order: `seq` -> `upto`.
+    done: BTreeMap<u64, usize>,
+    /// `(seq, heap, value)`: the first heap whose candidate was wrong (of the earliest batch
+    /// that had one), and its value. The lead acts on it once `next_seq` reaches `seq`: every
+    /// earlier heap is then proved (the heaps of batch `seq` before it by the verifier that
+    /// failed, which searches its jobs in order).
     failure: Option<(u64, usize, usize)>,
+    /// Per verifier: the batch (`seq`) it is reading values for, if any.
+    busy: Vec<Option<u64>>,
+}
+
+impl Report {
+    /// The failure, once every heap below it is proved.
+    fn ready_failure(&self) -> Option<(usize, usize)> {
+        match self.failure {
+            Some((seq, f, v)) if self.next_seq >= seq => Some((f, v)),
+            _ => None,
+        }
+    }
 }
 
 struct Shared {
@@ -175,6 +233,8 @@ struct Shared {
     changed: Condvar,
     /// Set with `report.failure` (read without the lock at every heap).
     failed: AtomicBool,
+    /// `report.failure`'s batch (`u64::MAX`: none): verifiers stop reading later batches.
+    failed_seq: AtomicU64,
 }
 
 /// How long the second thread polls for the next batch before it sleeps: batches come every
@@ -198,8 +258,10 @@ fn next_batch(jobs: &Receiver<Batch>) -> Option<Batch> {
     }
 }
 
-/// The second thread: run the witness search of every job, in order, and report.
+/// A verifier (one of the threads beside the lead): run the witness search of every job of
+/// its batches, in order, and report.
 fn verify(
+    me: usize,
     values: SharedValues,
     jobs: Receiver<Batch>,
     shared: &Shared,
@@ -208,19 +270,38 @@ fn verify(
 ) -> SparseStats {
     let mut stats = SparseStats::default();
     let mut busy = Duration::ZERO;
-    let mut dead = None;
+    let mut last_epoch = None;
+    let lock = || shared.report.lock().expect("no thread panics holding it");
     while let Some(batch) = next_batch(&jobs) {
-        if dead.is_some_and(|e| batch.epoch <= e) {
-            continue; // jobs behind a failure: discarded by the lead
+        {
+            let mut report = lock();
+            // a batch of a rolled-back epoch, or after a known failure: not needed
+            if batch.epoch != report.epoch || report.failure.is_some_and(|(s, _, _)| batch.seq > s)
+            {
+                continue;
+            }
+            // the lead rewrites no value this batch reads until the entry is cleared
+            report.busy[me] = Some(batch.seq);
+        }
+        if last_epoch != Some(batch.epoch) {
+            // this state's last search may have read values a rollback has rewritten since
+            // (a batch after the failed one, on this thread): its carry is not valid here
+            witness.forget_carry();
+            last_epoch = Some(batch.epoch);
         }
         let start = Instant::now();
         let mut failure = None;
+        let mut cut = false;
         let mut words = batch.found.as_slice();
         for job in &batch.jobs {
+            if batch.seq > shared.failed_seq.load(Ordering::Acquire) {
+                cut = true; // an earlier batch failed: the lead will discard this one
+                break;
+            }
             let found;
             (found, words) = words.split_at(job.words);
             // SAFETY: G(0..job.n) were written before this job was sent, and are not written
-            // again until this thread has reported a failure at or before `job.n`.
+            // again until this thread has cleared its `busy` entry (see `roll_back`).
             let g = unsafe { values.prefix(job.n) };
             let open = Open {
                 found,
@@ -230,25 +311,31 @@ fn verify(
             let v = witness.search(moves, job.span, &mut stats, g, open);
             stats.second_searches += 1;
             if v != job.free {
-                failure = Some((batch.epoch, job.n, v));
+                failure = Some((batch.seq, job.n, v));
                 break;
             }
         }
         busy += start.elapsed();
-        let mut report = shared
-            .report
-            .lock()
-            .expect("the lead never panics holding it");
-        if failure.is_some() {
-            report.failure = failure;
-            dead = Some(batch.epoch);
-            shared.failed.store(true, Ordering::Release);
-        } else {
-            report.epoch = batch.epoch;
-            report.confirmed = batch.upto;
+        let mut report = lock();
+        report.busy[me] = None;
+        if let Some((seq, _, _)) = failure {
+            if report.failure.map_or(true, |(s, _, _)| seq < s) {
+                report.failure = failure;
+                shared.failed_seq.store(seq, Ordering::Release);
+                shared.failed.store(true, Ordering::Release);
+            }
+        } else if !cut {
+            report.done.insert(batch.seq, batch.upto);
+            while let Some(upto) = {
+                let next = report.next_seq;
+                report.done.remove(&next)
+            } {
+                report.confirmed = report.confirmed.max(upto);
+                report.next_seq += 1;
+            }
         }
         drop(report);
-        shared.changed.notify_one();
+        shared.changed.notify_all();
     }
     stats.verify_nanos += busy.as_nanos() as u64;
     stats
@@ -258,7 +345,10 @@ fn verify(
 struct Lead<'a> {
     values: SharedValues,
     shared: &'a Shared,
-    jobs: SyncSender<Batch>,
+    /// One queue per verifier.
+    jobs: Vec<SyncSender<Batch>>,
+    /// The next batch's `seq`.
+    seq: u64,
     pending: Batch,
     /// A full batch the queue had no room for (sent before any later one).
     held: Option<Batch>,
@@ -275,7 +365,14 @@ struct Lead<'a> {
 impl Lead<'_> {
     fn batch(&mut self, upto: usize) -> Batch {
         let batch = std::mem::replace(&mut self.pending, Batch::new(self.epoch));
-        Batch { upto, ..batch }
+        let seq = self.seq;
+        self.seq += 1;
+        Batch { upto, seq, ..batch }
+    }
+
+    /// The queue of batch `seq`.
+    fn queue(&self, seq: u64) -> &SyncSender<Batch> {
+        &self.jobs[(seq % self.jobs.len() as u64) as usize]
     }
 
     /// Send the held batch and the pending jobs, waiting for room; every heap below `upto`
@@ -284,10 +381,10 @@ impl Lead<'_> {
         let start = Instant::now();
         // (the second thread only ends when the sender is dropped: sending cannot fail)
         if let Some(held) = self.held.take() {
-            let _ = self.jobs.send(held);
+            let _ = self.queue(held.seq).send(held);
         }
         let batch = self.batch(upto);
-        let _ = self.jobs.send(batch);
+        let _ = self.queue(batch.seq).send(batch);
         self.waited += start.elapsed();
     }
 
@@ -295,14 +392,18 @@ impl Lead<'_> {
     /// been sent).
     fn offer(&mut self, upto: usize) {
         let batch = self.batch(upto);
-        if let Err(TrySendError::Full(batch)) = self.jobs.try_send(batch) {
+        if let Err(TrySendError::Full(batch)) = self.queue(batch.seq).try_send(batch) {
             self.held = Some(batch);
         }
     }
 
     /// Whether the second thread is behind: a batch is held (sent now if there is room).
     fn behind(&mut self) -> bool {
-        match self.held.take().map(|held| self.jobs.try_send(held)) {
+        match self
+            .held
+            .take()
+            .map(|held| self.queue(held.seq).try_send(held))
+        {
             Some(Err(TrySendError::Full(held))) => {
                 self.held = Some(held);
                 true
@@ -324,16 +425,16 @@ impl Lead<'_> {
             .lock()
             .expect("the verifier never panics holding it");
         let result = loop {
-            if let Some((epoch, f, v)) = report.failure {
-                debug_assert_eq!(epoch, self.epoch);
-                break Some((f, v));
+            debug_assert_eq!(report.epoch, self.epoch);
+            if let Some(failure) = report.ready_failure() {
+                break Some(failure);
             }
-            if report.epoch == self.epoch && report.confirmed >= upto {
+            if report.confirmed >= upto {
                 self.confirmed = report.confirmed;
                 break None;
             }
             if !alive() {
-                panic!("the pipeline's verifying thread stopped");
+                panic!("a verifying thread of the pipeline stopped");
             }
             report = self
                 .shared
@@ -346,7 +447,7 @@ impl Lead<'_> {
         result
     }
 
-    /// A failure reported by the second thread, if any (no wait).
+    /// A failure reported by a verifier, once every heap below it is proved (no wait).
     fn failure(&self) -> Option<(usize, usize)> {
         if !self.shared.failed.load(Ordering::Acquire) {
             return None;
@@ -356,7 +457,7 @@ impl Lead<'_> {
             .report
             .lock()
             .expect("the verifier never panics holding it");
-        report.failure.map(|(_, f, v)| (f, v))
+        report.ready_failure()
     }
 }
 
@@ -390,24 +491,42 @@ impl RareCommon {
         let shared_values = SharedValues {
             ptr: values.as_mut_ptr(),
         };
-        // the second thread takes the witness state; the lead searches with the spare one
+        // the first verifier takes the witness state, the others extra ones; the lead searches
+        // with the spare one
+        let verifiers = self.threads.max(2) - 1;
         let spare = self.wide.spare.take().unwrap_or_default();
-        let mut witness = std::mem::replace(&mut self.wide.witness, spare);
+        let mut states = vec![std::mem::replace(&mut self.wide.witness, spare)];
+        states.append(&mut self.wide.extra);
+        states.resize_with(verifiers.max(states.len()), Witness::default);
         let moves = self.moves.clone();
         let shared = Shared {
-            report: Mutex::new(Report::default()),
+            report: Mutex::new(Report {
+                confirmed: base,
+                busy: vec![None; verifiers],
+                ..Report::default()
+            }),
             changed: Condvar::new(),
             failed: AtomicBool::new(false),
+            failed_seq: AtomicU64::new(u64::MAX),
         };
-        let (sender, receiver) = sync_channel::<Batch>(QUEUE);
+        let (senders, receivers): (Vec<_>, Vec<_>) =
+            (0..verifiers).map(|_| sync_channel::<Batch>(QUEUE)).unzip();
         let (start, lead_before) = (Instant::now(), self.stats.lead_searches);
         let (result, confirmed, stats) = std::thread::scope(|scope| {
-            let verifier =
-                scope.spawn(|| verify(shared_values, receiver, &shared, &mut witness, &moves));
+            let (shared, moves) = (&shared, &moves);
+            let handles: Vec<_> = receivers
+                .into_iter()
+                .zip(states.iter_mut())
+                .enumerate()
+                .map(|(me, (receiver, witness))| {
+                    scope.spawn(move || verify(me, shared_values, receiver, shared, witness, moves))
+                })
+                .collect();
             let mut lead = Lead {
                 values: shared_values,
-                shared: &shared,
-                jobs: sender,
+                shared,
+                jobs: senders,
+                seq: 0,
                 pending: Batch::new(0),
                 held: None,
                 epoch: 0,
@@ -417,24 +536,31 @@ impl RareCommon {
                 cautious: 0,
                 waited: Duration::ZERO,
             };
-            let alive = || !verifier.is_finished();
+            let alive = || handles.iter().all(|h| !h.is_finished());
             let result = self.lead(&mut lead, end, &alive);
             let (confirmed, waited) = (lead.confirmed, lead.waited);
-            drop(lead); // closes the channel: the verifier ends
-            let mut stats = verifier
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            drop(lead); // closes the channels: the verifiers end
+            let mut stats = SparseStats::default();
+            for handle in handles {
+                let theirs = handle
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                stats.add(&theirs);
+            }
             stats.lead_wait_nanos += waited.as_nanos() as u64;
             (result, confirmed, stats)
         });
-        self.wide.spare = Some(std::mem::replace(&mut self.wide.witness, witness));
+        let mut states = states.into_iter();
+        let first = states.next().expect("one verifier at least");
+        self.wide.spare = Some(std::mem::replace(&mut self.wide.witness, first));
+        self.wide.extra = states.collect();
         let waited = Duration::from_nanos(stats.lead_wait_nanos);
         let lead_searches = self.stats.lead_searches - lead_before;
         self.backoff
             .report(waited > start.elapsed() / POOR_SHARE || lead_searches > stats.second_searches);
         self.stats.add(&stats);
         self.stats.pipelined += (confirmed - base) as u64;
-        // SAFETY: G(0..confirmed) are written and proved; the second thread has ended.
+        // SAFETY: G(0..confirmed) are written and proved; the verifiers have ended.
         unsafe { values.set_len(confirmed) };
         if confirmed < self.seen {
             // an error left speculative values absorbed: start the state over from the values
@@ -519,6 +645,27 @@ impl RareCommon {
     /// from `f` on and restart after `f`.
     fn roll_back(&mut self, lead: &mut Lead, f: usize, v: usize) -> Result<(), Error> {
         debug_assert!(f < lead.next || (f == lead.next && self.seen == f));
+        // No verifier may be reading values from `f` on while they are rewritten: the ones
+        // reading later batches than the failed one stop at their next job (`failed_seq`);
+        // wait until none is left (their entries are cleared under the lock).
+        {
+            let start = Instant::now();
+            let shared = lead.shared;
+            let mut report = shared.report.lock().expect("no thread panics holding it");
+            let failed_seq = report.failure.map_or(u64::MAX, |(seq, _, _)| seq);
+            while report
+                .busy
+                .iter()
+                .any(|b| b.is_some_and(|seq| seq > failed_seq))
+            {
+                report = shared
+                    .changed
+                    .wait_timeout(report, Duration::from_millis(10))
+                    .expect("no thread panics holding it")
+                    .0;
+            }
+            lead.waited += start.elapsed();
+        }
         for k in f..lead.next {
             // SAFETY: the lead's own values; the second thread reads below f only.
             let old = unsafe { lead.values.prefix(k + 1) }[k] as usize;
@@ -530,18 +677,25 @@ impl RareCommon {
         // the maps prepared for later heaps hold options of the discarded values
         self.drop_map_block(f);
         lead.epoch += 1;
+        lead.seq = 0;
         lead.pending = Batch::new(lead.epoch);
         lead.held = None;
-        *lead
-            .shared
-            .report
-            .lock()
-            .expect("the verifier never panics holding it") = Report {
-            epoch: lead.epoch,
-            confirmed: f,
-            failure: None,
-        };
-        lead.shared.failed.store(false, Ordering::Release);
+        {
+            let mut report = lead
+                .shared
+                .report
+                .lock()
+                .expect("the verifier never panics holding it");
+            let busy = std::mem::take(&mut report.busy);
+            *report = Report {
+                epoch: lead.epoch,
+                confirmed: f,
+                busy,
+                ..Report::default()
+            };
+            lead.shared.failed_seq.store(u64::MAX, Ordering::Release);
+            lead.shared.failed.store(false, Ordering::Release);
+        }
         if lead.last_failure.is_some_and(|at| f < at + CLOSE_FAILURES) {
             lead.cautious = CAUTIOUS_HEAPS;
         }

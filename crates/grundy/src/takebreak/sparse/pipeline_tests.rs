@@ -1,4 +1,5 @@
-//! The two-thread pipeline against the serial engine, value by value.
+//! The pipeline (a lead and one or more verifying threads) against the serial engine, value
+//! by value: 2, 3, 4 and 8 threads.
 
 use super::super::tests::{octal_code, policy};
 use super::super::{Code, Mode, RareCommon, SequenceEngine, SparseStats, SplitPolicy, Tuning};
@@ -25,13 +26,25 @@ fn piped(
     n: usize,
     chunk: usize,
 ) -> (Vec<u16>, SparseStats) {
+    piped_on(code, policy, tuning, n, chunk, 2)
+}
+
+/// [`piped`] on `threads` threads.
+fn piped_on(
+    code: &Code,
+    policy: &SplitPolicy,
+    tuning: &Tuning,
+    n: usize,
+    chunk: usize,
+    threads: usize,
+) -> (Vec<u16>, SparseStats) {
     // the back-off is a timing: off, so that the pipeline's counters are deterministic
     let tuning = Tuning {
         pipeline_backoff: false,
         ..tuning.clone()
     };
     let mut engine = RareCommon::with_policy(code, policy.clone(), tuning).unwrap();
-    engine.set_threads(2);
+    engine.set_threads(threads);
     let mut g = Vec::new();
     while g.len() <= n {
         let count = chunk.min(n + 1 - g.len());
@@ -66,6 +79,8 @@ fn every_two_digit_code_gives_the_serial_values_on_two_threads() {
                 let (got, stats) = piped(&c, &SplitPolicy::Frequency, &tuning, n, 4096);
                 assert_eq!(got, expect, "code {c} tuning {tuning:?}");
                 pipelined += stats.pipelined;
+                let (got, _) = piped_on(&c, &SplitPolicy::Frequency, &tuning, n, 4096, 3);
+                assert_eq!(got, expect, "code {c} tuning {tuning:?}, 3 threads");
             }
         }
     }
@@ -81,8 +96,10 @@ fn a_sample_of_three_digit_codes_gives_the_serial_values_on_two_threads() {
             let c = code_of(&[d0, index >> 6, index >> 3 & 7, index & 7]);
             let tuning = wide(64);
             let expect = serial(&c, &SplitPolicy::Frequency, &tuning, n);
-            let (got, _) = piped(&c, &SplitPolicy::Frequency, &tuning, n, 1000);
-            assert_eq!(got, expect, "code {c}");
+            for threads in [2, 4] {
+                let (got, _) = piped_on(&c, &SplitPolicy::Frequency, &tuning, n, 1000, threads);
+                assert_eq!(got, expect, "code {c}, {threads} threads");
+            }
         }
     }
 }
@@ -94,6 +111,7 @@ fn poor_splits_make_the_speculation_fail_and_roll_back_to_the_right_values() {
     // it), failures close together make the lead search for a while; the values are still
     // the serial engine's. (Found by counting rollbacks over codes and policies to 6000.)
     let (mut rollbacks, mut discarded, mut lead_searches) = (0, 0, 0);
+    let mut many_rollbacks = 0;
     for (text, policy) in [
         ("0.26", SplitPolicy::Values(vec![0, 1, 2, 3])),
         ("0.16", SplitPolicy::Mask(0b110)),
@@ -111,7 +129,20 @@ fn poor_splits_make_the_speculation_fail_and_roll_back_to_the_right_values() {
         rollbacks += stats.rollbacks;
         discarded += stats.discarded;
         lead_searches += stats.lead_searches;
+        // more verifiers: failures in several batches at once, the earliest one acted on
+        for threads in [3, 4, 8] {
+            let (got, stats) = piped_on(&c, &policy, &tuning, 6000, 4096, threads);
+            assert_eq!(
+                got, expect,
+                "code {text} policy {policy:?}, {threads} threads"
+            );
+            many_rollbacks += stats.rollbacks;
+        }
     }
+    assert!(
+        many_rollbacks >= 100,
+        "only {many_rollbacks} rollbacks on 3 to 8 threads"
+    );
     assert!(rollbacks >= 100, "only {rollbacks} rollbacks");
     assert!(
         discarded >= 1000,
@@ -124,7 +155,7 @@ fn poor_splits_make_the_speculation_fail_and_roll_back_to_the_right_values() {
 }
 
 #[test]
-fn officers_to_2_20_gives_the_serial_values_on_two_threads() {
+fn officers_to_2_20_gives_the_serial_values_on_two_and_four_threads() {
     let c: Code = "0.6".parse().unwrap();
     let n = 1 << 20;
     let tuning = Tuning::default();
@@ -133,6 +164,31 @@ fn officers_to_2_20_gives_the_serial_values_on_two_threads() {
     assert_eq!(got, expect);
     // nearly every value is past the one-word path's 64, so computed by the pipeline
     assert!(stats.pipelined > (n as u64) * 9 / 10, "{stats:?}");
+    let (got, stats) = piped_on(&c, &SplitPolicy::Frequency, &tuning, n, 4096, 4);
+    assert_eq!(got, expect, "4 threads");
+    assert!(stats.pipelined > (n as u64) * 9 / 10, "{stats:?}");
+}
+
+#[test]
+fn the_open_games_give_the_serial_values_on_2_3_4_and_8_threads() {
+    // 0.146 (two split moves, witnesses carried), 0.206 and 0.143: wide values and many rare
+    // positions (0.206 starts in the dense mode and 0.143's values stay below 64 for long,
+    // both left to one thread: forced sparse and wide)
+    for text in ["0.146", "0.206", "0.143"] {
+        let c: Code = text.parse().unwrap();
+        let tuning = Tuning {
+            force_mode: Some(Mode::Sparse),
+            force_wide: true,
+            ..Tuning::default()
+        };
+        let n = 40_000;
+        let expect = serial(&c, &SplitPolicy::Frequency, &tuning, n);
+        for threads in [2, 3, 4, 8] {
+            let (got, stats) = piped_on(&c, &SplitPolicy::Frequency, &tuning, n, 4096, threads);
+            assert_eq!(got, expect, "{text}, {threads} threads");
+            assert!(stats.second_searches > 1000, "{text}, {threads}: {stats:?}");
+        }
+    }
 }
 
 #[test]
@@ -174,11 +230,14 @@ fn the_driver_gives_the_serial_computation_on_two_threads() {
         };
         let mut one = RareCommon::with_policy(&code, SplitPolicy::Frequency, tuning.clone());
         let expect = compute(&rules, n, finish, one.as_mut().unwrap(), None).unwrap();
-        let mut two = RareCommon::with_policy(&code, SplitPolicy::Frequency, tuning).unwrap();
-        two.set_threads(2);
-        assert!(two.batches());
-        let got = compute(&rules, n, finish, &mut two, None).unwrap();
-        assert_eq!(got, expect, "{text}");
+        for threads in [2, 3] {
+            let mut many =
+                RareCommon::with_policy(&code, SplitPolicy::Frequency, tuning.clone()).unwrap();
+            many.set_threads(threads);
+            assert!(many.batches());
+            let got = compute(&rules, n, finish, &mut many, None).unwrap();
+            assert_eq!(got, expect, "{text}, {threads} threads");
+        }
     }
 }
 
@@ -196,17 +255,18 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
-    fn two_threads_give_the_serial_values_whatever_the_split_and_batches(
+    fn two_to_eight_threads_give_the_serial_values_whatever_the_split_and_batches(
         c in octal_code(),
         p in policy(),
         first_review in 1usize..400,
         forced_wide in any::<bool>(),
         n in 1usize..3000,
         chunk in 1usize..700,
+        threads in 2usize..=8,
     ) {
         let tuning = Tuning { first_review, force_wide: forced_wide, ..Tuning::default() };
         let expect = serial(&c, &p, &tuning, n);
-        let (got, _) = piped(&c, &p, &tuning, n, chunk);
+        let (got, _) = piped_on(&c, &p, &tuning, n, chunk, threads);
         prop_assert_eq!(got, expect);
     }
 }

@@ -82,8 +82,10 @@ pub(super) struct WideState {
     /// The far rare options marked in registers (see [`super::far`]).
     pub(super) far: super::far::FarState,
     pub(super) witness: Witness,
-    /// The second witness state of the two-thread pipeline (made on first use).
+    /// The second witness state of the pipeline (made on first use).
     pub(super) spare: Option<Witness>,
+    /// The witness states of the pipeline's third and later threads.
+    pub(super) extra: Vec<Witness>,
 }
 
 /// The witness search's own state: nothing in it is read by the candidate stage.
@@ -121,12 +123,11 @@ pub(super) struct Witness {
 /// state, and it was computed from `G(0..m)` with `m < n`; the next heap's values `G(0..m)` are
 /// the same unless a rollback of the two-thread pipeline rewrote some of them in between. A
 /// rollback at `f` rewrites values from `f` on and forgets the carry of the lead's state
-/// ([`RareCommon::drop_map_block`]); the second thread's state is not reachable there, but its
-/// last search is of a heap at or below `f` (it stops at the failure it reports, and its jobs
-/// are always of heaps below the ones the lead searches itself), so its carry reads only values
-/// below `f`, which no rollback at `f` changes, and its next job, of the next epoch, is a heap
-/// above `f`: a carry is never used across a rewrite. The pipeline tests compare the values
-/// with the serial engine's on codes whose speculation fails often.
+/// ([`RareCommon::drop_map_block`]); a verifier's state is not reachable there (with three
+/// threads or more a verifier may have searched a batch after the failed one, against values
+/// the rollback rewrites), so each verifier forgets its carry when its next batch is of a new
+/// epoch: a carry is never used across a rewrite. The pipeline tests compare the values with
+/// the serial engine's on codes whose speculation fails often, on 2 to 8 threads.
 #[derive(Clone)]
 struct Carry {
     /// The heap whose search found them (0 = none).
@@ -213,6 +214,7 @@ impl Default for WideState {
             far: super::far::FarState::default(),
             witness: Witness::default(),
             spare: None,
+            extra: Vec::new(),
         }
     }
 }
