@@ -68,8 +68,16 @@ def main() -> int:
             compared += 1
             first = e["offset"] + k
             n = first + len(e["terms"]) - 1
-            ours = run_json(args.grundy, "takebreak", code, "-n", str(n), "--print",
-                            "--no-record", "--no-checkpoint")["values"][first:]
+            ours = run_json(
+                args.grundy,
+                "takebreak",
+                code,
+                "-n",
+                str(n),
+                "--print",
+                "--no-record",
+                "--no-checkpoint",
+            )["values"][first:]
             same = ours == e["terms"]
             if same:
                 values_ok += 1
@@ -77,11 +85,13 @@ def main() -> int:
                 i = next(i for i, (a, b) in enumerate(zip(ours, e["terms"])) if a != b)
                 disagreements.append(
                     f"{code} ({e['anum']}, shift {k}): G({first + i}) = {ours[i]} here, "
-                    f"{e['terms'][i]} in the entry")
+                    f"{e['terms'][i]} in the entry"
+                )
             row = rows.get(code)
             stated = (
                 f"period {e['period']}, last exception {e['last'] + k}"
-                if e["period"] is not None else "no period stated"
+                if e["period"] is not None
+                else "no period stated"
             )
             if row is None:
                 verdict = "not in the catalogue"
@@ -89,8 +99,10 @@ def main() -> int:
             elif row["status"] == "periodic":
                 mine = (row["period"], row["last_exception"])
                 if e["period"] is None:
-                    verdict = (f"periodic here: period {mine[0]}, last exception {mine[1]} "
-                               f"(the entry states no period)")
+                    verdict = (
+                        f"periodic here: period {mine[0]}, last exception {mine[1]} "
+                        f"(the entry states no period)"
+                    )
                     periods_ok += 1
                 elif mine[0] == e["period"] and (mine[1] or 0) == e["last"] + k:
                     verdict = f"agrees: {stated}"

@@ -51,12 +51,20 @@ def read_tables(path: str):
             trivial[code] = (int(pre), int(per), [DIGITS.index(c) for c in vals])
         elif kind == "solved":
             pre, per, at, largest, mask, count, last = rest
-            solved[code] = dict(prefix=int(pre), period=int(per), largest_at=int(at),
-                                largest=int(largest), mask=mask, count=count, last=last)
+            solved[code] = dict(
+                prefix=int(pre),
+                period=int(per),
+                largest_at=int(at),
+                largest=int(largest),
+                mask=mask,
+                count=count,
+                last=last,
+            )
         elif kind == "unsolved":
             n, at, largest, mask, count, last = rest
-            unsolved[code] = dict(n=n, largest_at=at, largest=largest, mask=mask, count=count,
-                                  last=last)
+            unsolved[code] = dict(
+                n=n, largest_at=at, largest=largest, mask=mask, count=count, last=last
+            )
         else:
             raise SystemExit(f"{path}: unknown line kind {kind!r}")
     return same, trivial, solved, unsolved
@@ -69,7 +77,7 @@ def periodic(pre: int, per: int, head: list[int], n: int) -> list[int]:
 
 def find_shift(ours: list[int], theirs: list[int]):
     for k in range(MAX_SHIFT + 1):
-        if ours[k:k + len(theirs)] == theirs[:len(ours) - k]:
+        if ours[k : k + len(theirs)] == theirs[: len(ours) - k]:
             return k
     return None
 
@@ -86,8 +94,11 @@ def main() -> int:
     ap.add_argument("--db", required=True, help="the catalogue of a census of these codes")
     ap.add_argument("--grundy", default=GRUNDY)
     ap.add_argument("--data", default=os.path.join(HERE, "data", "tczajka-octal.txt"))
-    ap.add_argument("--stats", action="store_true",
-                    help="recompute the solved and unsolved games' statistics (minutes)")
+    ap.add_argument(
+        "--stats",
+        action="store_true",
+        help="recompute the solved and unsolved games' statistics (minutes)",
+    )
     args = ap.parse_args()
     same, trivial, solved, unsolved = read_tables(args.data)
     table = catalogue_table(args.grundy, args.db)
@@ -98,8 +109,7 @@ def main() -> int:
 
     disagreements: list[str] = []
     notes: list[str] = []
-    counts = dict(codes=0, in_census=0, values=0, periods=0, not_yet=0, unsolved_ok=0,
-                  groups=0)
+    counts = dict(codes=0, in_census=0, values=0, periods=0, not_yet=0, unsolved_ok=0, groups=0)
     shifts: dict[str, int] = {}
     for code in sorted(same):
         canon = same[code]
@@ -112,9 +122,11 @@ def main() -> int:
             k = find_shift(ours, theirs)
             if k is None:
                 i = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
-                disagreements.append(f"{code} (as {canon}): G({i}) = {ours[i]} here, "
-                                     f"{theirs[i]} in the table, and no shift up to "
-                                     f"{MAX_SHIFT} makes them agree")
+                disagreements.append(
+                    f"{code} (as {canon}): G({i}) = {ours[i]} here, "
+                    f"{theirs[i]} in the table, and no shift up to "
+                    f"{MAX_SHIFT} makes them agree"
+                )
             else:
                 counts["values"] += 1
                 shifts[code] = k
@@ -124,8 +136,9 @@ def main() -> int:
         counts["in_census"] += 1
         entry = trivial.get(canon) or solved.get(canon)
         if entry is not None:
-            pre, per = (entry[0], entry[1]) if canon in trivial else (entry["prefix"],
-                                                                     entry["period"])
+            pre, per = (
+                (entry[0], entry[1]) if canon in trivial else (entry["prefix"], entry["period"])
+            )
             # k: G_code(n + k) = G_canon(n); from the values for trivial games, else from our
             # groups (the lookup does not say)
             k = shifts.get(code)
@@ -146,12 +159,15 @@ def main() -> int:
                 else:
                     disagreements.append(
                         f"{code} (as {canon}, shift {k}): period {row['period']}, last "
-                        f"exception {last} here; the table: period {per}, prefix {pre}")
+                        f"exception {last} here; the table: period {per}, prefix {pre}"
+                    )
             else:
                 counts["not_yet"] += 1
                 need = 2 * (pre + k) + 2 * per
-                verdict = (f"{code} (as {canon}): not yet periodic to {row['n']}; the table's "
-                           f"period {per} from {pre}")
+                verdict = (
+                    f"{code} (as {canon}): not yet periodic to {row['n']}; the table's "
+                    f"period {per} from {pre}"
+                )
                 if need <= row["n"]:
                     disagreements.append(verdict + f" would be certified by n = {need}")
                 else:
@@ -160,7 +176,8 @@ def main() -> int:
             if row["status"] == "periodic":
                 disagreements.append(
                     f"{code} (as {canon}): certified periodic here (period {row['period']}, "
-                    f"last exception {row['last_exception']}), unsolved in the table")
+                    f"last exception {row['last_exception']}), unsolved in the table"
+                )
             else:
                 counts["unsolved_ok"] += 1
         else:
@@ -169,12 +186,19 @@ def main() -> int:
             notes.append(f"{code} (as {canon}): the tables list no {canon}{known}")
         # groups: a group of ours must be one game of the lookup
         base = group_of.get(code)
-        if base is not None and base != code and base in same and canon in {**trivial, **solved, **unsolved}:
+        if (
+            base is not None
+            and base != code
+            and base in same
+            and canon in {**trivial, **solved, **unsolved}
+        ):
             if same[base] == canon:
                 counts["groups"] += 1
             else:
-                disagreements.append(f"{code} is grouped with {base} here, but the lookup "
-                                     f"has {code} as {canon} and {base} as {same[base]}")
+                disagreements.append(
+                    f"{code} is grouped with {base} here, but the lookup "
+                    f"has {code} as {canon} and {base} as {same[base]}"
+                )
 
     # the reverse: codes of one game in the lookup, all in the census, are one group here
     classes: dict[str, set[str]] = {}
@@ -183,8 +207,10 @@ def main() -> int:
             classes.setdefault(canon, set()).add(group_of.get(code, code))
     for canon, bases in sorted(classes.items()):
         if len(bases) > 1:
-            disagreements.append(f"the lookup's game {canon} is {len(bases)} groups here: "
-                                 + ", ".join(sorted(bases)))
+            disagreements.append(
+                f"the lookup's game {canon} is {len(bases)} groups here: "
+                + ", ".join(sorted(bases))
+            )
 
     if args.stats:
         for canon, e in sorted(solved.items()):
@@ -203,7 +229,8 @@ def main() -> int:
                 line += f", {count} rare positions, the last at {last}"
                 bad |= (str(count), str(last)) != (e["count"], e["last"])
             (disagreements if bad else notes).append(
-                line + (" — the table: " + str(e) if bad else " (as the table)"))
+                line + (" — the table: " + str(e) if bad else " (as the table)")
+            )
         for canon, e in sorted(unsolved.items()):
             if not e["n"]:
                 continue
@@ -211,10 +238,13 @@ def main() -> int:
             count, last, big, at = rare_stats(vals, int(e["mask"], 16))
             mine = (str(at), str(big), str(count), str(last))
             theirs = (e["largest_at"], e["largest"], e["count"], e["last"])
-            line = (f"{canon} to n = {e['n']}: largest {big} at {at}, {count} rare positions "
-                    f"(mask {e['mask']}), the last at {last}")
+            line = (
+                f"{canon} to n = {e['n']}: largest {big} at {at}, {count} rare positions "
+                f"(mask {e['mask']}), the last at {last}"
+            )
             (notes if mine == theirs else disagreements).append(
-                line + (" (as the table)" if mine == theirs else f" — the table: {theirs}"))
+                line + (" (as the table)" if mine == theirs else f" — the table: {theirs}")
+            )
 
     for n in notes:
         print(n)

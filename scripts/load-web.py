@@ -25,7 +25,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 NIM5 = ["play", "nim", "7", "5", "3", "6", "4", "--report"]
-WELTER12 = ["play", "welter", *[str(s) for s in (1, 2, 4, 6, 9, 11, 13, 16, 18, 21, 23, 26)], "--report"]
+WELTER12 = [
+    "play",
+    "welter",
+    *[str(s) for s in (1, 2, 4, 6, 9, 11, 13, 16, 18, 21, 23, 26)],
+    "--report",
+]
 CRAM55 = ["play", "cram", "5x5", "--report"]
 
 MIX = [
@@ -34,7 +39,11 @@ MIX = [
     ("api nim", 20, ("POST", "/api/cli", {"args": NIM5})),
     ("api welter", 15, ("POST", "/api/cli", {"args": WELTER12})),
     ("api cram 5x5", 5, ("POST", "/api/cli", {"args": CRAM55})),
-    ("api sequence", 5, ("POST", "/api/cli", {"args": ["takebreak", "0.07", "--n", "500", "--no-record"]})),
+    (
+        "api sequence",
+        5,
+        ("POST", "/api/cli", {"args": ["takebreak", "0.07", "--n", "500", "--no-record"]}),
+    ),
     ("api bad input", 5, ("POST", "/api/cli", {"args": ["nim", "3", "x"]})),
 ]
 
@@ -71,7 +80,9 @@ def main() -> None:
     a = ap.parse_args()
 
     started = time.perf_counter()
-    proc = subprocess.Popen([a.bin, "serve"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [a.bin, "serve"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     try:
         assert proc.stdout is not None
         url = proc.stdout.readline().split()[2]
@@ -80,10 +91,16 @@ def main() -> None:
         first = (time.perf_counter() - started) * 1000
         print(f"first page: {first:.0f} ms after starting the server (status {status})")
 
-        for name, args in (("Nim, 5 heaps", NIM5), ("Welter, 12 coins", WELTER12), ("Cram 5x5", CRAM55)):
+        for name, args in (
+            ("Nim, 5 heaps", NIM5),
+            ("Welter, 12 coins", WELTER12),
+            ("Cram 5x5", CRAM55),
+        ):
             times = [one(port, "POST", "/api/cli", {"args": args})[1] for _ in range(21)]
-            print(f"API {name:<17} median {statistics.median(times) * 1000:6.1f} ms  "
-                  f"max {max(times) * 1000:6.1f} ms  (21 sequential requests, whole play report)")
+            print(
+                f"API {name:<17} median {statistics.median(times) * 1000:6.1f} ms  "
+                f"max {max(times) * 1000:6.1f} ms  (21 sequential requests, whole play report)"
+            )
 
         rng = random.Random(a.seed)
         weights = [w for _, w, _ in MIX]
@@ -125,9 +142,13 @@ def main() -> None:
         wall = time.perf_counter() - t0
         rss["after"] = rss_kib(proc.pid)
 
-        print(f"\n{len(results)} requests, {a.concurrency} at a time, {wall:.1f} s ({len(results) / wall:.0f}/s)")
+        print(
+            f"\n{len(results)} requests, {a.concurrency} at a time, {wall:.1f} s ({len(results) / wall:.0f}/s)"
+        )
         errors = busy = slow = 0
-        print(f"{'kind':<15}{'count':>6}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}  statuses")
+        print(
+            f"{'kind':<15}{'count':>6}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}  statuses"
+        )
         for k, (name, _, _) in enumerate(MIX):
             rows = [r for r in results if r[0] == k]
             if not rows:
@@ -140,10 +161,14 @@ def main() -> None:
             errors += sum(c for st, c in statuses.items() if st not in (expected, 503))
             busy += statuses.get(503, 0)
             slow += sum(1 for r in rows if r[2] > 1.0 and r[1] != 503)
-            print(f"{name:<15}{len(rows):>6}{pct(dts, 50):>9.1f}{pct(dts, 90):>9.1f}{pct(dts, 99):>9.1f}"
-                  f"{max(dts) * 1000:>9.1f}  {statuses}")
+            print(
+                f"{name:<15}{len(rows):>6}{pct(dts, 50):>9.1f}{pct(dts, 90):>9.1f}{pct(dts, 99):>9.1f}"
+                f"{max(dts) * 1000:>9.1f}  {statuses}"
+            )
         print(f"errors: {errors}; refusals (503): {busy}; answers over 1 s (not refusals): {slow}")
-        print(f"server RSS: {rss['before']} KiB before, {rss['peak']} KiB peak, {rss['after']} KiB after")
+        print(
+            f"server RSS: {rss['before']} KiB before, {rss['peak']} KiB peak, {rss['after']} KiB after"
+        )
     finally:
         proc.send_signal(2)
         try:

@@ -27,8 +27,11 @@ def run_json(grundy: str, *args: str):
     try:
         out = subprocess.run([grundy, *args, "--json"], capture_output=True, text=True)
     except OSError as e:
-        print(f"cannot run {grundy}: {e.strerror} (build it: cargo build --release -p grundy-cli, "
-              f"or give --grundy)", file=sys.stderr)
+        print(
+            f"cannot run {grundy}: {e.strerror} (build it: cargo build --release -p grundy-cli, "
+            f"or give --grundy)",
+            file=sys.stderr,
+        )
         raise SystemExit(2) from None
     if out.returncode != 0:
         message = out.stderr.strip().splitlines()[-1:] or [f"exit status {out.returncode}"]
@@ -39,8 +42,17 @@ def run_json(grundy: str, *args: str):
 
 def values(grundy: str, code: str, n: int) -> list[int]:
     """G(0..=n) of a code, computed to n (no period read-off, nothing recorded)."""
-    return run_json(grundy, "takebreak", code, "-n", str(n), "--print", "--no-extend",
-                    "--no-record", "--no-checkpoint")["values"]
+    return run_json(
+        grundy,
+        "takebreak",
+        code,
+        "-n",
+        str(n),
+        "--print",
+        "--no-extend",
+        "--no-record",
+        "--no-checkpoint",
+    )["values"]
 
 
 def catalogue_table(grundy: str, db: str) -> dict:

@@ -11,6 +11,7 @@ Common values: an odd number of bits in v & 0b1_1110_1110 (the 1584 rare positio
     scripts/officers-witnesses.py [N0 [COUNT]]      # default: heaps 280000 .. 280059
 Needs target/release/grundy (cargo build --release -p grundy-cli).
 """
+
 import os
 import statistics
 import subprocess
@@ -20,11 +21,27 @@ n0 = int(sys.argv[1]) if len(sys.argv) > 1 else 280000
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 60
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 out = subprocess.run(
-    [os.path.join(root, "target/release/grundy"), "takebreak", "0.6", "-n", str(n0 + count),
-     "--print", "--no-extend", "--no-checkpoint", "--no-record"],
-    check=True, capture_output=True, text=True).stdout
-g = [int(x) for line in out.split("values:\n")[1].splitlines() if ":" in line
-     for x in line.split(":")[1].split()]
+    [
+        os.path.join(root, "target/release/grundy"),
+        "takebreak",
+        "0.6",
+        "-n",
+        str(n0 + count),
+        "--print",
+        "--no-extend",
+        "--no-checkpoint",
+        "--no-record",
+    ],
+    check=True,
+    capture_output=True,
+    text=True,
+).stdout
+g = [
+    int(x)
+    for line in out.split("values:\n")[1].splitlines()
+    if ":" in line
+    for x in line.split(":")[1].split()
+]
 common = [bin(v & 0x1EE).count("1") % 2 == 1 for v in range(1 << 16)]
 is_common = [common[v] for v in g]
 rare = [i for i in range(1, len(g)) if not is_common[i]]
@@ -59,7 +76,9 @@ heaps = range(n0, n0 + count)
 for name, order in orders.items():
     runs = [search(n, order) for n in heaps]
     scans = [r[2] for r in runs]
-    print(f"{name:>22}: heaps {n0}..{n0 + count - 1}: mean candidate "
-          f"{statistics.mean(r[0] for r in runs):.1f}, mean rare values to witness "
-          f"{statistics.mean(r[1] for r in runs):.1f}, splits scanned mean "
-          f"{statistics.mean(scans):.0f} median {statistics.median(scans):.0f} max {max(scans)}")
+    print(
+        f"{name:>22}: heaps {n0}..{n0 + count - 1}: mean candidate "
+        f"{statistics.mean(r[0] for r in runs):.1f}, mean rare values to witness "
+        f"{statistics.mean(r[1] for r in runs):.1f}, splits scanned mean "
+        f"{statistics.mean(scans):.0f} median {statistics.median(scans):.0f} max {max(scans)}"
+    )

@@ -81,8 +81,14 @@ def test_the_task_is_a_picklable_function_returning_plain_data():
 
     from grundy import _census
 
-    task = {"code": "0.07", "n": 2000, "until_period": True, "engine": "auto",
-            "checkpoint": "off", "checkpoint_every": 60.0}
+    task = {
+        "code": "0.07",
+        "n": 2000,
+        "until_period": True,
+        "engine": "auto",
+        "checkpoint": "off",
+        "checkpoint_every": 60.0,
+    }
     fn = pickle.loads(pickle.dumps(_census.compute_code))
     result = fn(task)
     assert result["resumed_from"] == 0
@@ -101,7 +107,11 @@ def test_a_worker_killed_in_the_middle_of_a_long_code_is_replaced_and_the_result
 
     def census():
         out["report"] = grundy.census(
-            "0.04", n, executor=client, checkpoint_dir=ckpt, checkpoint_every=0.2,
+            "0.04",
+            n,
+            executor=client,
+            checkpoint_dir=ckpt,
+            checkpoint_every=0.2,
             catalogue=tmp_path / "c.sqlite3",
         )
 

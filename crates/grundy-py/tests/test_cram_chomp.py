@@ -83,9 +83,7 @@ def cram_brute(cells: frozenset):
     def g(empty: frozenset) -> int:
         return mex(g(empty - set(d)) for d in dominoes(empty))
 
-    winning = sorted(
-        [list(a), list(b)] for a, b in dominoes(cells) if g(cells - {a, b}) == 0
-    )
+    winning = sorted([list(a), list(b)] for a, b in dominoes(cells) if g(cells - {a, b}) == 0)
     return g(cells), winning
 
 
@@ -119,9 +117,10 @@ def test_cram_matches_a_brute_force(h, w):
         assert got["grundy_value"] == value
         assert got["outcome"] == ("P" if value == 0 else "N")
         assert sorted(m["cells"] for m in got["winning_moves"]) == winning
-        assert grundy.cram(board=board_text(cells, h, w), outcome_only=True)["outcome"] == got[
-            "outcome"
-        ]
+        assert (
+            grundy.cram(board=board_text(cells, h, w), outcome_only=True)["outcome"]
+            == got["outcome"]
+        )
 
 
 @pytest.mark.parametrize(

@@ -126,8 +126,10 @@ def test_graph_marks_exactly_the_p_positions(seed):
 
 
 def test_graph_from_json_text_and_with_all_keeps_its_report():
-    spec = {"root": "a", "nodes": [{"id": "a", "options": ["b", "c"]}, {"id": "b", "options": ["c"]},
-                                   {"id": "c"}]}
+    spec = {
+        "root": "a",
+        "nodes": [{"id": "a", "options": ["b", "c"]}, {"id": "b", "options": ["c"]}, {"id": "c"}],
+    }
     r = grundy.graph(json.dumps(spec), all=True, misere=True, dot=True)
     assert r == _grundy.graph_evaluate(spec, None, True, True, True)
     check_graph_picture(r.svg(), spec, {"a": "N", "b": "N", "c": "P"})
@@ -149,8 +151,11 @@ def test_loopy_graph_marks_p_n_and_draws_with_infinite_values():
 
 
 def chain(size):
-    return {"nodes": [{"id": str(i), "options": [str(i + 1)] if i + 1 < size else []}
-                      for i in range(size)]}
+    return {
+        "nodes": [
+            {"id": str(i), "options": [str(i + 1)] if i + 1 < size else []} for i in range(size)
+        ]
+    }
 
 
 def test_graph_refuses_to_draw_beyond_200_nodes():
@@ -161,8 +166,9 @@ def test_graph_refuses_to_draw_beyond_200_nodes():
         big.svg()
     spec = chain(200)
     values = values_by_brute_force(spec)
-    check_graph_picture(grundy.graph(spec).svg(), spec,
-                        {u: "P" if v == 0 else "N" for u, v in values.items()})
+    check_graph_picture(
+        grundy.graph(spec).svg(), spec, {u: "P" if v == 0 else "N" for u, v in values.items()}
+    )
 
 
 def test_young_graph_is_drawn_as_its_evaluated_graph():
@@ -170,14 +176,15 @@ def test_young_graph_is_drawn_as_its_evaluated_graph():
     assert isinstance(spec, dict) and isinstance(spec, grundy.GraphSpec)
     assert spec == _grundy.young_graph([3, 2], False)
     values = values_by_brute_force(spec)
-    check_graph_picture(spec._repr_svg_(), spec,
-                        {u: "P" if v == 0 else "N" for u, v in values.items()})
+    check_graph_picture(
+        spec._repr_svg_(), spec, {u: "P" if v == 0 else "N" for u, v in values.items()}
+    )
 
 
 def test_node_names_are_escaped():
-    spec = {"nodes": [{"id": "<a & \"b\">", "options": ["x'"]}, {"id": "x'"}]}
+    spec = {"nodes": [{"id": '<a & "b">', "options": ["x'"]}, {"id": "x'"}]}
     doc = parse(grundy.graph(spec).svg())
-    assert [g.get("data-id") for g in doc.findall(f"{SVG}g")] == ["<a & \"b\">", "x'"]
+    assert [g.get("data-id") for g in doc.findall(f"{SVG}g")] == ['<a & "b">', "x'"]
 
 
 def test_game_sequence_is_a_sequence_with_numpy_and_plot():
@@ -187,7 +194,11 @@ def test_game_sequence_is_a_sequence_with_numpy_and_plot():
     game = grundy.Game(options=lambda n: [n - s for s in (1, 3, 4) if s <= n])
     seq = game.sequence(30)
     assert isinstance(seq, grundy.Sequence)
-    assert seq.to_numpy().tolist() == seq.values == grundy.subtraction_sequence(30, set=[1, 3, 4]).values
+    assert (
+        seq.to_numpy().tolist()
+        == seq.values
+        == grundy.subtraction_sequence(30, set=[1, 3, 4]).values
+    )
     ax = seq.plot()
     xs, ys = ax.collections[0].get_offsets().T
     assert list(ys) == seq.values and list(xs) == list(range(31))

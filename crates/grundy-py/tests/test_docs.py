@@ -27,7 +27,7 @@ def test_python_chapter_examples_print_what_they_show():
 def test_help_shows_an_example():
     import grundy
 
-    assert ">>> s = takebreak(\"0.07\", until_period=True)" in grundy.takebreak.__doc__
+    assert '>>> s = takebreak("0.07", until_period=True)' in grundy.takebreak.__doc__
 
 
 def test_docstring_examples():

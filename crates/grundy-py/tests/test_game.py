@@ -191,6 +191,7 @@ def test_an_exception_in_the_callback_reaches_the_caller_unchanged():
     # The game still works, and below the failing position it computes right values.
     assert game.grundy_value(499) == 1
     assert game.outcome(300) == "P"
+
     # Exceptions in components and canonical, and in misère play, travel the same way.
     def exploding_components(n):
         exploding_options(n)
@@ -237,12 +238,20 @@ def test_an_exception_in_hash_reaches_the_caller():
 @pytest.mark.parametrize(
     "options,components,message",
     [
-        (lambda n: 5, None, r"^options\(1\) must return a list \(or any iterable\) of positions, not int$"),
+        (
+            lambda n: 5,
+            None,
+            r"^options\(1\) must return a list \(or any iterable\) of positions, not int$",
+        ),
         (lambda n: None, None, r"^options\(1\) must return .*, not NoneType$"),
         (lambda n: "ab", None, r"^options\(1\) must return .*, not str$"),
         (lambda n: [[0]], None, r"^positions must be hashable, but the game gave \[0\] \(a list\)"),
         (lambda n: [{0}], None, r"^positions must be hashable, but the game gave \{0\} \(a set\)"),
-        (lambda n: [], lambda n: 7, r"^components\(1\) must return None or a list of parts, not int$"),
+        (
+            lambda n: [],
+            lambda n: 7,
+            r"^components\(1\) must return None or a list of parts, not int$",
+        ),
     ],
 )
 def test_bad_callbacks_get_a_one_line_type_error(options, components, message):
@@ -299,13 +308,15 @@ def test_sequence_reports_an_observed_period():
     assert "observed" in repr(seq)
     # A one-parameter family through position=: one heap as a 1-tuple.
     kayles = grundy.Game(
-        options=lambda h: [
-            tuple(sorted(x for x in (a, h[0] - a - k) if x))
-            for k in (1, 2)
-            for a in range(h[0] - k + 1)
-        ]
-        if len(h) == 1
-        else [],
+        options=lambda h: (
+            [
+                tuple(sorted(x for x in (a, h[0] - a - k) if x))
+                for k in (1, 2)
+                for a in range(h[0] - k + 1)
+            ]
+            if len(h) == 1
+            else []
+        ),
         components=lambda h: [(x,) for x in h] if len(h) > 1 else None,
     )
     values = kayles.sequence(60, position=lambda k: (k,) if k else ()).values
@@ -313,8 +324,7 @@ def test_sequence_reports_an_observed_period():
 
 
 def test_ctrl_c_interrupts_a_long_solve_and_the_game_still_works():
-    child = textwrap.dedent(
-        """
+    child = textwrap.dedent("""
         import sys, grundy
         game = grundy.Game(options=lambda n: [n - 1, n - 2] if n > 1 else [])
         print("ready", flush=True)
@@ -323,8 +333,7 @@ def test_ctrl_c_interrupts_a_long_solve_and_the_game_still_works():
             print("finished", flush=True)
         except KeyboardInterrupt:
             print("interrupted", [game.grundy_value(k) for k in range(9)], flush=True)
-        """
-    )
+        """)
     proc = subprocess.Popen(
         [sys.executable, "-c", child], stdout=subprocess.PIPE, text=True, cwd=ROOT
     )

@@ -16,8 +16,26 @@ from conftest import mex
 # Ints around the edges of the Rust fast path (64-bit ints) and of Python's hash (2^61 - 1,
 # whose multiples hash to 0; -1, which hashes to -2 like -2).
 MODULUS = 2**61 - 1
-EDGES = [0, 1, 2, -1, -2, 255, 256, 257, MODULUS, 2 * MODULUS, -MODULUS, MODULUS + 1,
-         2**63 - 1, -(2**63), 2**63, -(2**63) - 1, 2**64 + 5, -(2**100)]
+EDGES = [
+    0,
+    1,
+    2,
+    -1,
+    -2,
+    255,
+    256,
+    257,
+    MODULUS,
+    2 * MODULUS,
+    -MODULUS,
+    MODULUS + 1,
+    2**63 - 1,
+    -(2**63),
+    2**63,
+    -(2**63) - 1,
+    2**64 + 5,
+    -(2**100),
+]
 
 
 def spellings(x):
@@ -34,7 +52,7 @@ def spellings(x):
 @pytest.mark.parametrize("seed", range(6))
 def test_int_positions_keep_pythons_equality(seed):
     rng = random.Random(seed)
-    numbers = sorted(set(EDGES + [rng.randint(-10**6, 10**6) for _ in range(40)]))
+    numbers = sorted(set(EDGES + [rng.randint(-(10**6), 10**6) for _ in range(40)]))
     rank = {x: i for i, x in enumerate(numbers)}
     # A random game on the numbers: every option of x comes earlier in `numbers`, and each
     # option is given as any of its spellings (int, float, bool), chosen at random per call.
@@ -69,8 +87,9 @@ def test_int_subclasses_and_big_ints_are_positions_like_any_other():
 def grundys_game_value(n, memo={}):
     """Grundy's game on one heap by the definition: split into two unequal non-empty heaps."""
     if n not in memo:
-        memo[n] = mex(grundys_game_value(a) ^ grundys_game_value(n - a)
-                      for a in range(1, (n + 1) // 2))
+        memo[n] = mex(
+            grundys_game_value(a) ^ grundys_game_value(n - a) for a in range(1, (n + 1) // 2)
+        )
     return memo[n]
 
 
@@ -122,8 +141,7 @@ def test_tuple_components_split_exact_tuples_only():
         calls.append(p)
         return Pair(p.a, "t") if isinstance(p, Pair) else p
 
-    shared = grundy.Game(options=options, components=grundy.tuple_components,
-                         canonical=canonical)
+    shared = grundy.Game(options=options, components=grundy.tuple_components, canonical=canonical)
     assert shared.grundy_value((Pair(9, "x"), Pair(12, "y"))) == (
         grundys_game_value(9) ^ grundys_game_value(12)
     )

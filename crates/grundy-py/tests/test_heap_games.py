@@ -11,7 +11,6 @@ import grundy
 import pytest
 from conftest import mex, run_cli
 
-
 NIM_POSITIONS = [[3, 5, 2], [1, 1, 1], [0], [7, 7], [1, 2, 3], [10**40 + 7, 3**90, 12345]]
 
 

@@ -37,7 +37,7 @@ def misere_p(code, heaps):
             if i and pos[i - 1] == h:
                 continue
             for o in octal_options(code, h):
-                rest = pos[:i] + pos[i + 1:] + o
+                rest = pos[:i] + pos[i + 1 :] + o
                 moves.append(tuple(sorted(x for x in rest if x)))
         return bool(moves) and not any(p(m) for m in moves)
 
@@ -47,8 +47,18 @@ def misere_p(code, heaps):
 def test_quotient_matches_cli_and_plain_search():
     q = grundy.misere_quotient("0.75")
     cli = run_cli("misere-quotient", "0.75", "--quiet")
-    for key in ("order", "p_portion_size", "presentation", "p_portion", "pretending_function",
-                "period", "preperiod", "certificate", "recognised", "last_rogue"):
+    for key in (
+        "order",
+        "p_portion_size",
+        "presentation",
+        "p_portion",
+        "pretending_function",
+        "period",
+        "preperiod",
+        "certificate",
+        "recognised",
+        "last_rogue",
+    ):
         # The CLI helper reads decimal strings as ints (big integers); the word "1" is one.
         norm = lambda v: [str(x) for x in v] if isinstance(v, list) else v  # noqa: E731
         assert norm(q.report[key]) == norm(cli[key]), key

@@ -20,10 +20,16 @@ def _without_times(report: dict) -> dict:
     "players,args,kwargs",
     [
         (3, ["--bound", "4x9"], {"bound": "4x9"}),
-        (4, ["--order", "0,2,1,3", "--bound", "4x8", "--sums", "2"],
-         {"order": [0, 2, 1, 3], "bound": (4, 8), "sums": 2}),
-        (5, ["--order", "1,2,3,4,0", "--bound", "3x6", "--features", "2"],
-         {"order": [1, 2, 3, 4, 0], "bound": "3x6", "features": 2}),
+        (
+            4,
+            ["--order", "0,2,1,3", "--bound", "4x8", "--sums", "2"],
+            {"order": [0, 2, 1, 3], "bound": (4, 8), "sums": 2},
+        ),
+        (
+            5,
+            ["--order", "1,2,3,4,0", "--bound", "3x6", "--features", "2"],
+            {"order": [1, 2, 3, 4, 0], "bound": "3x6", "features": 2},
+        ),
     ],
 )
 def test_same_report_as_the_cli(players: int, args: list, kwargs: dict) -> None:
@@ -74,4 +80,6 @@ def test_errors_name_the_keyword() -> None:
         grundy.multiplayer_explore(9)
     with pytest.raises(TypeError):
         grundy.multiplayer_explore(3, bound=[3, 3])  # type: ignore[arg-type]
-    assert "is not of the form KxN" in cli_error("multiplayer-explore", "--players", "4", "--bound", "six")
+    assert "is not of the form KxN" in cli_error(
+        "multiplayer-explore", "--players", "4", "--bound", "six"
+    )

@@ -27,9 +27,9 @@ def test_notebook_runs_and_shows_its_pictures(path: pathlib.Path, tmp_path: path
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
-            assert cell.outputs == [] and cell.execution_count is None, (
-                f"{path.name}: commit notebooks without outputs"
-            )
+            assert (
+                cell.outputs == [] and cell.execution_count is None
+            ), f"{path.name}: commit notebooks without outputs"
     # a fresh kernel of this interpreter, in a scratch directory; an error in any cell fails
     NotebookClient(
         nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}

@@ -12,7 +12,12 @@ from conftest import plain, run_cli
     "family,position,moves,cli",
     [
         ("nim", [3, 5, 2], [], ["nim", "3", "5", "2"]),
-        ("nim", [3, 5, 2], ["1 1", "0 2"], ["nim", "3", "5", "2", "--move", "1 1", "--move", "0 2"]),
+        (
+            "nim",
+            [3, 5, 2],
+            ["1 1", "0 2"],
+            ["nim", "3", "5", "2", "--move", "1 1", "--move", "0 2"],
+        ),
         ("welter", [1, 4, 7], ["7 6"], ["welter", "1", "4", "7", "--move", "7 6"]),
         ("takebreak:kayles", [5, 3], ["0 1 2"], ["takebreak:kayles", "5", "3", "--move", "0 1 2"]),
         ("cram", "3x3", ["0 0 0 1"], ["cram", "3x3", "--move", "0 0 0 1"]),

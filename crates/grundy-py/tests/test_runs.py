@@ -22,9 +22,14 @@ VOLATILE = ("seconds", "id", "recorded_at")
 def python_words(message):
     """The CLI's message with its flags written as Python's keywords (issue 27: a Python
     message names the keyword as the caller wrote it, never a CLI flag)."""
-    for flag, keyword in [("--checkpoint", "checkpoint"), ("--jobs", "jobs"),
-                          ("--max-boxes", "max_boxes"), ("--players", "players"),
-                          ("--max-heap", "max_heap"), ("--heaps", "heaps")]:
+    for flag, keyword in [
+        ("--checkpoint", "checkpoint"),
+        ("--jobs", "jobs"),
+        ("--max-boxes", "max_boxes"),
+        ("--players", "players"),
+        ("--max-heap", "max_heap"),
+        ("--heaps", "heaps"),
+    ]:
         message = message.replace(flag, keyword)
     return message
 
@@ -59,7 +64,8 @@ def test_results_are_the_clis_summaries_at_powers_of_two(tmp_path):
     grundy.takebreak("0.6", 3000, results=tmp_path / "py")
     subprocess.run(
         [BIN, "takebreak", "0.6", "-n", "3000", "--results", str(tmp_path / "cli"), *NO_STATE],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
     for name in ("1024.txt", "2048.txt"):
         py = (tmp_path / "py" / "0.6" / name).read_text()
@@ -93,9 +99,22 @@ def test_a_signal_saves_the_checkpoint_and_both_front_ends_resume_it(tmp_path, c
     assert resumed.values == fresh.values
     # the CLI resumes the checkpoint Python saved, with the same values
     done = subprocess.run(
-        [BIN, "takebreak", "0.106", "-n", str(n), "--print", "--checkpoint", str(path),
-         "--no-record", "--json"],
-        capture_output=True, text=True, timeout=300, cwd=ROOT,
+        [
+            BIN,
+            "takebreak",
+            "0.106",
+            "-n",
+            str(n),
+            "--print",
+            "--checkpoint",
+            str(path),
+            "--no-record",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
     assert "resuming from checkpoint" in done.stderr
@@ -111,8 +130,9 @@ def test_a_checkpoint_of_another_code_is_refused_like_the_cli(tmp_path):
     grundy.takebreak("0.07", 3000, checkpoint=path)
     with pytest.raises(ValueError) as info:
         grundy.takebreak("0.16", 3000, checkpoint=path)
-    expected = cli_error("takebreak", "0.16", "-n", "3000", "--checkpoint", str(path),
-                         "--no-record")
+    expected = cli_error(
+        "takebreak", "0.16", "-n", "3000", "--checkpoint", str(path), "--no-record"
+    )
     assert str(info.value) == python_words(expected)
 
 
@@ -123,7 +143,12 @@ def test_records_go_to_the_catalogue_the_cli_lists(tmp_path):
     assert listing["count"] == 1
     run = listing["runs"][0]
     assert (run["code"], run["n"], run["preperiod"], run["period"], run["certified"]) == (
-        "0.07", s.report["n"], 53, 34, True)
+        "0.07",
+        s.report["n"],
+        53,
+        34,
+        True,
+    )
     assert listing == run_cli("catalogue", "--db", str(db))
     # the filters are the CLI's
     assert grundy.catalogue("0.??", db=db, certified=False)["count"] == 0
@@ -139,12 +164,14 @@ def test_census_matches_the_cli_and_records_every_code(tmp_path):
     # (the CLI's run recorded nothing)
     assert r["recorded"] == 8 and cli["recorded"] == 0
     assert {k: v for k, v in r.items() if k not in ("seconds", "results", "recorded")} == {
-        k: v for k, v in cli.items() if k not in ("seconds", "results", "recorded")}
+        k: v for k, v in cli.items() if k not in ("seconds", "results", "recorded")
+    }
     assert seen[0] == (0, 8) and seen[-1] == (8, 8)
     listed = grundy.catalogue("0.?7", db=db)
     # recorded as they finish (in any order), each with the row id the result carries
     assert {x["code"]: x["id"] for x in listed["runs"]} == {
-        x["code"]: x["id"] for x in r["results"]}
+        x["code"]: x["id"] for x in r["results"]
+    }
     assert listed["count"] == 8
 
 
@@ -163,8 +190,11 @@ def test_an_exception_in_the_progress_callback_stops_a_census_and_reaches_the_ca
         ("cdnim", dict(heaps=2, max_heap=30), ["--heaps", "2", "--max-heap", "30"]),
         ("welter", dict(coins=3, max_square=10), ["--coins", "3", "--max-square", "10"]),
         ("quotient-theorem", dict(max_boxes=10), ["--max-boxes", "10"]),
-        ("multiplayer", dict(players=3, heaps=3, max_heap=5),
-         ["--players", "3", "--heaps", "3", "--max-heap", "5"]),
+        (
+            "multiplayer",
+            dict(players=3, heaps=3, max_heap=5),
+            ["--players", "3", "--heaps", "3", "--max-heap", "5"],
+        ),
         ("nim", {}, []),
     ],
 )
@@ -179,12 +209,18 @@ def test_verify_matches_the_cli(check, kwargs, flags):
         (lambda: grundy.census("0.?7", 10**8), ["census", "0.?7", "-n", "100000000"]),
         (lambda: grundy.census("0.?7", jobs=1000), ["census", "0.?7", "--jobs", "1000"]),
         (lambda: grundy.catalogue(engine="fast", db="x"), ["catalogue", "--engine", "fast"]),
-        (lambda: grundy.verify("nim", heaps=9, max_heap=100),
-         ["verify", "nim", "--heaps", "9", "--max-heap", "100"]),
-        (lambda: grundy.verify("quotient-theorem", max_boxes=61),
-         ["verify", "quotient-theorem", "--max-boxes", "61"]),
-        (lambda: grundy.verify("multiplayer", players=17),
-         ["verify", "multiplayer", "--players", "17"]),
+        (
+            lambda: grundy.verify("nim", heaps=9, max_heap=100),
+            ["verify", "nim", "--heaps", "9", "--max-heap", "100"],
+        ),
+        (
+            lambda: grundy.verify("quotient-theorem", max_boxes=61),
+            ["verify", "quotient-theorem", "--max-boxes", "61"],
+        ),
+        (
+            lambda: grundy.verify("multiplayer", players=17),
+            ["verify", "multiplayer", "--players", "17"],
+        ),
     ],
 )
 def test_bad_input_raises_the_clis_message(call, cli):
@@ -226,8 +262,9 @@ def test_codes_only_the_general_engine_runs_go_there_like_the_cli():
     with pytest.raises(ValueError) as info:
         grundy.takebreak("0.9x!")
     assert str(info.value) == cli_error("takebreak", "0.9x!")
-    with pytest.raises(ValueError, match="run by the general engine, which does not support "
-                                         "until_period"):
+    with pytest.raises(
+        ValueError, match="run by the general engine, which does not support " "until_period"
+    ):
         grundy.takebreak("0.[3]", until_period=True)
 
 

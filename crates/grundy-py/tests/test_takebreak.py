@@ -62,7 +62,9 @@ def test_engines_agree_and_match_cli():
     sparse = grundy.takebreak("0.77", 2000, engine="sparse")
     assert naive.values == sparse.values
     assert naive.report["engine"] == "naive"
-    assert naive.to_dict() == run_cli("takebreak", "0.77", "-n", "2000", "--print", "--engine", "naive", *NO_STATE)
+    assert naive.to_dict() == run_cli(
+        "takebreak", "0.77", "-n", "2000", "--print", "--engine", "naive", *NO_STATE
+    )
 
 
 def test_non_octal_code_uses_naive_engine_like_cli():
@@ -70,7 +72,9 @@ def test_non_octal_code_uses_naive_engine_like_cli():
     assert seq.to_dict() == run_cli("takebreak", "grundys-game", "-n", "500", "--print", *NO_STATE)
 
 
-@pytest.mark.parametrize("code,heaps", [("0.77", [5, 7, 9]), ("0.07", [3, 3]), ("0.137", [10, 20, 1])])
+@pytest.mark.parametrize(
+    "code,heaps", [("0.77", [5, 7, 9]), ("0.07", [3, 3]), ("0.137", [10, 20, 1])]
+)
 def test_position_matches_cli(code, heaps):
     r = grundy.takebreak_position(code, heaps)
     assert r == run_cli("takebreak", code, "--heaps", ",".join(map(str, heaps)))
@@ -149,8 +153,16 @@ def test_a_sequence_is_read_from_its_buffer_until_a_list_is_asked_for():
     assert repr(s).startswith(f"Sequence('0.16', G(0..200000) = [{head}, ...]")
     assert s._lazy is not None  # single values came from the run, no buffer was built
     first = grundy.takebreak("0.16", n=200_000).values  # the list, from another run
-    for cut in (slice(10, 40), slice(None, None, 7000), slice(-5, None), slice(None, -199_990),
-                slice(None, None, -9999), slice(300, 100, -3), slice(5, 2), slice(-10**9, 10**9)):
+    for cut in (
+        slice(10, 40),
+        slice(None, None, 7000),
+        slice(-5, None),
+        slice(None, -199_990),
+        slice(None, None, -9999),
+        slice(300, 100, -3),
+        slice(5, 2),
+        slice(-(10**9), 10**9),
+    ):
         assert s[cut] == first[cut], cut
     assert s._lazy is not None and s[numpy.int64(7)] == first[7]
     with pytest.raises(TypeError):
@@ -176,7 +188,9 @@ def test_a_sequence_is_read_from_its_buffer_until_a_list_is_asked_for():
     assert list(numpy.asarray(game)) == game.values
 
 
-@pytest.mark.parametrize("code,n", [("0.07", 20_000), ("0.137", 5_001), ("0.07", 176), ("0.07", 210)])
+@pytest.mark.parametrize(
+    "code,n", [("0.07", 20_000), ("0.137", 5_001), ("0.07", 176), ("0.07", 210)]
+)
 def test_a_sequence_extended_by_its_certified_period_matches_the_cli_and_brute_force(code, n):
     seq = grundy.takebreak(code, n)
     assert seq.report["computed_up_to"] < n  # the values past it are copies of the period
@@ -201,14 +215,25 @@ def test_threads_give_the_serial_values_and_the_cli_s_report(threads):
     assert two.values == one.values
     assert one.report["threads"] == 1
     assert two.report["threads"] in (1, 2)
-    cli = run_cli("takebreak", "0.6", "-n", "30000", "--engine", "sparse", "--threads",
-                  str(threads), *NO_STATE)
+    cli = run_cli(
+        "takebreak",
+        "0.6",
+        "-n",
+        "30000",
+        "--engine",
+        "sparse",
+        "--threads",
+        str(threads),
+        *NO_STATE,
+    )
     assert cli["max_value"] == two.report["max_value"]
     assert cli["value_counts"] == two.report["value_counts"]
 
 
 def test_bad_thread_counts_are_refused_as_the_cli_refuses_them():
-    with pytest.raises(ValueError, match=r"^threads 5000 is too many: at most 256 \(0 for one per core\)$"):
+    with pytest.raises(
+        ValueError, match=r"^threads 5000 is too many: at most 256 \(0 for one per core\)$"
+    ):
         grundy.takebreak("0.6", 100, threads=5000)
     with pytest.raises(ValueError, match=r"^threads -1 is out of range: give 0"):
         grundy.takebreak("0.6", 100, threads=-1)

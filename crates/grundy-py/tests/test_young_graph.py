@@ -23,7 +23,9 @@ def welter_value(squares):
     )
 
 
-@pytest.mark.parametrize("squares", [[2, 3, 5, 7, 11], [0, 1, 2], [4], [17, 16, 13, 10, 8, 7, 4, 1]])
+@pytest.mark.parametrize(
+    "squares", [[2, 3, 5, 7, 11], [0, 1, 2], [4], [17, 16, 13, 10, 8, 7, 4, 1]]
+)
 def test_welter_matches_cli(squares):
     words = list(map(str, squares))
     assert grundy.welter(squares) == run_cli("welter", *words)

@@ -220,15 +220,27 @@ def takebreak(
             f"checkpoint_every must be a number of seconds, not {type(checkpoint_every).__name__}"
         )
     default_place = checkpoint is True
-    path = None if checkpoint in (None, False, True) else _runs.path_or_none("checkpoint", checkpoint)
+    path = (
+        None if checkpoint in (None, False, True) else _runs.path_or_none("checkpoint", checkpoint)
+    )
     rec, db = _runs.record_args(record)
     callback = _runs.progress_callback(progress, "G(n) of " + code)
     workers = _check.threads(threads)
     folder = _runs.path_or_none("results", results)
     try:
         report = _grundy.takebreak_sequence(
-            code, size, bool(until_period), engine, path, default_place,
-            float(checkpoint_every), rec, db, callback, workers, folder,
+            code,
+            size,
+            bool(until_period),
+            engine,
+            path,
+            default_place,
+            float(checkpoint_every),
+            rec,
+            db,
+            callback,
+            workers,
+            folder,
         )
     finally:
         if isinstance(callback, _runs._LateBar):
@@ -293,7 +305,9 @@ def welter(
     4
     """
     sq = _check.u64s("square", squares)
-    return _grundy.welter_position(sq, _check.optional_u64("target value", target), bool(value_only))
+    return _grundy.welter_position(
+        sq, _check.optional_u64("target value", target), bool(value_only)
+    )
 
 
 def young(
@@ -327,14 +341,16 @@ def young(
         if len(coords) != 2:
             raise ValueError(f"remove_hook takes (row, column), two numbers; got {len(coords)}")
         hook = (coords[0], coords[1])
-    return YoungDiagram(_grundy.young_partition(
-        nums,
-        bool(from_beta),
-        None if beads is None else _check.u64("beads", beads),
-        _check.optional_u64("core", core),
-        _check.optional_u64("quotient", quotient),
-        hook,
-    ))
+    return YoungDiagram(
+        _grundy.young_partition(
+            nums,
+            bool(from_beta),
+            None if beads is None else _check.u64("beads", beads),
+            _check.optional_u64("core", core),
+            _check.optional_u64("quotient", quotient),
+            hook,
+        )
+    )
 
 
 def young_graph(parts: Iterable[int], *, from_beta: bool = False) -> GraphSpec:
@@ -421,7 +437,9 @@ def multiplayer_explore(
     if isinstance(bound, tuple):
         if len(bound) != 2:
             raise ValueError("bound must be (K, N): at most K heaps of at most N")
-        b: Optional[str] = f"{_check.u64('bound heap count', bound[0])}x{_check.u64('bound largest heap', bound[1])}"
+        b: Optional[str] = (
+            f"{_check.u64('bound heap count', bound[0])}x{_check.u64('bound largest heap', bound[1])}"
+        )
     elif bound is None or isinstance(bound, str):
         b = bound
     else:
@@ -486,7 +504,9 @@ def play(
     if isinstance(position, str):
         words = position.split()
     else:
-        words = [str(_check.number("position", p)) if not isinstance(p, str) else p for p in position]
+        words = [
+            str(_check.number("position", p)) if not isinstance(p, str) else p for p in position
+        ]
     mv = list(moves)
     if not all(isinstance(m, str) for m in mv):
         raise TypeError("moves must be strings such as '1 3'")

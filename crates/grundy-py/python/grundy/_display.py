@@ -19,6 +19,7 @@ def _escape(text: str) -> str:
 
     return html.escape(text)
 
+
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -200,8 +201,16 @@ def _draw_graph(spec: Dict[str, Any], nodes: List[Dict[str, Any]], root: str) ->
     ]
     for layer, r in row_of.items():
         label = "∞" if layer[0] else f"sg {layer[1]}"
-        body.append(_text(_MARGIN, _TOP + r * (_NODE_H + _GAP_Y) + _NODE_H / 2, label, 12,
-                          "start", ' fill="#555"'))
+        body.append(
+            _text(
+                _MARGIN,
+                _TOP + r * (_NODE_H + _GAP_Y) + _NODE_H / 2,
+                label,
+                12,
+                "start",
+                ' fill="#555"',
+            )
+        )
     for node in spec["nodes"]:
         for option in node.get("options", []):
             body.append(_edge(place[node["id"]], place[option]))
@@ -241,7 +250,9 @@ def _node(n: Dict[str, Any], at: Tuple[float, float], is_root: bool) -> str:
     paint = f'fill="white" stroke="black" stroke-width="{width}"'
     hw, hh = _NODE_W / 2, _NODE_H / 2
     if outcome == "P":
-        shape = f'<rect x="{x - hw:g}" y="{y - hh:g}" width="{_NODE_W}" height="{_NODE_H}" {paint}/>'
+        shape = (
+            f'<rect x="{x - hw:g}" y="{y - hh:g}" width="{_NODE_W}" height="{_NODE_H}" {paint}/>'
+        )
     elif outcome == "N":
         shape = f'<ellipse cx="{x:g}" cy="{y:g}" rx="{hw:g}" ry="{hh:g}" {paint}/>'
     else:

@@ -206,4 +206,3 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<grundy.Game, {self.positions_evaluated} positions evaluated>"
-

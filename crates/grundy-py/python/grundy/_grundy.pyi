@@ -11,14 +11,21 @@ from typing_extensions import Self
 
 __version__: str
 
-def nim_position(heaps: List[int], target: Optional[int] = None, misere: bool = False) -> Dict[str, Any]:
+def nim_position(
+    heaps: List[int], target: Optional[int] = None, misere: bool = False
+) -> Dict[str, Any]:
     """Nim by the nim-sum (misère: multiplayer paper Thm 2.3); heaps of any size."""
 
-def subtraction_sequence(n: int, set: Optional[List[int]] = None, all_but: Optional[List[int]] = None) -> Dict[str, Any]:
+def subtraction_sequence(
+    n: int, set: Optional[List[int]] = None, all_but: Optional[List[int]] = None
+) -> Dict[str, Any]:
     """G(0..=n) of one heap of a subtraction game: {"set", "values"}."""
 
 def subtraction_position(
-    heaps: List[int], set: Optional[List[int]] = None, all_but: Optional[List[int]] = None, target: Optional[int] = None
+    heaps: List[int],
+    set: Optional[List[int]] = None,
+    all_but: Optional[List[int]] = None,
+    target: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Value, outcome and winning moves (or moves to target) of several heaps."""
 
@@ -28,7 +35,9 @@ def wythoff_position(a: int, b: int) -> Dict[str, Any]:
 def cdnim_position(heaps: List[int], max_moves: int = 100000) -> Dict[str, Any]:
     """Common-divisor Nim by Theorem 2.4."""
 
-def welter_position(squares: List[int], target: Optional[int] = None, value_only: bool = False) -> Dict[str, Any]:
+def welter_position(
+    squares: List[int], target: Optional[int] = None, value_only: bool = False
+) -> Dict[str, Any]:
     """The Sato-Welter game by Welter's formula (hook paper Thm 2)."""
 
 def li_nim(heaps: List[int], players: int) -> Dict[str, Any]:
@@ -87,8 +96,10 @@ class Values:
     def __len__(self) -> int: ...
     def get(self, i: int) -> int:
         """G(i); IndexError past n."""
+
     def take(self, start: int, step: int, count: int) -> List[int]:
         """G(start), G(start + step), ...: `count` values (the indices of a slice)."""
+
     def to_bytes(self) -> bytes:
         """G(0..=n) as native-endian u16 bytes."""
 
@@ -123,12 +134,19 @@ def young_graph(numbers: List[int], from_beta: bool = False) -> Dict[str, Any]:
     """The game graph of the diagrams reachable by removing hooks."""
 
 def graph_evaluate(
-    spec: Union[str, Dict[str, Any]], root: Optional[str] = None, all: bool = False, misere: bool = False, dot: bool = False
+    spec: Union[str, Dict[str, Any]],
+    root: Optional[str] = None,
+    all: bool = False,
+    misere: bool = False,
+    dot: bool = False,
 ) -> Dict[str, Any]:
     """Evaluate an explicit game graph."""
 
 def loopy_graph_evaluate(
-    spec: Union[str, Dict[str, Any]], root: Optional[str] = None, all: bool = False, dot: bool = False
+    spec: Union[str, Dict[str, Any]],
+    root: Optional[str] = None,
+    all: bool = False,
+    dot: bool = False,
 ) -> Dict[str, Any]:
     """Evaluate a game graph that may have cycles: generalized Sprague-Grundy values."""
 
@@ -151,14 +169,19 @@ class GameEngine:
         """tuple_sums: exact tuples split into their items, read in Rust (components ignored).
         progress(done, total): called every 0.1 s once a query has lasted progress_delay
         seconds, and at its end (then progress.close(), if it has one)."""
+
     def grundy_value(self, position: Any) -> int:
         """The normal-play value."""
+
     def options_with_values(self, position: Any) -> List[Tuple[Any, int]]:
         """Every option (as the callback gave it) with its value."""
+
     def misere_outcome(self, position: Any) -> str:
-        """"P" or "N" in misere play."""
+        """ "P" or "N" in misere play."""
+
     def misere_winning_moves(self, position: Any) -> List[Any]:
         """The options that are misere P-positions."""
+
     def multiplayer_play(
         self,
         position: Any,
@@ -167,11 +190,14 @@ class GameEngine:
         prefs: Optional[List[List[int]]] = None,
     ) -> Dict[str, Any]:
         """players, last_mover, position_offset and the principal line, player 0 to move."""
+
     def sequence(self, n: int, position: Optional[Any] = None) -> Dict[str, Any]:
         """{"n", "values", "period"}: G(position(k)) (G(k) when position is None) for k <= n,
         bottom-up, and the period observed (or None)."""
+
     def positions_evaluated(self) -> int:
         """Positions in the normal-play table."""
+
 def census_run(
     patterns: List[str],
     n: Optional[int] = None,
@@ -219,16 +245,22 @@ class CensusSession:
     ) -> Self: ...
     def pending(self) -> List[int]:
         """The indices of the codes still to do, costliest first (submit them in this order)."""
+
     def code(self, i: int) -> str:
         """The code of index i."""
+
     def claim(self, i: int) -> Tuple[str, Optional[Dict[str, Any]]]:
         """("mine", task), ("busy", None) or ("done", None)."""
+
     def complete(self, i: int, result: Dict[str, Any]) -> None:
         """Record the result of code i."""
+
     def abandon(self, i: int) -> None:
         """Release code i (it did not come back)."""
+
     def progress(self, running: int) -> Dict[str, int]:
         """done, running, left, total, skipped."""
+
     def finish(self) -> Dict[str, Any]:
         """The report, once every code is done."""
 
@@ -285,6 +317,7 @@ def chomp_position(
     ...     "checkpoint": None, "checkpoint_every": None, "threads": 1}, None)["outcome"]
     'P'
     """
+
 def play_report(
     family: str,
     words: List[str],

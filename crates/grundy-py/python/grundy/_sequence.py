@@ -6,6 +6,7 @@ import array
 import operator
 
 from . import _optional
+
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
