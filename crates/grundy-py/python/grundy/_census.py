@@ -43,12 +43,12 @@ def _is_dask_client(executor: object) -> bool:
 
 def _as_completed(futures: List[Any], dask: bool) -> Any:
     if dask:
-        from distributed import as_completed
+        from distributed import as_completed as dask_as_completed
 
-        return as_completed(futures)
-    from concurrent.futures import as_completed
+        return dask_as_completed(futures)
+    from concurrent.futures import as_completed as futures_as_completed
 
-    return as_completed(futures)
+    return futures_as_completed(futures)
 
 
 def run(
