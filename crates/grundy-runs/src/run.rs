@@ -65,9 +65,10 @@ pub struct RunOptions {
 /// The least power of two a run with `results` summarises.
 pub const RESULTS_FROM: usize = 1 << 10;
 
-/// Writes the summaries at powers of two of one run: each file once (a file already there,
-/// from the part of the run before a resume, is left as it is), atomically (a temporary file
-/// renamed), so that a run killed at any moment leaves only whole files.
+/// Writes the summaries at powers of two of one run, each when the run reaches its power and
+/// atomically (a temporary file of this process, renamed), so that a run killed at any moment
+/// leaves only whole files. A file already in the folder is never taken on trust: a resumed run
+/// writes again the powers before its resume point, from the values it loaded and checked.
 struct PowerWriter<'a> {
     rules: &'a Rules,
     dir: PathBuf,
@@ -93,19 +94,20 @@ impl<'a> PowerWriter<'a> {
     fn see(&mut self, values: &[u16]) -> std::result::Result<(), grundy::Error> {
         for p in grundy::takebreak::powers::powers_ready(RESULTS_FROM, values.len(), self.done) {
             let path = self.dir.join(format!("{p}.txt"));
-            if !path.exists() {
-                let prefix = &values[..=p];
-                let text = grundy::takebreak::powers::summary(self.rules, prefix)?.text(prefix);
-                let tmp = self.dir.join(format!(".{p}.txt.tmp"));
-                std::fs::write(&tmp, text)
-                    .and_then(|()| std::fs::rename(&tmp, &path))
-                    .map_err(|e| {
-                        grundy::Error::Invalid(format!(
-                            "--results: cannot write '{}': {e}",
-                            path.display()
-                        ))
-                    })?;
-            }
+            let prefix = &values[..=p];
+            let text = grundy::takebreak::powers::summary(self.rules, prefix)?.text(prefix);
+            let tmp = self
+                .dir
+                .join(format!(".{p}.txt.{}.tmp", std::process::id()));
+            std::fs::write(&tmp, text)
+                .and_then(|()| std::fs::rename(&tmp, &path))
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&tmp);
+                    grundy::Error::Invalid(format!(
+                        "--results: cannot write '{}': {e}",
+                        path.display()
+                    ))
+                })?;
             self.done = p;
         }
         Ok(())
@@ -476,6 +478,12 @@ mod tests {
         let one = run_to("one", false).unwrap();
         // stopped at the first chance (after 4096 values), then resumed
         assert!(matches!(run_to("two", true), Err(Error::Interrupted(_))));
+        // a file someone left in the folder is not taken on trust: the resumed run rewrites it
+        std::fs::write(
+            base.join("two").join("0.146").join("1024.txt"),
+            "# forged\n0 1024\n",
+        )
+        .unwrap();
         run_to("two", false).unwrap();
         let values = &one.computation.values;
         let mut names: Vec<String> = std::fs::read_dir(base.join("one").join("0.146"))

@@ -264,30 +264,23 @@ mod resume {
         let mut bad = good.clone();
         bad[30] ^= 1;
         std::fs::write(&path, &bad).unwrap();
-        let e = compute_with(
-            game("0.07"),
-            n,
-            false,
-            &|| false,
-            &mut |_, _| {},
-            &with(&path),
-        )
-        .err()
-        .unwrap()
-        .to_string();
+        let refusal = |code: &str| {
+            compute_with(
+                game(code),
+                n,
+                false,
+                &|| false,
+                &mut |_, _| {},
+                &with(&path),
+            )
+            .err()
+            .unwrap()
+            .to_string()
+        };
+        let e = refusal("0.07");
         assert!(e.contains("corrupt"), "{e}");
         std::fs::write(&path, &good).unwrap();
-        let e = compute_with(
-            game("0.77"),
-            n,
-            false,
-            &|| false,
-            &mut |_, _| {},
-            &with(&path),
-        )
-        .err()
-        .unwrap()
-        .to_string();
+        let e = refusal("0.77");
         assert!(e.contains("another run"), "{e}");
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
