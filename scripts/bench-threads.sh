@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Officers (0.6) on one and two threads (`grundy takebreak --threads`), side by side with
-# ogsolve's best method for it (rc2), alternating runs so all see the same machine load.
+# Officers (0.6) and 0.16 on one and two threads (`grundy takebreak --threads`), side by side
+# with ogsolve's best method for them (rc2), alternating runs so all see the same machine load.
 #
-#   scripts/bench-threads.sh                 # 2^22 and 2^24, 3 rounds each
+#   scripts/bench-threads.sh                 # 2^22 and 2^24, 3 rounds each, 0.6 and 0.16
+#   CODES=0.6 scripts/bench-threads.sh       # one game
 #   ROUNDS=1 SIZES=4194304 scripts/bench-threads.sh
 #   PEER=0 scripts/bench-threads.sh          # without ogsolve
 #
@@ -15,6 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
 SIZES=${SIZES:-"4194304 16777216"}
+CODES=${CODES:-"0.6 0.16"}
 PEER=${PEER:-1}
 OGSOLVE=.tools/bin/ogsolve
 GRUNDY=target/release/grundy
@@ -46,17 +48,18 @@ run() {
 
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
+for code in $CODES; do
 for n in $SIZES; do
-    echo "== 0.6, n = $n ($ROUNDS rounds, alternating; $(uptime | sed 's/.*load/load/'))" >&2
+    echo "== $code, n = $n ($ROUNDS rounds, alternating; $(uptime | sed 's/.*load/load/'))" >&2
     declare -A wall=() user=() peak=()
     names="t1 t2"
     [ "$PEER" = 1 ] && names="t1 t2 rc2"
     for r in $(seq "$ROUNDS"); do
         for who in $names; do
             case $who in
-                t1) cmd=($GRUNDY takebreak 0.6 -n "$n" --no-extend --no-checkpoint --no-record --threads 1) ;;
-                t2) cmd=($GRUNDY takebreak 0.6 -n "$n" --no-extend --no-checkpoint --no-record --threads 2) ;;
-                rc2) cmd=($OGSOLVE -m rc2 -n "$n" 0.6) ;;
+                t1) cmd=($GRUNDY takebreak "$code" -n "$n" --no-extend --no-checkpoint --no-record --threads 1) ;;
+                t2) cmd=($GRUNDY takebreak "$code" -n "$n" --no-extend --no-checkpoint --no-record --threads 2) ;;
+                rc2) cmd=($OGSOLVE -m rc2 -n "$n" "$code") ;;
             esac
             read -r w u p < <(run "${cmd[@]}")
             echo "   round $r  $who  wall ${w}s user ${u}s peak ${p} KB  ($(uptime | sed 's/.*load/load/'))" >&2
@@ -66,25 +69,26 @@ for n in $SIZES; do
     for who in $names; do
         w=$(printf '%s' "${wall[$who]}" | median)
         u=$(printf '%s' "${user[$who]}" | median)
-        printf '0.6 n=%-9s %-3s wall %7.2fs  user %7.2fs  %6.3f M values/s (wall)  peak %s KB\n' \
-            "$n" "$who" "$w" "$u" "$(awk -v n="$n" -v w="$w" 'BEGIN {print (n + 1) / w / 1e6}')" "${peak[$who]}"
+        printf '%s n=%-9s %-3s wall %7.2fs  user %7.2fs  %6.3f M values/s (wall)  peak %s KB\n' \
+            "$code" "$n" "$who" "$w" "$u" "$(awk -v n="$n" -v w="$w" 'BEGIN {print (n + 1) / w / 1e6}')" "${peak[$who]}"
     done
     w1=$(printf '%s' "${wall[t1]}" | median); w2=$(printf '%s' "${wall[t2]}" | median)
     u1=$(printf '%s' "${user[t1]}" | median); u2=$(printf '%s' "${user[t2]}" | median)
-    printf '0.6 n=%-9s two threads / one: wall %.3f, user CPU %.3f\n' "$n" \
+    printf '%s n=%-9s two threads / one: wall %.3f, user CPU %.3f\n' "$code" "$n" \
         "$(awk -v a="$w2" -v b="$w1" 'BEGIN {print a / b}')" "$(awk -v a="$u2" -v b="$u1" 'BEGIN {print a / b}')"
     if [ "$PEER" = 1 ]; then
         wr=$(printf '%s' "${wall[rc2]}" | median); ur=$(printf '%s' "${user[rc2]}" | median)
-        printf '0.6 n=%-9s two threads / ogsolve -m rc2: wall %.3f, user CPU %.3f\n' "$n" \
+        printf '%s n=%-9s two threads / ogsolve -m rc2: wall %.3f, user CPU %.3f\n' "$code" "$n" \
             "$(awk -v a="$w2" -v b="$wr" 'BEGIN {print a / b}')" "$(awk -v a="$u2" -v b="$ur" 'BEGIN {print a / b}')"
     fi
-    s1=$($GRUNDY takebreak 0.6 -n "$n" --no-extend --no-checkpoint --no-record --print --threads 1 2>/dev/null | sha256sum | cut -c1-16)
-    s2=$($GRUNDY takebreak 0.6 -n "$n" --no-extend --no-checkpoint --no-record --print --threads 2 2>/dev/null | sha256sum | cut -c1-16)
+    s1=$($GRUNDY takebreak "$code" -n "$n" --no-extend --no-checkpoint --no-record --print --threads 1 2>/dev/null | sha256sum | cut -c1-16)
+    s2=$($GRUNDY takebreak "$code" -n "$n" --no-extend --no-checkpoint --no-record --print --threads 2 2>/dev/null | sha256sum | cut -c1-16)
     if [ "$s1" = "$s2" ]; then
-        printf '0.6 n=%-9s one and two threads print the same values (sha256 %s...)\n' "$n" "$s1"
+        printf '%s n=%-9s one and two threads print the same values (sha256 %s...)\n' "$code" "$n" "$s1"
     else
-        printf '0.6 n=%-9s VALUES DIFFER: one thread %s, two threads %s\n' "$n" "$s1" "$s2"
+        printf '%s n=%-9s VALUES DIFFER: one thread %s, two threads %s\n' "$code" "$n" "$s1" "$s2"
         exit 1
     fi
     unset wall user peak
+done
 done
