@@ -45,7 +45,7 @@ pub enum Error {
     )]
     Loop(String),
     /// A brute-force computation was refused because it would be too large.
-    #[error("too large to brute-force: {0}")]
+    #[error("{0}")]
     TooLarge(String),
     /// Malformed input (a game graph file, a code, a position).
     #[error("{0}")]

@@ -40,7 +40,7 @@ impl LoopySubtraction {
         let limit = crate::graph::loopy::MAX_NODES as u64 - 1;
         if max > limit {
             return Err(Error::TooLarge(format!(
-                "a cap of {max} tokens: at most {limit}"
+                "too large: a cap of {max} tokens, at most {limit}"
             )));
         }
         Ok(LoopySubtraction {

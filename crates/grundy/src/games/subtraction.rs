@@ -139,11 +139,15 @@ pub fn sequence(set: &SubtractionSet, n: u64) -> Result<Vec<Nimber>, Error> {
     let len = usize::try_from(n)
         .ok()
         .and_then(|n| n.checked_add(1))
-        .ok_or_else(|| Error::TooLarge(format!("a sequence up to heap {n}")))?;
+        .ok_or_else(|| {
+            Error::TooLarge(format!(
+                "a sequence up to heap {n} is too large for this machine"
+            ))
+        })?;
     let work = sequence_work(set, n);
     if work > SEQUENCE_WORK_LIMIT {
         return Err(Error::TooLarge(format!(
-            "G(0..={n}) with {} numbers in the set: about {work} steps (heap sizes times set \
+            "too large: G(0..={n}) with {} numbers in the set: about {work} steps (heap sizes times set \
              size), more than the {SEQUENCE_WORK_LIMIT} allowed (about 10 s): choose a \
              smaller heap or a smaller set",
             set_len(set)

@@ -34,7 +34,7 @@ pub(super) fn explore_lists<G: Game>(
                 None => {
                     if positions.len() >= limit {
                         return Err(Error::TooLarge(format!(
-                            "more than {limit} positions are reachable"
+                            "too large to brute-force: more than {limit} positions are reachable"
                         )));
                     }
                     let id = positions.len();

@@ -32,7 +32,7 @@ pub struct LoopyGraph {
 fn check_size(nodes: usize, moves: usize) -> Result<()> {
     if nodes > MAX_NODES || moves > MAX_MOVES {
         return Err(Error::TooLarge(format!(
-            "the graph has {nodes} nodes and {moves} moves; the limit is {MAX_NODES} nodes and \
+            "the graph is too large: it has {nodes} nodes and {moves} moves; the limit is {MAX_NODES} nodes and \
              {MAX_MOVES} moves"
         )));
     }

@@ -213,7 +213,7 @@ fn genus_of(
             let g = Genus::from_options(&genera);
             if memo.len() >= max_positions {
                 return Err(Error::TooLarge(format!(
-                    "the genus needs more than {max_positions} positions (sums of smaller heaps)"
+                    "too large to brute-force: the genus needs more than {max_positions} positions (sums of smaller heaps)"
                 )));
             }
             memo.insert(pos, g);

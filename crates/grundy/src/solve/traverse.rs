@@ -324,7 +324,7 @@ impl<G: Game, R: Reading<G::Position>> Solver<G, R> {
                 if let Some(limit) = self.limit {
                     if self.memo.len() >= limit {
                         return Err(Error::TooLarge(format!(
-                            "more than {limit} positions would have to be explored"
+                            "too large to brute-force: more than {limit} positions would have to be explored"
                         )));
                     }
                 }

@@ -219,7 +219,7 @@ pub(crate) fn drive(
     let n = plan.n;
     let target = n
         .checked_add(1)
-        .ok_or_else(|| Error::TooLarge(format!("heap size {n}")))?;
+        .ok_or_else(|| Error::TooLarge(format!("heap size {n} is too large for this machine")))?;
     let stop_at_certificate = plan.finish != Finish::ComputeAll;
     let mut detector = PeriodDetector::for_rules(rules);
     for k in 0..values.len().min(target) {

@@ -43,7 +43,7 @@ pub trait SequenceEngine {
 /// The error an engine reports when G(n) would exceed `u16::MAX`.
 pub fn value_too_large(n: usize) -> Error {
     Error::TooLarge(format!(
-        "G({n}) exceeds {}, the largest value the compact sequence stores",
+        "value too large: G({n}) exceeds {}, the largest value the compact sequence stores",
         u16::MAX
     ))
 }

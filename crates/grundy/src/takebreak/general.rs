@@ -41,7 +41,7 @@ pub struct GeneralSequence {
 pub fn sequence(notation: &Notation, n: u64) -> Result<GeneralSequence, Error> {
     if notation.option_total(n, MAX_OPTIONS).is_none() {
         return Err(Error::TooLarge(format!(
-            "the heaps 0..={n} of {notation} have more than {MAX_OPTIONS} options (or digits \
+            "too large: the heaps 0..={n} of {notation} have more than {MAX_OPTIONS} options (or digits \
              and heap counts to try) together, which the general engine goes through one by \
              one; choose a smaller n"
         )));

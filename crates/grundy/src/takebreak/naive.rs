@@ -87,7 +87,7 @@ impl SplitSets {
             .saturating_mul(8);
         if bytes > self.budget {
             return Err(Error::TooLarge(format!(
-                "the naive engine's tables of nim-sums of {} heaps would need {} MiB \
+                "too large: the naive engine's tables of nim-sums of {} heaps would need {} MiB \
                  (values up to {} at heap size {count}); the limit is {} MiB",
                 self.max_j,
                 bytes >> 20,

@@ -36,7 +36,7 @@ pub fn runners(p: &Partition, r: u64) -> Result<Vec<Vec<u64>>> {
     check_r(r)?;
     if r > MAX_QUOTIENT_R {
         return Err(Error::TooLarge(format!(
-            "an r-quotient has r components; r is limited to {MAX_QUOTIENT_R}"
+            "too large: an r-quotient has r components; r is limited to {MAX_QUOTIENT_R}"
         )));
     }
     let beads = p.len().div_ceil(r as usize) * r as usize;

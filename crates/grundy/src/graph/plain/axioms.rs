@@ -77,7 +77,7 @@ impl Budget {
     fn spend(&mut self, n: u64) -> Result<()> {
         if self.left < n {
             return Err(Error::TooLarge(format!(
-                "checking the plain-game axioms needs more than {} steps on this graph",
+                "too large: checking the plain-game axioms needs more than {} steps on this graph",
                 self.limit
             )));
         }
@@ -157,7 +157,7 @@ fn count_cubes(moves: &Moves, p: usize, base: &[usize], budget: &mut Budget) -> 
     let n = base.len();
     if n > MAX_CUBE_DIMENSION {
         return Err(Error::TooLarge(format!(
-            "a position has {n} pairwise unrelated options: checking PG1 would need {n}-dimensional cubes (at most {MAX_CUBE_DIMENSION})"
+            "too large: a position has {n} pairwise unrelated options: checking PG1 would need {n}-dimensional cubes (at most {MAX_CUBE_DIMENSION})"
         )));
     }
     budget.spend(1 << n)?;

@@ -43,7 +43,7 @@ impl Csr {
         let edges: usize = lists.iter().map(Vec::len).sum();
         if n >= INFINITE as usize || edges >= INFINITE as usize {
             return Err(Error::TooLarge(format!(
-                "{n} nodes and {edges} moves: at most {} of each",
+                "the graph is too large: {n} nodes and {edges} moves, at most {} of each",
                 INFINITE - 1
             )));
         }

@@ -725,7 +725,7 @@ impl<G: Game, T: KnowledgeStore<G::Position>> PrunedSolver<G, T> {
     fn enter(&mut self, depth: usize) -> Result<(), Error> {
         if depth >= MAX_DEPTH {
             return Err(Error::TooLarge(format!(
-                "the pruned search follows at most {MAX_DEPTH} nested moves (is the game finite? \
+                "too deep: the pruned search follows at most {MAX_DEPTH} nested moves (is the game finite? \
                  the plain evaluator NormalPlay has no such limit)"
             )));
         }

@@ -659,7 +659,7 @@ impl RareCommon {
         let n = g.len();
         if n >= u32::MAX as usize {
             return Err(Error::TooLarge(format!(
-                "heap size {n}: the rare/common engine stores positions in 32 bits"
+                "heap size {n} is too large: the rare/common engine stores positions in 32 bits"
             )));
         }
         self.sync(g);
