@@ -229,8 +229,10 @@ fn checkpoint_resume_and_memory() {
         ],
         "cannot be true",
     );
-    bad_input(
-        &[
+    // A run that outgrows --memory reports the partial quotient it reached (exit status 0),
+    // names the limit on stderr and in `limit`.
+    let out = grundy()
+        .args([
             "misere-quotient",
             "0.07",
             "--max-heap",
@@ -238,12 +240,108 @@ fn checkpoint_resume_and_memory() {
             "--memory",
             "1M",
             "--quiet",
-        ],
-        "--memory",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["finish"], "limit");
+    assert_eq!(v["certified"], false);
+    assert!(v["limit"].as_str().unwrap().contains("--memory"), "{v}");
+    let n = v["computed_to_heap"].as_u64().unwrap();
+    assert!(n < 33 && v["orders"].as_array().unwrap().len() as u64 == n + 1);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("--memory") && err.contains(&format!("Q_{n}")),
+        "{err}"
     );
     bad_input(
         &["misere-quotient", "0.07", "--memory", "lots"],
         "--memory 'lots'",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `census --misere-quotients`: a row per code in the catalogue, a second census takes them
+/// from it, a code stopped by its timeout is recorded as the partial quotient it reached (not
+/// certified), and `catalogue --misere` lists the rows.
+#[test]
+fn quotient_census_records_resumes_and_lists() {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-mqc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("q.sqlite3");
+    let db_s = db.to_str().unwrap();
+    let _ = std::fs::remove_file(&db);
+    let args = [
+        "census",
+        "0.5?",
+        "--misere-quotients",
+        "--max-heap",
+        "30",
+        "--db",
+        db_s,
+    ];
+    let first = json(&args);
+    assert_eq!(
+        (first["codes"].as_u64(), first["skipped"].as_u64()),
+        (Some(8), Some(0))
+    );
+    let rows = first["rows"].as_array().unwrap();
+    let r52 = rows.iter().find(|r| r["code"] == "0.52").unwrap();
+    assert_eq!(
+        (r52["order"].as_u64(), r52["certified"].as_bool()),
+        (Some(6), Some(true))
+    );
+    let r53 = rows.iter().find(|r| r["code"] == "0.53").unwrap();
+    assert_eq!(
+        (r53["finish"].as_str(), r53["certified"].as_bool()),
+        (Some("max_heap"), Some(false))
+    );
+    let second = json(&args);
+    assert_eq!(second["skipped"], 8);
+    assert_eq!(second["rows"], first["rows"]);
+    // Kayles to heap 200 within 1 ms: stopped, recorded honestly.
+    let partial = json(&[
+        "census",
+        "0.77",
+        "--misere-quotients",
+        "--max-heap",
+        "200",
+        "--timeout",
+        "0.001",
+        "--db",
+        db_s,
+    ]);
+    let r = &partial["rows"][0];
+    assert_eq!(
+        (r["finish"].as_str(), r["certified"].as_bool()),
+        (Some("stopped"), Some(false)),
+        "{r}"
+    );
+    assert!(r["computed_to_heap"].as_u64().unwrap() < 167, "{r}");
+    let listed = json(&["catalogue", "--misere", "--db", db_s]);
+    assert_eq!(listed["count"], 9);
+    let one = json(&["catalogue", "--misere", "0.52", "--db", db_s]);
+    assert_eq!(one["quotients"][0], *r52);
+    assert_eq!(
+        json(&["catalogue", "--misere", "0.77", "--db", db_s])["quotients"][0],
+        *r
+    );
+    bad_input(
+        &[
+            "census",
+            "0.5?",
+            "--misere-quotients",
+            "--timeout",
+            "-1",
+            "--no-record",
+        ],
+        "--timeout",
+    );
+    bad_input(
+        &["census", "0.5?", "--max-heap", "30"],
+        "--misere-quotients",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -199,6 +199,11 @@ impl Catalogue {
         &self.path
     }
 
+    /// The connection, for the tables kept beside the runs ([`crate::misere_census`]).
+    pub(crate) fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
     /// The names of the tables in the file (none in a new or empty file); an error if it is
     /// not SQLite or holds tables of another program.
     fn tables(&self) -> Result<Vec<String>> {
@@ -217,7 +222,11 @@ impl Catalogue {
             .map_err(err)?
             .collect::<Result<Vec<_>, _>>()
             .map_err(err)?;
-        if !names.is_empty() && names != ["meta", "runs"] {
+        // `misere_quotients` is created by the first quotient census (crate::misere_census).
+        let known =
+            |n: &String| ["meta", "runs", crate::misere_census::TABLE].contains(&n.as_str());
+        let catalogue = names.iter().all(known) && names.iter().any(|n| n == "runs");
+        if !names.is_empty() && !catalogue {
             return Err(db_error(
                 &self.path,
                 format!(

@@ -25,6 +25,7 @@ pub mod census_lock;
 pub mod census_order;
 pub mod census_task;
 pub mod engine;
+pub mod misere_census;
 pub mod multiplayer;
 pub mod run;
 pub mod sequence;

@@ -48,6 +48,10 @@ pub struct CatalogueArgs {
     /// are one game up to a shift are grouped (see --format; with --json the table as JSON)
     #[arg(long)]
     pub table: bool,
+    /// The misère quotients recorded by `census --misere-quotients` instead of the runs (code,
+    /// heap reached, certified, how the run ended, |Q|, |P|, period, preperiod, presentation)
+    #[arg(long, conflicts_with_all = ["engine", "certified", "uncertified", "min_n", "latest", "limit", "table"])]
+    pub misere: bool,
     /// The format of --table
     #[arg(long, value_enum, default_value_t = TableFormat::Markdown, requires = "table")]
     pub format: TableFormat,
@@ -61,6 +65,32 @@ pub enum TableFormat {
 }
 
 pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
+    if args.misere {
+        let (db, rows) = grundy_runs::misere_census::list_quotients(
+            args.db.as_deref(),
+            args.pattern.as_deref(),
+        )?;
+        #[derive(serde::Serialize)]
+        struct Quotients {
+            db: String,
+            count: usize,
+            quotients: Vec<grundy_runs::misere_census::QuotientRecord>,
+        }
+        let out = Quotients {
+            db,
+            count: rows.len(),
+            quotients: rows,
+        };
+        return emit(json, &out, || {
+            format!(
+                "{}{} quotient{} in {}\n",
+                super::misere_census::table(&out.quotients),
+                out.count,
+                if out.count == 1 { "" } else { "s" },
+                out.db
+            )
+        });
+    }
     let min_n = args
         .min_n
         .as_deref()

@@ -59,6 +59,32 @@ pub struct CensusArgs {
     /// Seconds between two checkpoints of a code [default: 60]
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
     pub checkpoint_every: Option<String>,
+    /// Misère quotients instead of Grundy sequences: each code's quotient (as
+    /// `misere-quotient`), recorded in the catalogue's quotient table (see `catalogue
+    /// --misere`); codes recorded certified, to --max-heap, or stopped by a timeout at least
+    /// as long are skipped
+    #[arg(long, conflicts_with_all = ["n", "full", "checkpoint_dir", "no_checkpoint", "checkpoint_every"])]
+    pub misere_quotients: bool,
+    /// With --misere-quotients: compute each quotient up to this heap [default: 100]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "misere_quotients",
+        allow_hyphen_values = true
+    )]
+    pub max_heap: Option<String>,
+    /// With --misere-quotients: seconds per code; a code stopped by it is recorded with its
+    /// partial quotient, not certified [default: none]
+    #[arg(
+        long,
+        value_name = "S",
+        requires = "misere_quotients",
+        allow_hyphen_values = true
+    )]
+    pub timeout: Option<String>,
+    /// With --misere-quotients: memory per code, e.g. 512M [default: 2G]
+    #[arg(long, value_name = "SIZE", requires = "misere_quotients")]
+    pub memory: Option<String>,
 }
 
 /// Set by the Ctrl-C / SIGTERM handler.
@@ -76,6 +102,9 @@ fn show(bar: &crate::progress::Progress, p: &CensusProgress) {
 }
 
 pub fn run(args: CensusArgs, json: bool) -> CliResult {
+    if args.misere_quotients {
+        return super::misere_census::run(args, json, &STOP);
+    }
     let n_given = args.n.is_some();
     let n = args
         .n

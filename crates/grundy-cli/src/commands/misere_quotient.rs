@@ -41,7 +41,7 @@ pub struct MisereQuotientArgs {
     /// Keep computing up to --max-heap even after a certificate
     #[arg(long)]
     pub no_stop: bool,
-    /// Stop after this many seconds and report the partial quotient reached
+    /// Stop after this many seconds and report the partial quotient reached (exit status 0)
     #[arg(long, value_name = "S", allow_hyphen_values = true)]
     pub timeout: Option<String>,
     /// Outcome and a winning move of the position made of these heaps
@@ -213,6 +213,14 @@ pub fn run(args: MisereQuotientArgs, json: bool) -> CliResult {
             q.computed_to_heap()
         );
     }
+    // A limit (--memory, the cap on recalibrations) is a budget like --timeout: the partial
+    // quotient reached is reported (exit status 0, `finish: limit`), the limit named here.
+    if let Some(limit) = &q.limit {
+        eprintln!(
+            "grundy: misere-quotient: {limit}; reporting the partial quotient Q_{}",
+            q.computed_to_heap()
+        );
+    }
     let position = match heaps {
         Some(h) => Some(PositionReport {
             outcome: q.outcome(&h)?,
@@ -264,6 +272,10 @@ fn human(f: &Full) -> String {
     let status = match (&r.certificate, r.finish) {
         (Some(_), _) => "certified for every heap size".to_string(),
         (None, Finish::Stopped) => format!("partial: stopped at heap {}", r.computed_to_heap),
+        (None, Finish::Limit) => format!(
+            "partial: stopped by a limit after heap {}",
+            r.computed_to_heap
+        ),
         (None, _) => format!("partial: heaps 0..{}", r.computed_to_heap),
     };
     s.push_str(&format!("misère quotient of {} ({status})\n", r.code));

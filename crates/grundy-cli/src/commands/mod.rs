@@ -10,6 +10,7 @@ pub mod graph_loopy;
 pub mod graph_structure;
 pub mod loopy_subtraction;
 pub mod mex;
+pub mod misere_census;
 pub mod misere_genus;
 pub mod misere_quotient;
 pub mod multiplayer;

@@ -49,6 +49,8 @@ pub struct QuotientEngine {
     game: Box<dyn HeapGame + Send + Sync>,
     q: Quotient,
     options: Vec<Vec<Vec<u32>>>,
+    /// The size of each heap in the order of positions ([`HeapGame::tokens`]).
+    tokens: Vec<u64>,
     trans: Vec<Vec<u32>>,
     /// Heaps at which `Q` changed (a generator was adjoined).
     pub changes: Vec<u32>,
@@ -70,8 +72,11 @@ pub struct QuotientEngine {
 pub enum Stop {
     /// The stop flag was raised (timeout, interrupt); nothing changed.
     Stopped,
-    /// The computation cannot go on (too large, or no candidate passed).
+    /// The computation cannot go on within its limits (memory, the cap on recalibrations);
+    /// `Q_{n}` is still the last quotient reached.
     Failed(Error),
+    /// The game's rules break the engine's assumptions (an option not smaller than its heap).
+    BadGame(Error),
 }
 
 impl QuotientEngine {
@@ -85,6 +90,7 @@ impl QuotientEngine {
                 phi: vec![0],
             },
             options: vec![Vec::new()],
+            tokens: vec![0],
             trans: vec![Vec::new()],
             changes: Vec::new(),
             orders: vec![1],
@@ -125,8 +131,15 @@ impl QuotientEngine {
         let n = self.q.phi.len() as u32;
         let opts = options_of(self.game.as_ref(), n);
         if let Some(&bad) = opts.iter().flatten().find(|&&x| x >= n) {
-            return Err(Stop::Failed(Error::Invalid(format!(
+            return Err(Stop::BadGame(Error::Invalid(format!(
                 "heap {n} has an option with a heap of {bad}, not smaller: the game may loop"
+            ))));
+        }
+        let size = self.game.tokens(n);
+        if let Some(o) = opts.iter().find(|o| !smaller(o, &self.tokens, size)) {
+            return Err(Stop::BadGame(Error::Invalid(format!(
+                "heap {n} (size {size}) has an option {o:?} that is not smaller: sizes must \
+                 decrease along moves"
             ))));
         }
         let limit = SearchLimit {
@@ -137,6 +150,7 @@ impl QuotientEngine {
         if opts.is_empty() {
             self.q.phi.push(0);
             self.options.push(opts);
+            self.tokens.push(size);
             self.trans.push(Vec::new());
             self.orders.push(self.q.monoid.size());
             return Ok(());
@@ -146,6 +160,7 @@ impl QuotientEngine {
         if let Some(x) = self.conservative(n, &tr, want_p, &limit)? {
             self.q.phi.push(x);
             self.options.push(opts);
+            self.tokens.push(size);
             self.trans.push(tr);
             self.orders.push(self.q.monoid.size());
             return Ok(());
@@ -153,17 +168,20 @@ impl QuotientEngine {
         // Adjoin a generator and recalibrate until the checks pass.
         let mut options = self.options.clone();
         options.push(opts);
+        let mut tokens = self.tokens.clone();
+        tokens.push(size);
         let trial = ProductMonoid::new(vec![self.q.monoid.clone(), Monoid::cyclic(2, 2)])
             .expect("a small product");
         let mut phi: Vec<u32> = self.q.phi.iter().map(|&x| trial.embed(0, x)).collect();
         phi.push(trial.embed(1, 1));
-        let mut cand = build(&trial, &phi, &options, self.max_order).map_err(Stop::Failed)?;
+        let mut cand =
+            build(&trial, &phi, &options, &tokens, self.max_order).map_err(Stop::Failed)?;
         let mut rounds = 0;
         loop {
             if stop() {
                 return Err(Stop::Stopped);
             }
-            match least_failure(&cand, &options, &limit) {
+            match least_failure(&cand, &options, &tokens, &limit) {
                 Check::Ok => break,
                 Check::Stopped => {
                     if stop() {
@@ -183,7 +201,7 @@ impl QuotientEngine {
                             "heap {n}: no quotient found after {MAX_RECALIBRATIONS} recalibrations"
                         ))));
                     }
-                    cand = recalibrate(&cand, &options, &word, self.max_order)
+                    cand = recalibrate(&cand, &options, &tokens, &word, self.max_order)
                         .map_err(Stop::Failed)?;
                 }
             }
@@ -193,6 +211,7 @@ impl QuotientEngine {
             .map(|o| images(&cand.monoid, &cand.phi, o))
             .collect();
         self.options = options;
+        self.tokens = tokens;
         self.q = cand;
         self.lower_bounds = None;
         self.changes.push(n);
@@ -222,8 +241,11 @@ impl QuotientEngine {
         }
         let n = q.phi.len() as u32 - 1;
         let options: Vec<Vec<Vec<u32>>> = (0..=n).map(|h| options_of(game.as_ref(), h)).collect();
+        let tokens: Vec<u64> = (0..=n).map(|h| game.tokens(h)).collect();
         for (h, o) in options.iter().enumerate() {
-            if o.iter().flatten().any(|&x| x as usize >= h) {
+            if o.iter().flatten().any(|&x| x as usize >= h)
+                || o.iter().any(|o| !smaller(o, &tokens, tokens[h]))
+            {
                 return Err(format!("heap {h} has an option with a heap not smaller"));
             }
             if o.is_empty() && q.phi[h] != 0 {
@@ -265,7 +287,7 @@ impl QuotientEngine {
             max_bytes: usize::MAX,
             stop,
         };
-        match least_failure(&q, &options, &limit) {
+        match least_failure(&q, &options, &tokens, &limit) {
             Check::Ok => {}
             Check::Failure(w) => {
                 return Err(format!("the outcome of the position {w:?} is wrong"));
@@ -306,6 +328,7 @@ impl QuotientEngine {
             game,
             q,
             options,
+            tokens,
             trans,
             changes,
             orders,
@@ -324,7 +347,7 @@ impl QuotientEngine {
         want_p: bool,
         limit: &SearchLimit,
     ) -> Result<Option<u32>, Stop> {
-        let mut types = heap_types(&self.q.phi, &self.trans);
+        let mut types = heap_types(&self.q.phi, &self.trans, &self.tokens);
         if let Some(x) = self.interpolate(tr, want_p, &types, limit)? {
             return Ok(Some(x));
         }
@@ -348,6 +371,7 @@ impl QuotientEngine {
             }
             types.push(HeapType {
                 heap: n,
+                tokens: self.game.tokens(n),
                 phi: x,
                 trans: tr.to_vec(),
             });
@@ -443,10 +467,11 @@ fn build<M: MonoidLike + ?Sized>(
     m: &M,
     phi: &[u32],
     options: &[Vec<Vec<u32>>],
+    tokens: &[u64],
     max_order: usize,
 ) -> Result<Quotient, Error> {
     let trans: Vec<Vec<u32>> = options.iter().map(|o| images(m, phi, o)).collect();
-    let types = heap_types(phi, &trans);
+    let types = heap_types(phi, &trans, tokens);
     let reps = Representatives::new(m, &types);
     let order = &reps.order;
     let r = order.len();
@@ -618,9 +643,14 @@ fn check_order(count: usize, max_order: usize) -> Result<(), Error> {
 /// Mark, generate and reduce a candidate: the monoid `m` with heap images `phi`. Only the
 /// elements reached from the identity by the heap images are looked at (the candidate may be
 /// a large product), and the quotient by indistinguishability is computed on them directly.
-fn build_plain<M: MonoidLike + ?Sized>(m: &M, phi: &[u32], options: &[Vec<Vec<u32>>]) -> Quotient {
+fn build_plain<M: MonoidLike + ?Sized>(
+    m: &M,
+    phi: &[u32],
+    options: &[Vec<Vec<u32>>],
+    tokens: &[u64],
+) -> Quotient {
     let trans: Vec<Vec<u32>> = options.iter().map(|o| images(m, phi, o)).collect();
-    let types = heap_types(phi, &trans);
+    let types = heap_types(phi, &trans, tokens);
     let reps = Representatives::new(m, &types);
     let p = mark_p_portion(m, &types, &reps);
     let order = &reps.order;
@@ -691,20 +721,32 @@ enum Check {
     Failure(Vec<u32>),
 }
 
-fn key(word: &[u32]) -> Key {
+/// Whether an option (a list of heaps) is smaller than a heap of `size` in the order of
+/// positions: fewer tokens, or as many in more than one heap.
+fn smaller(option: &[u32], tokens: &[u64], size: u64) -> bool {
+    let total: u64 = option.iter().map(|&h| tokens[h as usize]).sum();
+    total < size || (total == size && option.len() > 1)
+}
+
+fn key(word: &[u32], tokens: &[u64]) -> Key {
     (
-        word.iter().map(|&h| h as u64).sum(),
+        word.iter().map(|&h| tokens[h as usize]).sum(),
         std::cmp::Reverse(word.len() as u64),
     )
 }
 
 /// The failure of least key of a candidate, as a list of heaps.
-fn least_failure(q: &Quotient, options: &[Vec<Vec<u32>>], limit: &SearchLimit) -> Check {
+fn least_failure(
+    q: &Quotient,
+    options: &[Vec<Vec<u32>>],
+    tokens: &[u64],
+    limit: &SearchLimit,
+) -> Check {
     let trans: Vec<Vec<u32>> = options
         .iter()
         .map(|o| images(&q.monoid, &q.phi, o))
         .collect();
-    let types = heap_types(&q.phi, &trans);
+    let types = heap_types(&q.phi, &trans, tokens);
     if q.p[0] {
         return Check::Failure(Vec::new());
     }
@@ -712,7 +754,7 @@ fn least_failure(q: &Quotient, options: &[Vec<Vec<u32>>], limit: &SearchLimit) -
     let pf = p_failure_least(&q.monoid, &q.p, &types, &reps);
     // Only an N-failure of smaller key than the P-failure matters (ties go to the P-failure).
     let nf = match &pf {
-        Some(a) => n_failure_below(&q.monoid, &q.p, &types, key(a), limit),
+        Some(a) => n_failure_below(&q.monoid, &q.p, &types, key(a, tokens), limit),
         None => n_failure(&q.monoid, &q.p, &types, None, limit),
     };
     match nf {
@@ -735,6 +777,7 @@ fn evaluate(q: &Quotient, word: &[u32]) -> u32 {
 fn recalibrate(
     q: &Quotient,
     options: &[Vec<Vec<u32>>],
+    tokens: &[u64],
     word: &[u32],
     max_order: usize,
 ) -> Result<Quotient, Error> {
@@ -780,7 +823,7 @@ fn recalibrate(
                     None => m.embed(0, map[q.phi[h] as usize]),
                 })
                 .collect();
-            let cand = build(&m, &phi, options, max_order)?;
+            let cand = build(&m, &phi, options, tokens, max_order)?;
             if cand.p[evaluate(&cand, word) as usize] != wrong {
                 return Ok(cand);
             }
@@ -798,12 +841,16 @@ mod fast_path_tests {
 
     /// The least failure the plain way: the whole N-failure search, then the smaller key
     /// (ties to the P-failure).
-    fn least_failure_plain(q: &Quotient, options: &[Vec<Vec<u32>>]) -> Option<Vec<u32>> {
+    fn least_failure_plain(
+        q: &Quotient,
+        options: &[Vec<Vec<u32>>],
+        tokens: &[u64],
+    ) -> Option<Vec<u32>> {
         let trans: Vec<Vec<u32>> = options
             .iter()
             .map(|o| images(&q.monoid, &q.phi, o))
             .collect();
-        let types = heap_types(&q.phi, &trans);
+        let types = heap_types(&q.phi, &trans, tokens);
         if q.p[0] {
             return Some(Vec::new());
         }
@@ -822,7 +869,11 @@ mod fast_path_tests {
             (None, None) => None,
             (Some(a), None) => Some(a),
             (None, Some(b)) => Some(b),
-            (Some(a), Some(b)) => Some(if key(&a) <= key(&b) { a } else { b }),
+            (Some(a), Some(b)) => Some(if key(&a, tokens) <= key(&b, tokens) {
+                a
+            } else {
+                b
+            }),
         }
     }
 
@@ -844,14 +895,15 @@ mod fast_path_tests {
             for n in 1..=13u32 {
                 let mut options = e.options.clone();
                 options.push(options_of(e.game(), n));
+                let tokens: Vec<u64> = (0..=n as u64).collect();
                 let q = &e.q;
                 let trial =
                     ProductMonoid::new(vec![q.monoid.clone(), Monoid::cyclic(2, 2)]).unwrap();
                 let mut phi: Vec<u32> = q.phi.iter().map(|&x| trial.embed(0, x)).collect();
                 phi.push(trial.embed(1, 1));
                 let mut cands = vec![(
-                    build(&trial, &phi, &options, usize::MAX).unwrap(),
-                    build_plain(&trial, &phi, &options),
+                    build(&trial, &phi, &options, &tokens, usize::MAX).unwrap(),
+                    build_plain(&trial, &phi, &options, &tokens),
                 )];
                 // Two heaps with options (the engine separates heaps of failing positions,
                 // which are made of heaps with options).
@@ -884,20 +936,24 @@ mod fast_path_tests {
                         })
                         .collect();
                     cands.push((
-                        build(&prod, &phi2, &options, usize::MAX).unwrap(),
-                        build_plain(&prod, &phi2, &options),
+                        build(&prod, &phi2, &options, &tokens, usize::MAX).unwrap(),
+                        build_plain(&prod, &phi2, &options, &tokens),
                     ));
                 }
                 for (fast, plain) in &cands {
                     assert_eq!(fast.monoid, plain.monoid, "{code} heap {n}");
                     assert_eq!(fast.p, plain.p, "{code} heap {n}");
                     assert_eq!(fast.phi, plain.phi, "{code} heap {n}");
-                    let got = match least_failure(fast, &options, &limit) {
+                    let got = match least_failure(fast, &options, &tokens, &limit) {
                         Check::Ok => None,
                         Check::Failure(w) => Some(w),
                         Check::Stopped => unreachable!(),
                     };
-                    assert_eq!(got, least_failure_plain(fast, &options), "{code} heap {n}");
+                    assert_eq!(
+                        got,
+                        least_failure_plain(fast, &options, &tokens),
+                        "{code} heap {n}"
+                    );
                     compared += 1;
                 }
                 e.next_heap(&|| false).unwrap();

@@ -2,7 +2,8 @@
 //!
 //! A [`HeapGame`] lists the options of a single heap as multisets of smaller heaps. Take-and-break
 //! codes (and Grundy's game) and subtraction games are heap games; so is any rule a user writes
-//! against this trait.
+//! against this trait, and so are the component positions of any finite game
+//! ([`super::components`]), numbered `1, 2, ...` in order of size.
 
 use crate::games::subtraction::SubtractionSet;
 use crate::takebreak::{Rules, TakeBreakGame};
@@ -19,6 +20,16 @@ pub trait HeapGame {
     /// For the periodicity certificate: `(j, t)` when every move leaves at most `j` heaps and
     /// removes at most `t` tokens (both bounded), else `None`.
     fn move_bounds(&self) -> Option<(u32, u32)>;
+
+    /// The size of heap `n` in the order in which positions are searched: a position's size
+    /// is the sum of its heaps' sizes, and every option of heap `n` must have a smaller size,
+    /// or the same size in more than one heap (the engine refuses a game that breaks this).
+    /// Heaps with options have size at least 1. The default, `n` itself, suits heap games;
+    /// the heaps of a general game ([`super::components`]) are its component positions,
+    /// numbered in order of size.
+    fn tokens(&self, n: u32) -> u64 {
+        n as u64
+    }
 }
 
 impl HeapGame for Rules {

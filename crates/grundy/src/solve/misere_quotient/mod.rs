@@ -11,6 +11,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`heaps`] | the [`HeapGame`] rules: take-and-break codes, subtraction sets |
+//! | [`components`] | general games: the components of any [`crate::Game`] as heaps |
 //! | [`monoid`] | finite commutative monoids: products, submonoids, reduction by indistinguishability |
 //! | [`verify`] | the two failure checks that prove a candidate right for every position |
 //! | [`engine`] | `Q_n` heap by heap: conservative extension, adjoining a generator, recalibration |
@@ -22,6 +23,7 @@
 
 pub mod brute;
 pub mod checkpoint;
+pub mod components;
 pub mod engine;
 pub mod heaps;
 pub mod monoid;
@@ -30,6 +32,7 @@ pub mod presentation;
 pub mod structure;
 pub mod verify;
 
+pub use components::{game_quotient, Components, GameQuotient};
 pub use engine::{QuotientEngine, Stop};
 pub use heaps::HeapGame;
 pub use periodicity::Certificate;
@@ -48,6 +51,12 @@ pub enum Finish {
     MaxHeap,
     /// Stopped (timeout or interrupt) before the requested heap.
     Stopped,
+    /// A general game: every component of the finite set was computed, so the quotient is
+    /// that of the whole set (see [`components`]).
+    Complete,
+    /// A limit of the run (memory, the engine's cap on recalibrations) stopped it before the
+    /// requested heap: [`MisereQuotient::limit`] says which.
+    Limit,
 }
 
 /// A computed quotient: `Q_N` with its pretending function, and how far it is known.
@@ -57,6 +66,8 @@ pub struct MisereQuotient {
     pub certificate: Option<Certificate>,
     /// How the computation ended.
     pub finish: Finish,
+    /// With [`Finish::Limit`]: the limit that stopped the run, one line.
+    pub limit: Option<String>,
     presentation: Presentation,
 }
 
@@ -150,6 +161,7 @@ pub fn compute_with(
     };
     let mut certificate = certify(&engine);
     let mut finish = Finish::MaxHeap;
+    let mut limit = None;
     if certificate.is_some() && stop_when_certified {
         finish = Finish::Certified;
     }
@@ -165,6 +177,12 @@ pub fn compute_with(
                 break;
             }
             Err(Stop::Failed(e)) => {
+                // A partial result is a result: Q_n as reached, with the limit named.
+                finish = Finish::Limit;
+                limit = Some(e.to_string());
+                break;
+            }
+            Err(Stop::BadGame(e)) => {
                 if let Some(path) = &run.checkpoint {
                     checkpoint::save(path, &engine)?;
                 }
@@ -196,6 +214,7 @@ pub fn compute_with(
         engine,
         certificate,
         finish,
+        limit,
         presentation,
     })
 }
@@ -339,6 +358,7 @@ impl MisereQuotient {
             code: self.engine.game().name(),
             certified: self.certificate.is_some(),
             finish: self.finish,
+            limit: self.limit.clone(),
             computed_to_heap: self.computed_to_heap(),
             order: m.size(),
             p_portion_size: q.p.iter().filter(|&&b| b).count(),
@@ -400,6 +420,8 @@ pub struct Report {
     pub code: String,
     pub certified: bool,
     pub finish: Finish,
+    /// The limit that stopped the run (`finish` is `limit`), else null.
+    pub limit: Option<String>,
     pub computed_to_heap: u32,
     pub order: usize,
     pub p_portion_size: usize,

@@ -285,17 +285,31 @@ mod resume {
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 
-    /// A memory bound too small for the quotient's table is a one-line error, not an abort.
+    /// A memory bound too small for the quotient is a budget spent, not an abort: the last
+    /// quotient reached, `finish` Limit, the limit in one line naming `--memory`, and that
+    /// partial quotient is the one a run to its last heap computes.
     #[test]
-    fn memory_bound_is_refused_cleanly() {
+    fn memory_bound_gives_the_partial_quotient() {
         let run = RunOptions {
             memory: 1 << 20,
             ..RunOptions::default()
         };
-        let e = compute_with(game("0.07"), 33, false, &|| false, &mut |_, _| {}, &run)
-            .err()
-            .expect("Q_33 of 0.07 needs more than 1 MB")
-            .to_string();
+        let q = compute_with(game("0.07"), 33, false, &|| false, &mut |_, _| {}, &run).unwrap();
+        assert_eq!(q.finish, Finish::Limit);
+        let e = q.limit.clone().expect("Q_33 of 0.07 needs more than 1 MB");
         assert!(!e.contains('\n') && e.contains("--memory"), "{e}");
+        let n = q.computed_to_heap();
+        assert!(n < 33);
+        let plain = compute_with(
+            game("0.07"),
+            n,
+            false,
+            &|| false,
+            &mut |_, _| {},
+            &RunOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(q.report().presentation, plain.report().presentation);
+        assert_eq!(q.report().orders, plain.report().orders);
     }
 }

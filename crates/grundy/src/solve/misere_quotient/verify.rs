@@ -27,14 +27,19 @@ use std::cmp::Reverse;
 pub struct HeapType {
     /// The smallest heap of this type (the one failure words name).
     pub heap: u32,
+    /// Its size in the order of positions (tokens; the heap itself for heap games, see
+    /// [`super::heaps::HeapGame::tokens`]): every option of a position has a smaller key.
+    pub tokens: u64,
     /// `Φ(heap)`.
     pub phi: u32,
     /// Images of the heap's options, sorted, distinct, non-empty.
     pub trans: Vec<u32>,
 }
 
-/// The distinct types of heaps with options (heaps without options are the identity).
-pub fn heap_types(phi: &[u32], trans: &[Vec<u32>]) -> Vec<HeapType> {
+/// The distinct types of heaps with options (heaps without options are the identity);
+/// `tokens[h]` is heap `h`'s size (heaps are numbered in order of size, so the first heap of a
+/// type is one of least size).
+pub fn heap_types(phi: &[u32], trans: &[Vec<u32>], tokens: &[u64]) -> Vec<HeapType> {
     let mut types: Vec<HeapType> = Vec::new();
     let mut seen = rustc_hash::FxHashSet::default();
     for (h, t) in trans.iter().enumerate() {
@@ -44,6 +49,7 @@ pub fn heap_types(phi: &[u32], trans: &[Vec<u32>]) -> Vec<HeapType> {
         if seen.insert((phi[h], t.clone())) {
             types.push(HeapType {
                 heap: h as u32,
+                tokens: tokens[h],
                 phi: phi[h],
                 trans: t.clone(),
             });
@@ -91,7 +97,7 @@ impl Representatives {
                 order.push(x);
                 for (ti, t) in types.iter().enumerate() {
                     let y = m.mul(x, t.phi);
-                    let k = (tok as u64 + t.heap as u64, heaps + 1);
+                    let k = (tok as u64 + t.tokens, heaps + 1);
                     if !done[y as usize] && better(k, best[y as usize]) {
                         best[y as usize] = k;
                         link[y as usize] = (x, ti as u32);
@@ -361,7 +367,7 @@ fn search(
             required == Some(ti as u32),
             1,
         );
-        let tok = t.heap as usize;
+        let tok = t.tokens as usize;
         if buckets.len() <= tok {
             buckets.resize_with(tok + 1, Vec::new);
         }
@@ -431,7 +437,7 @@ fn search(
                     return (NSearch::Stopped, None);
                 }
                 st.push(x2, &scratch, s, ti as u32, r2, heaps);
-                let tok2 = tok + t.heap as usize;
+                let tok2 = tok + t.tokens as usize;
                 if buckets.len() <= tok2 {
                     buckets.resize_with(tok2 + 1, Vec::new);
                 }
@@ -472,13 +478,11 @@ pub fn p_failure_least(
         }
         for t in types {
             if p[m.mul(x, t.phi) as usize] && t.trans.iter().any(|&y| p[m.mul(x, y) as usize]) {
-                let mut w: Vec<u32> = reps
-                    .word(x)
-                    .iter()
-                    .map(|&i| types[i as usize].heap)
-                    .collect();
+                let word = reps.word(x);
+                let mut w: Vec<u32> = word.iter().map(|&i| types[i as usize].heap).collect();
                 w.push(t.heap);
-                let k = (w.iter().map(|&h| h as u64).sum(), Reverse(w.len() as u64));
+                let size: u64 = word.iter().map(|&i| types[i as usize].tokens).sum();
+                let k = (size + t.tokens, Reverse(w.len() as u64));
                 if best.as_ref().map_or(true, |(b, _)| k < *b) {
                     best = Some((k, w));
                 }
