@@ -199,6 +199,12 @@ pub struct SparseStats {
     pub verify_nanos: u64,
     /// Pipeline: nanoseconds the lead thread waited for the verifying threads.
     pub lead_wait_nanos: u64,
+    /// Pipeline: nanoseconds the verifying threads spent waiting for batches (summed).
+    pub verifier_idle_nanos: u64,
+    /// Pipeline: nanoseconds of the lead thread inside the pipeline (wall time of its calls).
+    pub pipeline_nanos: u64,
+    /// Pipeline: nanoseconds the lead spent starting and joining the verifying threads.
+    pub setup_nanos: u64,
 }
 
 impl SparseStats {
@@ -218,6 +224,9 @@ impl SparseStats {
         self.second_searches += other.second_searches;
         self.verify_nanos += other.verify_nanos;
         self.lead_wait_nanos += other.lead_wait_nanos;
+        self.verifier_idle_nanos += other.verifier_idle_nanos;
+        self.pipeline_nanos += other.pipeline_nanos;
+        self.setup_nanos += other.setup_nanos;
     }
 }
 
@@ -407,7 +416,6 @@ pub struct RareCommon {
     seen: usize,
     next_review: usize,
     rare_trigger: u64,
-    hint_control: HintControl,
     word: word::WordState,
     wide: wide::WideState,
     stats: SparseStats,
@@ -457,7 +465,6 @@ impl RareCommon {
             seen: 0,
             next_review: 0,
             rare_trigger: 0,
-            hint_control: HintControl::default(),
             word: word::WordState::default(),
             wide: wide::WideState::default(),
             stats: SparseStats::default(),
@@ -487,8 +494,7 @@ impl RareCommon {
         self.seen = 0;
         self.next_review = self.tuning.first_review.max(1);
         self.rare_trigger = self.tuning.min_rare_budget as u64;
-        self.hint_control = HintControl::default();
-        self.word = word::WordState::new(self.moves.split.len());
+        self.word = word::WordState::default();
         self.wide = wide::WideState::default();
     }
 

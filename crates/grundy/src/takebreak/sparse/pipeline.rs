@@ -78,6 +78,7 @@
 //!   jobs of the next epoch, sent after the rewrite.
 
 use super::wide::{Candidate, Open, Witness};
+use super::word::{WordCandidate, WordSearch};
 use super::{Mode, OctalMoves, RareCommon, SparseStats};
 use crate::takebreak::engine::value_too_large;
 use crate::Error;
@@ -87,8 +88,10 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError, TrySendE
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// Heaps whose witness searches are sent to the second thread in one message.
+/// Heaps whose witness searches are sent to a verifier in one message (the wide path) ...
 const JOB_BATCH: usize = 16;
+/// ... and on the one-word path, whose searches are some ten times shorter.
+const WORD_BATCH: usize = 128;
 /// Messages that may wait for the second thread (bounds how far the lead runs ahead).
 const QUEUE: usize = 4;
 /// Two rollbacks closer than this many heaps make the lead search every heap itself ...
@@ -164,14 +167,31 @@ impl SharedValues {
     }
 }
 
-/// One heap's witness search, as the lead left it (its `words` packed options are the next
-/// ones of its batch's `found`).
+/// One heap's witness search, as the lead left it: the heap, its candidate `free` (its
+/// value if the search succeeds) and what the search starts from.
 struct Job {
     n: usize,
-    span: usize,
     free: usize,
-    last: usize,
-    words: usize,
+    work: Work,
+}
+
+/// What a witness search starts from.
+enum Work {
+    /// The wide path ([`Witness::search`]): the span, the largest missing value below the
+    /// candidate, and `words` packed options (the next ones of the batch's `found`).
+    Wide {
+        span: usize,
+        last: usize,
+        words: usize,
+    },
+    /// The one-word path ([`WordSearch::search`]): the options found and the blocked values.
+    Word { found: u64, blocked: u64 },
+}
+
+/// A verifier's search states, one per path (each verifier has its own).
+pub(super) struct Searcher {
+    witness: Witness,
+    word: WordSearch,
 }
 
 /// Jobs of one epoch (the epoch changes at every rollback); `upto`: every heap below it has
@@ -216,6 +236,8 @@ struct Report {
     failure: Option<(u64, usize, usize)>,
     /// Per verifier: the batch (`seq`) it is reading values for, if any.
     busy: Vec<Option<u64>>,
+    /// Whether the lead waits on `Shared::changed` (verifiers notify it only then).
+    lead_waits: bool,
 }
 
 impl Report {
@@ -241,6 +263,9 @@ struct Shared {
 /// few microseconds, and waking a sleeping thread costs the lead a system call per batch.
 const POLL: Duration = Duration::from_micros(50);
 
+/// How long the lead polls for the verifiers' reports before it sleeps.
+const SPIN: Duration = Duration::from_micros(20);
+
 /// The next batch (`None` once the lead has dropped its sender).
 fn next_batch(jobs: &Receiver<Batch>) -> Option<Batch> {
     let start = Instant::now();
@@ -265,14 +290,19 @@ fn verify(
     values: SharedValues,
     jobs: Receiver<Batch>,
     shared: &Shared,
-    witness: &mut Witness,
+    searcher: &mut Searcher,
     moves: &OctalMoves,
 ) -> SparseStats {
     let mut stats = SparseStats::default();
     let mut busy = Duration::ZERO;
+    let mut idle = Duration::ZERO;
     let mut last_epoch = None;
     let lock = || shared.report.lock().expect("no thread panics holding it");
-    while let Some(batch) = next_batch(&jobs) {
+    loop {
+        let waiting = Instant::now();
+        let next = next_batch(&jobs);
+        idle += waiting.elapsed();
+        let Some(batch) = next else { break };
         {
             let mut report = lock();
             // a batch of a rolled-back epoch, or after a known failure: not needed
@@ -286,7 +316,7 @@ fn verify(
         if last_epoch != Some(batch.epoch) {
             // this state's last search may have read values a rollback has rewritten since
             // (a batch after the failed one, on this thread): its carry is not valid here
-            witness.forget_carry();
+            searcher.witness.forget_carry();
             last_epoch = Some(batch.epoch);
         }
         let start = Instant::now();
@@ -298,17 +328,28 @@ fn verify(
                 cut = true; // an earlier batch failed: the lead will discard this one
                 break;
             }
-            let found;
-            (found, words) = words.split_at(job.words);
             // SAFETY: G(0..job.n) were written before this job was sent, and are not written
             // again until this thread has cleared its `busy` entry (see `roll_back`).
             let g = unsafe { values.prefix(job.n) };
-            let open = Open {
-                found,
-                free: job.free,
-                last: job.last,
+            let v = match job.work {
+                Work::Wide {
+                    span,
+                    last,
+                    words: count,
+                } => {
+                    let found;
+                    (found, words) = words.split_at(count);
+                    let open = Open {
+                        found,
+                        free: job.free,
+                        last,
+                    };
+                    searcher.witness.search(moves, span, &mut stats, g, open)
+                }
+                Work::Word { found, blocked } => {
+                    searcher.word.search(moves, g, found, blocked, &mut stats)
+                }
             };
-            let v = witness.search(moves, job.span, &mut stats, g, open);
             stats.second_searches += 1;
             if v != job.free {
                 failure = Some((batch.seq, job.n, v));
@@ -325,7 +366,13 @@ fn verify(
                 shared.failed.store(true, Ordering::Release);
             }
         } else if !cut {
-            report.done.insert(batch.seq, batch.upto);
+            if batch.seq == report.next_seq {
+                // in order (always, with one verifier): no need to go through `done`
+                report.confirmed = report.confirmed.max(batch.upto);
+                report.next_seq += 1;
+            } else {
+                report.done.insert(batch.seq, batch.upto);
+            }
             while let Some(upto) = {
                 let next = report.next_seq;
                 report.done.remove(&next)
@@ -334,10 +381,16 @@ fn verify(
                 report.next_seq += 1;
             }
         }
+        // a notification is a system call: only when the lead waits for one (it sets
+        // `lead_waits` under the lock before it waits, so none is missed)
+        let wake = report.lead_waits;
         drop(report);
-        shared.changed.notify_all();
+        if wake {
+            shared.changed.notify_all();
+        }
     }
     stats.verify_nanos += busy.as_nanos() as u64;
+    stats.verifier_idle_nanos += idle.as_nanos() as u64;
     stats
 }
 
@@ -436,12 +489,28 @@ impl Lead<'_> {
             if !alive() {
                 panic!("a verifying thread of the pipeline stopped");
             }
+            if start.elapsed() < SPIN {
+                // most waits are short (the verifiers' last batches): poll before sleeping,
+                // whose wake-up costs the lead more than the wait
+                drop(report);
+                for _ in 0..64 {
+                    std::hint::spin_loop();
+                }
+                report = self
+                    .shared
+                    .report
+                    .lock()
+                    .expect("no thread panics holding it");
+                continue;
+            }
+            report.lead_waits = true;
             report = self
                 .shared
                 .changed
                 .wait_timeout(report, Duration::from_millis(100))
                 .expect("the verifier never panics holding it")
                 .0;
+            report.lead_waits = false;
         };
         self.waited += start.elapsed();
         result
@@ -463,11 +532,15 @@ impl Lead<'_> {
 
 impl RareCommon {
     /// Whether the pipeline can compute heap `n` (the state is in step with `G(0..n)`): the
-    /// sparse mode on the wide path.
+    /// sparse mode, on either path, once the split has been reviewed (before that nearly
+    /// every value is a new key, which the lead may take only once confirmed).
     pub(super) fn pipelines(&self, n: usize) -> bool {
-        self.mode == Mode::Sparse
-            && (self.span > 64 || self.tuning.force_wide)
-            && n + 1 < u32::MAX as usize
+        self.mode == Mode::Sparse && n >= self.tuning.first_review && n + 1 < u32::MAX as usize
+    }
+
+    /// Whether heap `n`'s value is computed on the one-word path.
+    fn narrow(&self) -> bool {
+        self.span <= 64 && !self.tuning.force_wide
     }
 
     /// Whether taking `G(n) = v` changes nothing in the engine's state but one count, so that
@@ -491,13 +564,22 @@ impl RareCommon {
         let shared_values = SharedValues {
             ptr: values.as_mut_ptr(),
         };
-        // the first verifier takes the witness state, the others extra ones; the lead searches
-        // with the spare one
+        // the first verifier takes the search states, the others extra ones; the lead searches
+        // with the spare ones
         let verifiers = self.threads.max(2) - 1;
         let spare = self.wide.spare.take().unwrap_or_default();
-        let mut states = vec![std::mem::replace(&mut self.wide.witness, spare)];
-        states.append(&mut self.wide.extra);
-        states.resize_with(verifiers.max(states.len()), Witness::default);
+        let mut witnesses = vec![std::mem::replace(&mut self.wide.witness, spare)];
+        witnesses.append(&mut self.wide.extra);
+        witnesses.resize_with(verifiers.max(witnesses.len()), Witness::default);
+        let spare = self.word.spare.take().unwrap_or_default();
+        let mut words = vec![std::mem::replace(&mut self.word.search, spare)];
+        words.append(&mut self.word.extra);
+        words.resize_with(witnesses.len(), WordSearch::default);
+        let mut states: Vec<Searcher> = witnesses
+            .into_iter()
+            .zip(words)
+            .map(|(witness, word)| Searcher { witness, word })
+            .collect();
         let moves = self.moves.clone();
         let shared = Shared {
             report: Mutex::new(Report {
@@ -512,14 +594,15 @@ impl RareCommon {
         let (senders, receivers): (Vec<_>, Vec<_>) =
             (0..verifiers).map(|_| sync_channel::<Batch>(QUEUE)).unzip();
         let (start, lead_before) = (Instant::now(), self.stats.lead_searches);
-        let (result, confirmed, stats) = std::thread::scope(|scope| {
+        let (result, confirmed, mut stats) = std::thread::scope(|scope| {
             let (shared, moves) = (&shared, &moves);
             let handles: Vec<_> = receivers
                 .into_iter()
                 .zip(states.iter_mut())
                 .enumerate()
-                .map(|(me, (receiver, witness))| {
-                    scope.spawn(move || verify(me, shared_values, receiver, shared, witness, moves))
+                .map(|(me, (receiver, searcher))| {
+                    scope
+                        .spawn(move || verify(me, shared_values, receiver, shared, searcher, moves))
                 })
                 .collect();
             let mut lead = Lead {
@@ -537,8 +620,10 @@ impl RareCommon {
                 waited: Duration::ZERO,
             };
             let alive = || handles.iter().all(|h| !h.is_finished());
+            let spawned = start.elapsed();
             let result = self.lead(&mut lead, end, &alive);
             let (confirmed, waited) = (lead.confirmed, lead.waited);
+            let joining = Instant::now();
             drop(lead); // closes the channels: the verifiers end
             let mut stats = SparseStats::default();
             for handle in handles {
@@ -548,12 +633,20 @@ impl RareCommon {
                 stats.add(&theirs);
             }
             stats.lead_wait_nanos += waited.as_nanos() as u64;
+            stats.setup_nanos += (spawned + joining.elapsed()).as_nanos() as u64;
             (result, confirmed, stats)
         });
-        let mut states = states.into_iter();
-        let first = states.next().expect("one verifier at least");
+        stats.pipeline_nanos += start.elapsed().as_nanos() as u64;
+        let (witnesses, words): (Vec<_>, Vec<_>) =
+            states.into_iter().map(|s| (s.witness, s.word)).unzip();
+        let mut witnesses = witnesses.into_iter();
+        let first = witnesses.next().expect("one verifier at least");
         self.wide.spare = Some(std::mem::replace(&mut self.wide.witness, first));
-        self.wide.extra = states.collect();
+        self.wide.extra = witnesses.collect();
+        let mut words = words.into_iter();
+        let first = words.next().expect("one verifier at least");
+        self.word.spare = Some(std::mem::replace(&mut self.word.search, first));
+        self.word.extra = words.collect();
         let waited = Duration::from_nanos(stats.lead_wait_nanos);
         let lead_searches = self.stats.lead_searches - lead_before;
         self.backoff
@@ -586,25 +679,50 @@ impl RareCommon {
             }
             // SAFETY: the lead wrote G(0..n) and writes nothing while `g` lives.
             let g = unsafe { lead.values.prefix(n) };
-            let value = match self.candidate_wide(g) {
-                Candidate::Proved(v) => v,
-                // after failures close together, or while the second thread is behind: search
-                // here (against the same values)
-                Candidate::Open { free, last } if lead.cautious > 0 || lead.behind() => {
-                    self.stats.lead_searches += 1;
-                    self.search_wide(g, free, last)
+            let narrow = self.narrow();
+            let value = if narrow {
+                match self.candidate_word(g) {
+                    WordCandidate::Proved(v) => v,
+                    WordCandidate::Open { found, blocked }
+                        if lead.cautious > 0 || lead.behind() =>
+                    {
+                        self.stats.lead_searches += 1;
+                        self.word
+                            .search
+                            .search(&self.moves, g, found, blocked, &mut self.stats)
+                    }
+                    WordCandidate::Open { found, blocked } => {
+                        lead.pending.jobs.push(Job {
+                            n,
+                            free: WordCandidate::free(found, blocked),
+                            work: Work::Word { found, blocked },
+                        });
+                        WordCandidate::free(found, blocked)
+                    }
                 }
-                Candidate::Open { free, last } => {
-                    let words = self.found_words();
-                    lead.pending.found.extend_from_slice(words);
-                    lead.pending.jobs.push(Job {
-                        n,
-                        span: self.span,
-                        free,
-                        last,
-                        words: words.len(),
-                    });
-                    free
+            } else {
+                match self.candidate_wide(g) {
+                    Candidate::Proved(v) => v,
+                    // after failures close together, or while the second thread is behind: search
+                    // here (against the same values)
+                    Candidate::Open { free, last } if lead.cautious > 0 || lead.behind() => {
+                        self.stats.lead_searches += 1;
+                        self.search_wide(g, free, last)
+                    }
+                    Candidate::Open { free, last } => {
+                        let words = self.found_words();
+                        lead.pending.found.extend_from_slice(words);
+                        lead.pending.jobs.push(Job {
+                            n,
+                            free,
+                            work: Work::Wide {
+                                span: self.span,
+                                last,
+                                words: words.len(),
+                            },
+                        });
+                        free
+                    }
                 }
             };
             lead.cautious = lead.cautious.saturating_sub(1);
@@ -615,7 +733,7 @@ impl RareCommon {
                 self.counts[2 * value + (n & 1)] += 1;
                 self.seen = n + 1;
                 lead.next = n + 1;
-                if lead.pending.jobs.len() >= JOB_BATCH {
+                if lead.pending.jobs.len() >= if narrow { WORD_BATCH } else { JOB_BATCH } {
                     lead.offer(n + 1);
                 }
                 continue;
@@ -658,11 +776,13 @@ impl RareCommon {
                 .iter()
                 .any(|b| b.is_some_and(|seq| seq > failed_seq))
             {
+                report.lead_waits = true;
                 report = shared
                     .changed
                     .wait_timeout(report, Duration::from_millis(10))
                     .expect("no thread panics holding it")
                     .0;
+                report.lead_waits = false;
             }
             lead.waited += start.elapsed();
         }
@@ -676,6 +796,7 @@ impl RareCommon {
         self.seen = f;
         // the maps prepared for later heaps hold options of the discarded values
         self.drop_map_block(f);
+        self.drop_word_block();
         lead.epoch += 1;
         lead.seq = 0;
         lead.pending = Batch::new(lead.epoch);
