@@ -96,6 +96,14 @@ fn main() {
             secs_of(s.verify_nanos),
             secs_of(s.verifier_idle_nanos),
         );
+        println!(
+            "threads' CPU in the pipeline (scheduler statistics): the lead {:.2} s (and {:.2} s \
+             waiting for a core), the verifiers {:.2} s (and {:.2} s waiting for a core)",
+            secs_of(s.lead_cpu_nanos),
+            secs_of(s.lead_runqueue_nanos),
+            secs_of(s.verifier_cpu_nanos),
+            secs_of(s.verifier_runqueue_nanos),
+        );
     }
     // part of the driver's time on the caller's thread: the period detector, value by value
     let start = Instant::now();

@@ -205,6 +205,15 @@ pub struct SparseStats {
     pub pipeline_nanos: u64,
     /// Pipeline: nanoseconds the lead spent starting and joining the verifying threads.
     pub setup_nanos: u64,
+    /// Pipeline: CPU time of the lead thread inside the pipeline, and its time waiting for a
+    /// core (nanoseconds; Linux's `/proc/thread-self/schedstat`, 0 elsewhere).
+    pub lead_cpu_nanos: u64,
+    /// See `lead_cpu_nanos`.
+    pub lead_runqueue_nanos: u64,
+    /// Pipeline: CPU time of the verifying threads, and their time waiting for a core (summed).
+    pub verifier_cpu_nanos: u64,
+    /// See `verifier_cpu_nanos`.
+    pub verifier_runqueue_nanos: u64,
 }
 
 impl SparseStats {
@@ -227,6 +236,10 @@ impl SparseStats {
         self.verifier_idle_nanos += other.verifier_idle_nanos;
         self.pipeline_nanos += other.pipeline_nanos;
         self.setup_nanos += other.setup_nanos;
+        self.lead_cpu_nanos += other.lead_cpu_nanos;
+        self.lead_runqueue_nanos += other.lead_runqueue_nanos;
+        self.verifier_cpu_nanos += other.verifier_cpu_nanos;
+        self.verifier_runqueue_nanos += other.verifier_runqueue_nanos;
     }
 }
 
@@ -509,10 +522,10 @@ impl RareCommon {
         }
     }
 
-    /// Let the engine use `threads` threads (0: one per core). With two or more, values on
-    /// the wide path (sparse mode, values of 64 and more) are computed by a pipeline: the
-    /// candidates on the caller's thread, their witness searches on the `threads - 1` others
-    /// (see [`pipeline`]). The values are the same whatever the number.
+    /// Let the engine use `threads` threads (0: one per core). With two or more, the sparse
+    /// mode's values (on either path) are computed by a pipeline: the candidates on the
+    /// caller's thread, their witness searches on the `threads - 1` others (see
+    /// [`pipeline`]). The values are the same whatever the number.
     /// Only [`SequenceEngine::next_values`] (which the driver calls) uses the threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = match threads {

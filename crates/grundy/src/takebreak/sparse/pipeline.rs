@@ -1,13 +1,20 @@
-//! The wide path on two or more threads: a speculative pipeline of the two stages of a heap.
+//! The sparse mode on two or more threads: a speculative pipeline of the two stages of a heap.
 //!
-//! A heap's value on the wide path ([`super::wide`]) is found in two stages: the *candidate*
-//! (every option with a rare position marked, the first value neither marked nor producible by
-//! two common positions) and the *witness search*, which proves the candidate by finding, for
-//! every value below it that is still missing, a split of two common positions producing it.
-//! The search almost always succeeds (Officers: all but about 0.08% of the heaps), and when it
-//! does the value *is* the candidate. So the lead thread (the caller's) computes candidates heap
-//! after heap and writes `G(n) = candidate` at once, and a second thread runs the witness
-//! search of each heap behind it, against the values exactly as the lead used them.
+//! A heap's value in the sparse mode is found in two stages, on either path (the one-word path
+//! of [`super::word`] while every value is below 64, the wide path of [`super::wide`] beyond):
+//! the *candidate* (every option with a rare position marked, the first value neither marked
+//! nor producible by two common positions) and the *witness search*, which proves the
+//! candidate by finding, for every value below it that is still missing, a split of two common
+//! positions producing it. The search almost always succeeds (Officers: all but about 0.08% of
+//! the heaps), and when it does the value *is* the candidate. So the lead thread (the caller's)
+//! computes candidates heap after heap and writes `G(n) = candidate` at once, and the other
+//! threads run the witness search of each heap behind it, against the values exactly as the
+//! lead used them. The two paths differ only in what a job carries (the wide path's packed
+//! options and span, the one-word path's option word and blocked values: [`Work`]) and in the
+//! search state each verifier keeps ([`Searcher`]); a search's value never depends on that
+//! state (hints, cursors and carries only make it faster), so which thread searches a heap
+//! does not change its value. A batch may hold jobs of both paths (a value of 64 changes the
+//! span, which the lead takes only once every earlier heap is confirmed, see below).
 //!
 //! Every value stays proved. When the second thread finds a heap `f` whose witnesses are not
 //! all there, its search has computed the true `G(f)` (the smallest value without a witness,
@@ -51,16 +58,48 @@
 //!   under the same lock before it marks the batch as read, so no batch of the old epoch is
 //!   read after the rewrite.
 //!
-//! What more threads buy, on paper (this machine has two cores and was shared: not measured).
-//! The lead's stage (candidates: Officers' register marks, 0.146's far maps) is serial; the
-//! witness searches are spread. With a share `w` of one thread's CPU in the searches (Officers
-//! about 2/3, 0.146 about 1/2 by the profile in the module docs of [`super`]) the lead alone
-//! bounds the speed-up at `1 / (1 - w)`: about 3x for Officers and 2x for 0.146 however many
-//! threads, reached with `1 / (1 - w)` threads (3 and 2). Past that, more verifiers wait. Going
-//! further needs the candidate stage spread too: blocks of heaps whose far maps are built by
-//! different threads (the maps of a block depend only on values far below it), which this
-//! module does not do.
+//! # What synchronisation costs, and how it is kept small
+//! Per batch (16 heaps on the wide path, about 10 µs of Officers' searches; 128 on the
+//! one-word path, whose searches take some 70 ns): one message on a bounded channel, two
+//! uncontended locks of the report by the verifier, and nothing else. A verifier wakes the
+//! lead (`Condvar::notify_all`, a system call each time) only when the lead has said under
+//! the lock that it waits (`Report::lead_waits`); the lead polls for about 20 µs before it
+//! sleeps, since most waits are for the last batches in the queue. The flags read at every heap
+//! or job (`failed`, `failed_seq`) sit on cache lines of their own ([`Flag`]), away from the
+//! mutex the verifiers write. Each call of [`RareCommon::pipeline`] starts and joins its
+//! threads and ends with the queues drained, so the driver hands an engine that batches chunks
+//! that grow while they take under 25 ms (`driver::BATCH_TIME`): a few dozen calls per second,
+//! not one per 4,096 values.
 //!
+//! # What more threads buy, on paper
+//! The lead does, per heap, everything but the witness search: the candidate stage, the
+//! bookkeeping of the speculation, and between calls the driver (its period detector). The
+//! verifiers share the searches, and the lead takes searches itself whenever the verifiers'
+//! queues are full, so on `t` threads a run takes about `max(L, (L + S + O) / t)`, where `L` is
+//! the lead's own share of one thread's time, `S` the searches' and `O` the pipeline's
+//! overhead. Measured shares on one thread (`perf record -e cpu-clock` of `sparse_profile`,
+//! to 2^22, issue 25's third pass; see docs/performance.md): Officers, searches about 61%
+//! (`take_in_bits` 31%, the rest of `Witness::search` 22%, `collect_wanted_xors` 7%), the
+//! candidate stage about 32% (`far_words_avx512` 24%, `candidate_wide` 7%, packing 2%), the
+//! rest (bookkeeping, the driver) about 7%; 0.16, searches about 50% (`WordSearch::search`
+//! 46%, `xor_mask` 4%), the candidate stage about 24% (`candidate_word` 16%, `far_masks` 7%),
+//! the serial engine's bookkeeping (`sync`, `next_value`: a count in the pipeline) about 10%,
+//! the driver about 9%. So `L` is about 0.39 for Officers and about 0.35 for 0.16: two threads
+//! can reach 2x only with the lead taking some searches (it does: the queues fill), and the
+//! bound `1 / L` is about 2.6x for Officers and 2.9x for 0.16, reached with three threads.
+//! Eight or 64 cores buy nothing more: the extra verifiers wait. (0.146: the far maps about
+//! 35%, the candidate stage's rest about 6%, searches about 47%: `1 / L` about 2.2x.)
+//!
+//! Going past `1 / L` needs the candidate stage spread too, and the rare options are where it
+//! can be: heap `n + d`'s options with a rare position `r >= d` read only `G(m - r)` with
+//! `m - r <= n`, values the lead has already written. With a window of `d` heaps, stripes of
+//! the rare list (Rogalski's organisation) could be marked by other threads ahead of the lead,
+//! leaving it the rare positions below `d`, the take moves and the mex: `L` would shrink to the
+//! bookkeeping and the driver (about 10% of a thread), so about 8 threads could be kept busy
+//! before the lead limits again. On 64 cores the serial part (the lead's per-heap mex and
+//! bookkeeping, about 0.1 µs per heap) bounds Officers near 10 million values/s whatever is
+//! spread; a run would need the driver's detector off the lead as well. Not built.
+
 //! # Sharing the values without a data race
 //! The values live in the caller's `Vec<u16>`, with room reserved for the whole batch up front
 //! (so the buffer never moves); during the batch neither thread touches the `Vec` itself, only
@@ -254,9 +293,41 @@ struct Shared {
     report: Mutex<Report>,
     changed: Condvar,
     /// Set with `report.failure` (read without the lock at every heap).
-    failed: AtomicBool,
+    failed: Flag<AtomicBool>,
     /// `report.failure`'s batch (`u64::MAX`: none): verifiers stop reading later batches.
-    failed_seq: AtomicU64,
+    failed_seq: Flag<AtomicU64>,
+}
+
+/// A flag read at every heap or job and written only at failures, on a cache line of its own:
+/// beside the mutex (which a verifier writes twice per batch) every read would miss.
+#[repr(align(128))]
+struct Flag<T>(T);
+
+impl<T> std::ops::Deref for Flag<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The calling thread's CPU time and time spent waiting for a core so far, in nanoseconds
+/// (Linux's scheduler statistics, updated at scheduler ticks; `(0, 0)` where there are none):
+/// what the pipeline's threads did, apart from what the machine's other jobs took from them.
+fn thread_times() -> (u64, u64) {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    let mut fields = text
+        .split_whitespace()
+        .map(|x| x.parse::<u64>().unwrap_or(0));
+    (fields.next().unwrap_or(0), fields.next().unwrap_or(0))
+}
+
+/// `thread_times()` since `before`.
+fn thread_times_since(before: (u64, u64)) -> (u64, u64) {
+    let now = thread_times();
+    (
+        now.0.saturating_sub(before.0),
+        now.1.saturating_sub(before.1),
+    )
 }
 
 /// How long the second thread polls for the next batch before it sleeps: batches come every
@@ -296,6 +367,7 @@ fn verify(
     let mut stats = SparseStats::default();
     let mut busy = Duration::ZERO;
     let mut idle = Duration::ZERO;
+    let times = thread_times();
     let mut last_epoch = None;
     let lock = || shared.report.lock().expect("no thread panics holding it");
     loop {
@@ -391,6 +463,7 @@ fn verify(
     }
     stats.verify_nanos += busy.as_nanos() as u64;
     stats.verifier_idle_nanos += idle.as_nanos() as u64;
+    (stats.verifier_cpu_nanos, stats.verifier_runqueue_nanos) = thread_times_since(times);
     stats
 }
 
@@ -588,12 +661,13 @@ impl RareCommon {
                 ..Report::default()
             }),
             changed: Condvar::new(),
-            failed: AtomicBool::new(false),
-            failed_seq: AtomicU64::new(u64::MAX),
+            failed: Flag(AtomicBool::new(false)),
+            failed_seq: Flag(AtomicU64::new(u64::MAX)),
         };
         let (senders, receivers): (Vec<_>, Vec<_>) =
             (0..verifiers).map(|_| sync_channel::<Batch>(QUEUE)).unzip();
         let (start, lead_before) = (Instant::now(), self.stats.lead_searches);
+        let times = thread_times();
         let (result, confirmed, mut stats) = std::thread::scope(|scope| {
             let (shared, moves) = (&shared, &moves);
             let handles: Vec<_> = receivers
@@ -637,6 +711,7 @@ impl RareCommon {
             (result, confirmed, stats)
         });
         stats.pipeline_nanos += start.elapsed().as_nanos() as u64;
+        (stats.lead_cpu_nanos, stats.lead_runqueue_nanos) = thread_times_since(times);
         let (witnesses, words): (Vec<_>, Vec<_>) =
             states.into_iter().map(|s| (s.witness, s.word)).unzip();
         let mut witnesses = witnesses.into_iter();
