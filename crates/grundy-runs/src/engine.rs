@@ -85,7 +85,7 @@ impl Engine {
     }
 
     /// Let the engine use `threads` threads (0: one per core). Only the rare/common engine
-    /// uses more than one, and only on its wide path (values of 64 and more, sparse mode):
+    /// uses more than one, and only in its sparse mode (either path):
     /// its pipeline of one lead and `threads - 1` verifying threads
     /// ([`RareCommon::set_threads`]). The values do not depend on it.
     pub fn set_threads(&mut self, threads: usize) {

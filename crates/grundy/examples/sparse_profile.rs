@@ -1,12 +1,11 @@
 //! Where the rare/common engine spends its work on one code: values per second and the work
 //! counters ([`SparseStats`]). Run:
 //! `cargo run --release -p grundy --example sparse_profile [CODE] [N] [THREADS]` (default 0.6 to
-//! 2^20 on one thread; with 2 threads the wide path's two-thread pipeline, and the time of its
-//! stages).
+//! 2^20 on one thread; with 2 or more threads the pipeline, and the time of its stages). The
+//! values are computed through the driver, as the CLI computes them.
 
-use grundy::takebreak::driver::PROGRESS_EVERY;
-use grundy::takebreak::sparse::RareCommon;
-use grundy::takebreak::{Code, SequenceEngine};
+use grundy::takebreak::sparse::{RareCommon, SplitPolicy, Tuning};
+use grundy::takebreak::{compute, Code, Finish, PeriodDetector, Rules};
 use std::time::Instant;
 
 fn main() {
@@ -24,15 +23,21 @@ fn main() {
         .next()
         .map(|s| s.parse().expect("a number of threads"))
         .unwrap_or(1);
-    let mut engine = RareCommon::new(&code).expect("an octal code");
+    // SPARSE_PROFILE_NO_BACKOFF=1: the pipeline on every batch, even when the machine's other
+    // jobs keep the threads from overlapping (to measure the pipeline itself on a busy machine)
+    let tuning = Tuning {
+        pipeline_backoff: std::env::var_os("SPARSE_PROFILE_NO_BACKOFF").is_none(),
+        ..Tuning::default()
+    };
+    let mut engine =
+        RareCommon::with_policy(&code, SplitPolicy::Frequency, tuning).expect("an octal code");
     engine.set_threads(threads);
-    let mut g: Vec<u16> = Vec::with_capacity(n);
+    let rules = Rules::Code(code.clone());
     let start = Instant::now();
-    // in the driver's chunks (see grundy::takebreak::drive)
-    while g.len() < n {
-        let count = PROGRESS_EVERY.min(n - g.len());
-        engine.next_values(&mut g, count).expect("values");
-    }
+    // through the driver, as the CLI (its chunks, its period detector)
+    let g = compute(&rules, n - 1, Finish::ComputeAll, &mut engine, None)
+        .expect("values")
+        .values;
     let checksum = g.iter().fold(0u64, |c, &v| {
         c.wrapping_mul(1_000_003).wrapping_add(v as u64)
     });
@@ -61,16 +66,53 @@ fn main() {
         s.dense_values
     );
     if threads > 1 {
+        let secs_of = |nanos: u64| nanos as f64 * 1e-9;
         println!(
-            "pipeline: {} values, {} rollbacks ({} speculated values discarded); witness \
-             searches: {} on the second thread ({:.2} s), {} on the lead; the lead waited {:.2} s",
+            "pipeline: {} values ({} on one thread), {} rollbacks ({} speculated values \
+             discarded); witness searches: {} on the verifiers ({:.2} s), {} on the lead; the \
+             lead waited {:.2} s",
             s.pipelined,
+            n as u64 - s.pipelined,
             s.rollbacks,
             s.discarded,
             s.second_searches,
-            s.verify_nanos as f64 * 1e-9,
+            secs_of(s.verify_nanos),
             s.lead_searches,
-            s.lead_wait_nanos as f64 * 1e-9
+            secs_of(s.lead_wait_nanos)
+        );
+        // the lead's searches timed at the verifiers' mean (timing each would cost more)
+        let per_search = s.verify_nanos as f64 / s.second_searches.max(1) as f64;
+        let lead_search = s.lead_searches as f64 * per_search * 1e-9;
+        let inside = secs_of(s.pipeline_nanos);
+        println!(
+            "stages: wall {secs:.2} s, of it {inside:.2} s in the pipeline and {:.2} s outside \
+             it; in the pipeline the lead: threads started and joined {:.3} s, waited {:.3} s, \
+             searched about {lead_search:.2} s, candidates and the rest about {:.2} s; the \
+             verifiers: searched {:.2} s, waited for batches {:.2} s (summed)",
+            secs - inside,
+            secs_of(s.setup_nanos),
+            secs_of(s.lead_wait_nanos),
+            inside - secs_of(s.setup_nanos) - secs_of(s.lead_wait_nanos) - lead_search,
+            secs_of(s.verify_nanos),
+            secs_of(s.verifier_idle_nanos),
+        );
+        println!(
+            "threads' CPU in the pipeline (scheduler statistics): the lead {:.2} s (and {:.2} s \
+             waiting for a core), the verifiers {:.2} s (and {:.2} s waiting for a core)",
+            secs_of(s.lead_cpu_nanos),
+            secs_of(s.lead_runqueue_nanos),
+            secs_of(s.verifier_cpu_nanos),
+            secs_of(s.verifier_runqueue_nanos),
         );
     }
+    // part of the driver's time on the caller's thread: the period detector, value by value
+    let start = Instant::now();
+    let mut detector = PeriodDetector::for_rules(&rules);
+    for k in 1..=g.len() {
+        detector.push_from(&g[..k]);
+    }
+    println!(
+        "the driver's period detector over these values: {:.3} s",
+        start.elapsed().as_secs_f64()
+    );
 }

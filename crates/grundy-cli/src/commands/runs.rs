@@ -46,9 +46,9 @@ pub struct RunOptions {
     /// where it first occurs, the rare heaps, and the SHA-256 of G(0..=N)
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
-    /// Threads (0: one per core). With 2 or more, the rare/common engine computes values of 64
-    /// and more on all of them (candidates on one, their proofs on the others); other engines
-    /// and paths run on one. The values are the same
+    /// Threads (0: one per core). With 2 or more, the rare/common engine's sparse mode computes
+    /// on all of them (candidates on one, their proofs on the others); other engines and modes
+    /// run on one. The values are the same
     #[arg(
         long,
         value_name = "N",
@@ -179,8 +179,8 @@ pub fn run_long(
     let finished = finished?;
     if options.threads != 1 && finished.engine.threads_used() == 1 {
         tell(grundy_runs::Message::Note(format!(
-            "--threads {}: only the rare/common engine's values of 64 and more (sparse mode) \
-             are computed on two threads; this run computed on one",
+            "--threads {}: only the rare/common engine's sparse mode computes on several \
+             threads; this run computed on one",
             options.threads
         )));
     }

@@ -191,7 +191,7 @@ def takebreak(
     ``callable(done, total)``).
 
     ``threads`` is the CLI's ``--threads``: with 2 (or 0, one per core) the rare/common engine
-    computes values of 64 and more as a two-stage pipeline, candidates on one thread and their
+    computes its sparse mode as a two-stage pipeline, candidates on one thread and their
     proofs on another (Officers runs about 1.5 times faster in wall time on two free cores); the
     values do not depend on it. ``report["threads"]`` says how many threads computed values.
 

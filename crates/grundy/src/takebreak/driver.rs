@@ -21,8 +21,33 @@ use super::rules::Rules;
 use crate::Error;
 use serde::Serialize;
 
-/// How often (in heap sizes) the progress callback is called.
+/// How often (in heap sizes) the progress callback is called (at most; an engine that
+/// batches is handed longer chunks, see [`BATCH_TIME`]).
 pub const PROGRESS_EVERY: usize = 1 << 12;
+
+/// An engine that batches ([`SequenceEngine::batches`]: the rare/common engine on several
+/// threads) is handed chunks of [`PROGRESS_EVERY`] values at first, twice as many after each
+/// chunk that took less than this (up to [`MAX_BATCH`]), half as many after one that took more
+/// than four times this: each chunk starts and drains its threads' pipeline, which costs tens of
+/// microseconds, while the callback still comes several times a second.
+pub const BATCH_TIME: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// The longest chunk an engine that batches is handed.
+pub const MAX_BATCH: usize = 1 << 18;
+
+/// The next chunk of an engine that batches, from `from` values on, with chunks of `batch` (a
+/// power of two) wanted: up to the next multiple of `batch`, or of the largest power of two
+/// at most `from` if that is smaller (so that a chunk never passes over a power of two beyond
+/// [`PROGRESS_EVERY`]: those are the callback's points of `--results`).
+pub fn batch_chunk(from: usize, batch: usize) -> usize {
+    let below = if from == 0 {
+        PROGRESS_EVERY
+    } else {
+        1 << (usize::BITS - 1 - from.leading_zeros())
+    };
+    let step = batch.min(below).max(PROGRESS_EVERY);
+    step - from % step
+}
 
 /// When a run to `n` ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -238,21 +263,28 @@ pub(crate) fn drive(
     if plan.finish == Finish::ComputeAll && target <= plan.max_values {
         values.reserve_exact(target - values.len());
     }
+    let mut batch = PROGRESS_EVERY;
     'run: while values.len() < target {
         if values.len() >= plan.max_values {
             return Ok(Ended::OverBudget(values));
         }
-        // an engine that batches computes up to the next multiple of PROGRESS_EVERY (the hook's
-        // points), the target or the budget in one call; the detector sees the values one by
-        // one
+        // an engine that batches computes up to the next multiple of its chunk (a multiple of
+        // PROGRESS_EVERY: the hook's points), the target or the budget in one call; the
+        // detector sees the values one by one
         let from = values.len();
-        let chunk = if engine.batches() {
-            PROGRESS_EVERY - from % PROGRESS_EVERY
-        } else {
-            1
-        };
+        let batches = engine.batches();
+        let chunk = if batches { batch_chunk(from, batch) } else { 1 };
         let count = chunk.min(target - from).min(plan.max_values - from);
+        let started = batches.then(std::time::Instant::now);
         engine.next_values(&mut values, count)?;
+        if let Some(started) = started {
+            let took = started.elapsed();
+            if took < BATCH_TIME && count == chunk {
+                batch = (2 * batch).min(MAX_BATCH);
+            } else if took > 4 * BATCH_TIME {
+                batch = (batch / 2).max(PROGRESS_EVERY);
+            }
+        }
         debug_assert_eq!(values.len(), from + count);
         for k in from..values.len() {
             detector.push_from(&values[..=k]);
@@ -321,6 +353,33 @@ pub(crate) fn summarise(
 mod tests {
     use super::*;
     use crate::takebreak::naive::{sequence_of, Naive};
+
+    #[test]
+    fn batch_chunks_end_at_the_callback_points_and_pass_over_no_power_of_two() {
+        for batch in [PROGRESS_EVERY, 1 << 14, 1 << 16, MAX_BATCH] {
+            for from in (0..(1 << 21))
+                .step_by(1021)
+                .chain([0, 4096, 65536, 65537, 1 << 20])
+            {
+                let chunk = batch_chunk(from, batch);
+                let end = from + chunk;
+                assert!(
+                    chunk >= 1 && chunk <= batch.max(PROGRESS_EVERY),
+                    "{from} {batch}"
+                );
+                assert_eq!(end % PROGRESS_EVERY, 0, "{from} {batch}: ends at {end}");
+                // no power of two of PROGRESS_EVERY or more strictly inside (from, end)
+                let mut p = PROGRESS_EVERY;
+                while p < end {
+                    assert!(p <= from, "{from} {batch}: passes over {p}");
+                    p *= 2;
+                }
+            }
+        }
+        // the chunk grows with the run: the next multiple of the batch once past it
+        assert_eq!(batch_chunk(1 << 20, 1 << 16), 1 << 16);
+        assert_eq!(batch_chunk(5000, 1 << 16), 8192 - 5000);
+    }
 
     #[test]
     fn computes_exactly_n_plus_one_values_and_summarises() {

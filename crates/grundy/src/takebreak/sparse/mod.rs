@@ -199,6 +199,21 @@ pub struct SparseStats {
     pub verify_nanos: u64,
     /// Pipeline: nanoseconds the lead thread waited for the verifying threads.
     pub lead_wait_nanos: u64,
+    /// Pipeline: nanoseconds the verifying threads spent waiting for batches (summed).
+    pub verifier_idle_nanos: u64,
+    /// Pipeline: nanoseconds of the lead thread inside the pipeline (wall time of its calls).
+    pub pipeline_nanos: u64,
+    /// Pipeline: nanoseconds the lead spent starting and joining the verifying threads.
+    pub setup_nanos: u64,
+    /// Pipeline: CPU time of the lead thread inside the pipeline, and its time waiting for a
+    /// core (nanoseconds; Linux's `/proc/thread-self/schedstat`, 0 elsewhere).
+    pub lead_cpu_nanos: u64,
+    /// See `lead_cpu_nanos`.
+    pub lead_runqueue_nanos: u64,
+    /// Pipeline: CPU time of the verifying threads, and their time waiting for a core (summed).
+    pub verifier_cpu_nanos: u64,
+    /// See `verifier_cpu_nanos`.
+    pub verifier_runqueue_nanos: u64,
 }
 
 impl SparseStats {
@@ -218,6 +233,13 @@ impl SparseStats {
         self.second_searches += other.second_searches;
         self.verify_nanos += other.verify_nanos;
         self.lead_wait_nanos += other.lead_wait_nanos;
+        self.verifier_idle_nanos += other.verifier_idle_nanos;
+        self.pipeline_nanos += other.pipeline_nanos;
+        self.setup_nanos += other.setup_nanos;
+        self.lead_cpu_nanos += other.lead_cpu_nanos;
+        self.lead_runqueue_nanos += other.lead_runqueue_nanos;
+        self.verifier_cpu_nanos += other.verifier_cpu_nanos;
+        self.verifier_runqueue_nanos += other.verifier_runqueue_nanos;
     }
 }
 
@@ -407,7 +429,6 @@ pub struct RareCommon {
     seen: usize,
     next_review: usize,
     rare_trigger: u64,
-    hint_control: HintControl,
     word: word::WordState,
     wide: wide::WideState,
     stats: SparseStats,
@@ -457,7 +478,6 @@ impl RareCommon {
             seen: 0,
             next_review: 0,
             rare_trigger: 0,
-            hint_control: HintControl::default(),
             word: word::WordState::default(),
             wide: wide::WideState::default(),
             stats: SparseStats::default(),
@@ -487,8 +507,7 @@ impl RareCommon {
         self.seen = 0;
         self.next_review = self.tuning.first_review.max(1);
         self.rare_trigger = self.tuning.min_rare_budget as u64;
-        self.hint_control = HintControl::default();
-        self.word = word::WordState::new(self.moves.split.len());
+        self.word = word::WordState::default();
         self.wide = wide::WideState::default();
     }
 
@@ -503,10 +522,10 @@ impl RareCommon {
         }
     }
 
-    /// Let the engine use `threads` threads (0: one per core). With two or more, values on
-    /// the wide path (sparse mode, values of 64 and more) are computed by a pipeline: the
-    /// candidates on the caller's thread, their witness searches on the `threads - 1` others
-    /// (see [`pipeline`]). The values are the same whatever the number.
+    /// Let the engine use `threads` threads (0: one per core). With two or more, the sparse
+    /// mode's values (on either path) are computed by a pipeline: the candidates on the
+    /// caller's thread, their witness searches on the `threads - 1` others (see
+    /// [`pipeline`]). The values are the same whatever the number.
     /// Only [`SequenceEngine::next_values`] (which the driver calls) uses the threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = match threads {

@@ -1,13 +1,20 @@
-//! The wide path on two or more threads: a speculative pipeline of the two stages of a heap.
+//! The sparse mode on two or more threads: a speculative pipeline of the two stages of a heap.
 //!
-//! A heap's value on the wide path ([`super::wide`]) is found in two stages: the *candidate*
-//! (every option with a rare position marked, the first value neither marked nor producible by
-//! two common positions) and the *witness search*, which proves the candidate by finding, for
-//! every value below it that is still missing, a split of two common positions producing it.
-//! The search almost always succeeds (Officers: all but about 0.08% of the heaps), and when it
-//! does the value *is* the candidate. So the lead thread (the caller's) computes candidates heap
-//! after heap and writes `G(n) = candidate` at once, and a second thread runs the witness
-//! search of each heap behind it, against the values exactly as the lead used them.
+//! A heap's value in the sparse mode is found in two stages, on either path (the one-word path
+//! of [`super::word`] while every value is below 64, the wide path of [`super::wide`] beyond):
+//! the *candidate* (every option with a rare position marked, the first value neither marked
+//! nor producible by two common positions) and the *witness search*, which proves the
+//! candidate by finding, for every value below it that is still missing, a split of two common
+//! positions producing it. The search almost always succeeds (Officers: all but about 0.08% of
+//! the heaps), and when it does the value *is* the candidate. So the lead thread (the caller's)
+//! computes candidates heap after heap and writes `G(n) = candidate` at once, and the other
+//! threads run the witness search of each heap behind it, against the values exactly as the
+//! lead used them. The two paths differ only in what a job carries (the wide path's packed
+//! options and span, the one-word path's option word and blocked values: [`Work`]) and in the
+//! search state each verifier keeps ([`Searcher`]); a search's value never depends on that
+//! state (hints, cursors and carries only make it faster), so which thread searches a heap
+//! does not change its value. A batch may hold jobs of both paths (a value of 64 changes the
+//! span, which the lead takes only once every earlier heap is confirmed, see below).
 //!
 //! Every value stays proved. When the second thread finds a heap `f` whose witnesses are not
 //! all there, its search has computed the true `G(f)` (the smallest value without a witness,
@@ -51,16 +58,48 @@
 //!   under the same lock before it marks the batch as read, so no batch of the old epoch is
 //!   read after the rewrite.
 //!
-//! What more threads buy, on paper (this machine has two cores and was shared: not measured).
-//! The lead's stage (candidates: Officers' register marks, 0.146's far maps) is serial; the
-//! witness searches are spread. With a share `w` of one thread's CPU in the searches (Officers
-//! about 2/3, 0.146 about 1/2 by the profile in the module docs of [`super`]) the lead alone
-//! bounds the speed-up at `1 / (1 - w)`: about 3x for Officers and 2x for 0.146 however many
-//! threads, reached with `1 / (1 - w)` threads (3 and 2). Past that, more verifiers wait. Going
-//! further needs the candidate stage spread too: blocks of heaps whose far maps are built by
-//! different threads (the maps of a block depend only on values far below it), which this
-//! module does not do.
+//! # What synchronisation costs, and how it is kept small
+//! Per batch (16 heaps on the wide path, about 10 µs of Officers' searches; 128 on the
+//! one-word path, whose searches take some 70 ns): one message on a bounded channel, two
+//! uncontended locks of the report by the verifier, and nothing else. A verifier wakes the
+//! lead (`Condvar::notify_all`, a system call each time) only when the lead has said under
+//! the lock that it waits (`Report::lead_waits`); the lead polls for about 20 µs before it
+//! sleeps, since most waits are for the last batches in the queue. The flags read at every heap
+//! or job (`failed`, `failed_seq`) sit on cache lines of their own ([`Flag`]), away from the
+//! mutex the verifiers write. Each call of [`RareCommon::pipeline`] starts and joins its
+//! threads and ends with the queues drained, so the driver hands an engine that batches chunks
+//! that grow while they take under 25 ms (`driver::BATCH_TIME`): a few dozen calls per second,
+//! not one per 4,096 values.
 //!
+//! # What more threads buy, on paper
+//! The lead does, per heap, everything but the witness search: the candidate stage, the
+//! bookkeeping of the speculation, and between calls the driver (its period detector). The
+//! verifiers share the searches, and the lead takes searches itself whenever the verifiers'
+//! queues are full, so on `t` threads a run takes about `max(L, (L + S + O) / t)`, where `L` is
+//! the lead's own share of one thread's time, `S` the searches' and `O` the pipeline's
+//! overhead. Measured shares on one thread (`perf record -e cpu-clock` of `sparse_profile`,
+//! to 2^22, issue 25's third pass; see docs/performance.md): Officers, searches about 61%
+//! (`take_in_bits` 31%, the rest of `Witness::search` 22%, `collect_wanted_xors` 7%), the
+//! candidate stage about 32% (`far_words_avx512` 24%, `candidate_wide` 7%, packing 2%), the
+//! rest (bookkeeping, the driver) about 7%; 0.16, searches about 50% (`WordSearch::search`
+//! 46%, `xor_mask` 4%), the candidate stage about 24% (`candidate_word` 16%, `far_masks` 7%),
+//! the serial engine's bookkeeping (`sync`, `next_value`: a count in the pipeline) about 10%,
+//! the driver about 9%. So `L` is about 0.39 for Officers and about 0.35 for 0.16: two threads
+//! can reach 2x only with the lead taking some searches (it does: the queues fill), and the
+//! bound `1 / L` is about 2.6x for Officers and 2.9x for 0.16, reached with three threads.
+//! Eight or 64 cores buy nothing more: the extra verifiers wait. (0.146: the far maps about
+//! 35%, the candidate stage's rest about 6%, searches about 47%: `1 / L` about 2.2x.)
+//!
+//! Going past `1 / L` needs the candidate stage spread too, and the rare options are where it
+//! can be: heap `n + d`'s options with a rare position `r >= d` read only `G(m - r)` with
+//! `m - r <= n`, values the lead has already written. With a window of `d` heaps, stripes of
+//! the rare list (Rogalski's organisation) could be marked by other threads ahead of the lead,
+//! leaving it the rare positions below `d`, the take moves and the mex: `L` would shrink to the
+//! bookkeeping and the driver (about 10% of a thread), so about 8 threads could be kept busy
+//! before the lead limits again. On 64 cores the serial part (the lead's per-heap mex and
+//! bookkeeping, about 0.1 µs per heap) bounds Officers near 10 million values/s whatever is
+//! spread; a run would need the driver's detector off the lead as well. Not built.
+
 //! # Sharing the values without a data race
 //! The values live in the caller's `Vec<u16>`, with room reserved for the whole batch up front
 //! (so the buffer never moves); during the batch neither thread touches the `Vec` itself, only
@@ -78,6 +117,7 @@
 //!   jobs of the next epoch, sent after the rewrite.
 
 use super::wide::{Candidate, Open, Witness};
+use super::word::{WordCandidate, WordSearch};
 use super::{Mode, OctalMoves, RareCommon, SparseStats};
 use crate::takebreak::engine::value_too_large;
 use crate::Error;
@@ -87,8 +127,10 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError, TrySendE
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// Heaps whose witness searches are sent to the second thread in one message.
+/// Heaps whose witness searches are sent to a verifier in one message (the wide path) ...
 const JOB_BATCH: usize = 16;
+/// ... and on the one-word path, whose searches are some ten times shorter.
+const WORD_BATCH: usize = 128;
 /// Messages that may wait for the second thread (bounds how far the lead runs ahead).
 const QUEUE: usize = 4;
 /// Two rollbacks closer than this many heaps make the lead search every heap itself ...
@@ -164,14 +206,31 @@ impl SharedValues {
     }
 }
 
-/// One heap's witness search, as the lead left it (its `words` packed options are the next
-/// ones of its batch's `found`).
+/// One heap's witness search, as the lead left it: the heap, its candidate `free` (its
+/// value if the search succeeds) and what the search starts from.
 struct Job {
     n: usize,
-    span: usize,
     free: usize,
-    last: usize,
-    words: usize,
+    work: Work,
+}
+
+/// What a witness search starts from.
+enum Work {
+    /// The wide path ([`Witness::search`]): the span, the largest missing value below the
+    /// candidate, and `words` packed options (the next ones of the batch's `found`).
+    Wide {
+        span: usize,
+        last: usize,
+        words: usize,
+    },
+    /// The one-word path ([`WordSearch::search`]): the options found and the blocked values.
+    Word { found: u64, blocked: u64 },
+}
+
+/// A verifier's search states, one per path (each verifier has its own).
+pub(super) struct Searcher {
+    witness: Witness,
+    word: WordSearch,
 }
 
 /// Jobs of one epoch (the epoch changes at every rollback); `upto`: every heap below it has
@@ -216,6 +275,8 @@ struct Report {
     failure: Option<(u64, usize, usize)>,
     /// Per verifier: the batch (`seq`) it is reading values for, if any.
     busy: Vec<Option<u64>>,
+    /// Whether the lead waits on `Shared::changed` (verifiers notify it only then).
+    lead_waits: bool,
 }
 
 impl Report {
@@ -232,14 +293,49 @@ struct Shared {
     report: Mutex<Report>,
     changed: Condvar,
     /// Set with `report.failure` (read without the lock at every heap).
-    failed: AtomicBool,
+    failed: Flag<AtomicBool>,
     /// `report.failure`'s batch (`u64::MAX`: none): verifiers stop reading later batches.
-    failed_seq: AtomicU64,
+    failed_seq: Flag<AtomicU64>,
+}
+
+/// A flag read at every heap or job and written only at failures, on a cache line of its own:
+/// beside the mutex (which a verifier writes twice per batch) every read would miss.
+#[repr(align(128))]
+struct Flag<T>(T);
+
+impl<T> std::ops::Deref for Flag<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The calling thread's CPU time and time spent waiting for a core so far, in nanoseconds
+/// (Linux's scheduler statistics, updated at scheduler ticks; `(0, 0)` where there are none):
+/// what the pipeline's threads did, apart from what the machine's other jobs took from them.
+fn thread_times() -> (u64, u64) {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    let mut fields = text
+        .split_whitespace()
+        .map(|x| x.parse::<u64>().unwrap_or(0));
+    (fields.next().unwrap_or(0), fields.next().unwrap_or(0))
+}
+
+/// `thread_times()` since `before`.
+fn thread_times_since(before: (u64, u64)) -> (u64, u64) {
+    let now = thread_times();
+    (
+        now.0.saturating_sub(before.0),
+        now.1.saturating_sub(before.1),
+    )
 }
 
 /// How long the second thread polls for the next batch before it sleeps: batches come every
 /// few microseconds, and waking a sleeping thread costs the lead a system call per batch.
 const POLL: Duration = Duration::from_micros(50);
+
+/// How long the lead polls for the verifiers' reports before it sleeps.
+const SPIN: Duration = Duration::from_micros(20);
 
 /// The next batch (`None` once the lead has dropped its sender).
 fn next_batch(jobs: &Receiver<Batch>) -> Option<Batch> {
@@ -265,14 +361,20 @@ fn verify(
     values: SharedValues,
     jobs: Receiver<Batch>,
     shared: &Shared,
-    witness: &mut Witness,
+    searcher: &mut Searcher,
     moves: &OctalMoves,
 ) -> SparseStats {
     let mut stats = SparseStats::default();
     let mut busy = Duration::ZERO;
+    let mut idle = Duration::ZERO;
+    let times = thread_times();
     let mut last_epoch = None;
     let lock = || shared.report.lock().expect("no thread panics holding it");
-    while let Some(batch) = next_batch(&jobs) {
+    loop {
+        let waiting = Instant::now();
+        let next = next_batch(&jobs);
+        idle += waiting.elapsed();
+        let Some(batch) = next else { break };
         {
             let mut report = lock();
             // a batch of a rolled-back epoch, or after a known failure: not needed
@@ -286,7 +388,7 @@ fn verify(
         if last_epoch != Some(batch.epoch) {
             // this state's last search may have read values a rollback has rewritten since
             // (a batch after the failed one, on this thread): its carry is not valid here
-            witness.forget_carry();
+            searcher.witness.forget_carry();
             last_epoch = Some(batch.epoch);
         }
         let start = Instant::now();
@@ -298,17 +400,28 @@ fn verify(
                 cut = true; // an earlier batch failed: the lead will discard this one
                 break;
             }
-            let found;
-            (found, words) = words.split_at(job.words);
             // SAFETY: G(0..job.n) were written before this job was sent, and are not written
             // again until this thread has cleared its `busy` entry (see `roll_back`).
             let g = unsafe { values.prefix(job.n) };
-            let open = Open {
-                found,
-                free: job.free,
-                last: job.last,
+            let v = match job.work {
+                Work::Wide {
+                    span,
+                    last,
+                    words: count,
+                } => {
+                    let found;
+                    (found, words) = words.split_at(count);
+                    let open = Open {
+                        found,
+                        free: job.free,
+                        last,
+                    };
+                    searcher.witness.search(moves, span, &mut stats, g, open)
+                }
+                Work::Word { found, blocked } => {
+                    searcher.word.search(moves, g, found, blocked, &mut stats)
+                }
             };
-            let v = witness.search(moves, job.span, &mut stats, g, open);
             stats.second_searches += 1;
             if v != job.free {
                 failure = Some((batch.seq, job.n, v));
@@ -325,7 +438,13 @@ fn verify(
                 shared.failed.store(true, Ordering::Release);
             }
         } else if !cut {
-            report.done.insert(batch.seq, batch.upto);
+            if batch.seq == report.next_seq {
+                // in order (always, with one verifier): no need to go through `done`
+                report.confirmed = report.confirmed.max(batch.upto);
+                report.next_seq += 1;
+            } else {
+                report.done.insert(batch.seq, batch.upto);
+            }
             while let Some(upto) = {
                 let next = report.next_seq;
                 report.done.remove(&next)
@@ -334,10 +453,17 @@ fn verify(
                 report.next_seq += 1;
             }
         }
+        // a notification is a system call: only when the lead waits for one (it sets
+        // `lead_waits` under the lock before it waits, so none is missed)
+        let wake = report.lead_waits;
         drop(report);
-        shared.changed.notify_all();
+        if wake {
+            shared.changed.notify_all();
+        }
     }
     stats.verify_nanos += busy.as_nanos() as u64;
+    stats.verifier_idle_nanos += idle.as_nanos() as u64;
+    (stats.verifier_cpu_nanos, stats.verifier_runqueue_nanos) = thread_times_since(times);
     stats
 }
 
@@ -436,12 +562,28 @@ impl Lead<'_> {
             if !alive() {
                 panic!("a verifying thread of the pipeline stopped");
             }
+            if start.elapsed() < SPIN {
+                // most waits are short (the verifiers' last batches): poll before sleeping,
+                // whose wake-up costs the lead more than the wait
+                drop(report);
+                for _ in 0..64 {
+                    std::hint::spin_loop();
+                }
+                report = self
+                    .shared
+                    .report
+                    .lock()
+                    .expect("no thread panics holding it");
+                continue;
+            }
+            report.lead_waits = true;
             report = self
                 .shared
                 .changed
                 .wait_timeout(report, Duration::from_millis(100))
                 .expect("the verifier never panics holding it")
                 .0;
+            report.lead_waits = false;
         };
         self.waited += start.elapsed();
         result
@@ -463,11 +605,15 @@ impl Lead<'_> {
 
 impl RareCommon {
     /// Whether the pipeline can compute heap `n` (the state is in step with `G(0..n)`): the
-    /// sparse mode on the wide path.
+    /// sparse mode, on either path, once the split has been reviewed (before that nearly
+    /// every value is a new key, which the lead may take only once confirmed).
     pub(super) fn pipelines(&self, n: usize) -> bool {
-        self.mode == Mode::Sparse
-            && (self.span > 64 || self.tuning.force_wide)
-            && n + 1 < u32::MAX as usize
+        self.mode == Mode::Sparse && n >= self.tuning.first_review && n + 1 < u32::MAX as usize
+    }
+
+    /// Whether heap `n`'s value is computed on the one-word path.
+    fn narrow(&self) -> bool {
+        self.span <= 64 && !self.tuning.force_wide
     }
 
     /// Whether taking `G(n) = v` changes nothing in the engine's state but one count, so that
@@ -491,13 +637,22 @@ impl RareCommon {
         let shared_values = SharedValues {
             ptr: values.as_mut_ptr(),
         };
-        // the first verifier takes the witness state, the others extra ones; the lead searches
-        // with the spare one
+        // the first verifier takes the search states, the others extra ones; the lead searches
+        // with the spare ones
         let verifiers = self.threads.max(2) - 1;
         let spare = self.wide.spare.take().unwrap_or_default();
-        let mut states = vec![std::mem::replace(&mut self.wide.witness, spare)];
-        states.append(&mut self.wide.extra);
-        states.resize_with(verifiers.max(states.len()), Witness::default);
+        let mut witnesses = vec![std::mem::replace(&mut self.wide.witness, spare)];
+        witnesses.append(&mut self.wide.extra);
+        witnesses.resize_with(verifiers.max(witnesses.len()), Witness::default);
+        let spare = self.word.spare.take().unwrap_or_default();
+        let mut words = vec![std::mem::replace(&mut self.word.search, spare)];
+        words.append(&mut self.word.extra);
+        words.resize_with(witnesses.len(), WordSearch::default);
+        let mut states: Vec<Searcher> = witnesses
+            .into_iter()
+            .zip(words)
+            .map(|(witness, word)| Searcher { witness, word })
+            .collect();
         let moves = self.moves.clone();
         let shared = Shared {
             report: Mutex::new(Report {
@@ -506,20 +661,22 @@ impl RareCommon {
                 ..Report::default()
             }),
             changed: Condvar::new(),
-            failed: AtomicBool::new(false),
-            failed_seq: AtomicU64::new(u64::MAX),
+            failed: Flag(AtomicBool::new(false)),
+            failed_seq: Flag(AtomicU64::new(u64::MAX)),
         };
         let (senders, receivers): (Vec<_>, Vec<_>) =
             (0..verifiers).map(|_| sync_channel::<Batch>(QUEUE)).unzip();
         let (start, lead_before) = (Instant::now(), self.stats.lead_searches);
-        let (result, confirmed, stats) = std::thread::scope(|scope| {
+        let times = thread_times();
+        let (result, confirmed, mut stats) = std::thread::scope(|scope| {
             let (shared, moves) = (&shared, &moves);
             let handles: Vec<_> = receivers
                 .into_iter()
                 .zip(states.iter_mut())
                 .enumerate()
-                .map(|(me, (receiver, witness))| {
-                    scope.spawn(move || verify(me, shared_values, receiver, shared, witness, moves))
+                .map(|(me, (receiver, searcher))| {
+                    scope
+                        .spawn(move || verify(me, shared_values, receiver, shared, searcher, moves))
                 })
                 .collect();
             let mut lead = Lead {
@@ -537,8 +694,10 @@ impl RareCommon {
                 waited: Duration::ZERO,
             };
             let alive = || handles.iter().all(|h| !h.is_finished());
+            let spawned = start.elapsed();
             let result = self.lead(&mut lead, end, &alive);
             let (confirmed, waited) = (lead.confirmed, lead.waited);
+            let joining = Instant::now();
             drop(lead); // closes the channels: the verifiers end
             let mut stats = SparseStats::default();
             for handle in handles {
@@ -548,12 +707,21 @@ impl RareCommon {
                 stats.add(&theirs);
             }
             stats.lead_wait_nanos += waited.as_nanos() as u64;
+            stats.setup_nanos += (spawned + joining.elapsed()).as_nanos() as u64;
             (result, confirmed, stats)
         });
-        let mut states = states.into_iter();
-        let first = states.next().expect("one verifier at least");
+        stats.pipeline_nanos += start.elapsed().as_nanos() as u64;
+        (stats.lead_cpu_nanos, stats.lead_runqueue_nanos) = thread_times_since(times);
+        let (witnesses, words): (Vec<_>, Vec<_>) =
+            states.into_iter().map(|s| (s.witness, s.word)).unzip();
+        let mut witnesses = witnesses.into_iter();
+        let first = witnesses.next().expect("one verifier at least");
         self.wide.spare = Some(std::mem::replace(&mut self.wide.witness, first));
-        self.wide.extra = states.collect();
+        self.wide.extra = witnesses.collect();
+        let mut words = words.into_iter();
+        let first = words.next().expect("one verifier at least");
+        self.word.spare = Some(std::mem::replace(&mut self.word.search, first));
+        self.word.extra = words.collect();
         let waited = Duration::from_nanos(stats.lead_wait_nanos);
         let lead_searches = self.stats.lead_searches - lead_before;
         self.backoff
@@ -586,25 +754,50 @@ impl RareCommon {
             }
             // SAFETY: the lead wrote G(0..n) and writes nothing while `g` lives.
             let g = unsafe { lead.values.prefix(n) };
-            let value = match self.candidate_wide(g) {
-                Candidate::Proved(v) => v,
-                // after failures close together, or while the second thread is behind: search
-                // here (against the same values)
-                Candidate::Open { free, last } if lead.cautious > 0 || lead.behind() => {
-                    self.stats.lead_searches += 1;
-                    self.search_wide(g, free, last)
+            let narrow = self.narrow();
+            let value = if narrow {
+                match self.candidate_word(g) {
+                    WordCandidate::Proved(v) => v,
+                    WordCandidate::Open { found, blocked }
+                        if lead.cautious > 0 || lead.behind() =>
+                    {
+                        self.stats.lead_searches += 1;
+                        self.word
+                            .search
+                            .search(&self.moves, g, found, blocked, &mut self.stats)
+                    }
+                    WordCandidate::Open { found, blocked } => {
+                        lead.pending.jobs.push(Job {
+                            n,
+                            free: WordCandidate::free(found, blocked),
+                            work: Work::Word { found, blocked },
+                        });
+                        WordCandidate::free(found, blocked)
+                    }
                 }
-                Candidate::Open { free, last } => {
-                    let words = self.found_words();
-                    lead.pending.found.extend_from_slice(words);
-                    lead.pending.jobs.push(Job {
-                        n,
-                        span: self.span,
-                        free,
-                        last,
-                        words: words.len(),
-                    });
-                    free
+            } else {
+                match self.candidate_wide(g) {
+                    Candidate::Proved(v) => v,
+                    // after failures close together, or while the second thread is behind: search
+                    // here (against the same values)
+                    Candidate::Open { free, last } if lead.cautious > 0 || lead.behind() => {
+                        self.stats.lead_searches += 1;
+                        self.search_wide(g, free, last)
+                    }
+                    Candidate::Open { free, last } => {
+                        let words = self.found_words();
+                        lead.pending.found.extend_from_slice(words);
+                        lead.pending.jobs.push(Job {
+                            n,
+                            free,
+                            work: Work::Wide {
+                                span: self.span,
+                                last,
+                                words: words.len(),
+                            },
+                        });
+                        free
+                    }
                 }
             };
             lead.cautious = lead.cautious.saturating_sub(1);
@@ -615,7 +808,7 @@ impl RareCommon {
                 self.counts[2 * value + (n & 1)] += 1;
                 self.seen = n + 1;
                 lead.next = n + 1;
-                if lead.pending.jobs.len() >= JOB_BATCH {
+                if lead.pending.jobs.len() >= if narrow { WORD_BATCH } else { JOB_BATCH } {
                     lead.offer(n + 1);
                 }
                 continue;
@@ -658,11 +851,13 @@ impl RareCommon {
                 .iter()
                 .any(|b| b.is_some_and(|seq| seq > failed_seq))
             {
+                report.lead_waits = true;
                 report = shared
                     .changed
                     .wait_timeout(report, Duration::from_millis(10))
                     .expect("no thread panics holding it")
                     .0;
+                report.lead_waits = false;
             }
             lead.waited += start.elapsed();
         }
@@ -676,6 +871,7 @@ impl RareCommon {
         self.seen = f;
         // the maps prepared for later heaps hold options of the discarded values
         self.drop_map_block(f);
+        self.drop_word_block();
         lead.epoch += 1;
         lead.seq = 0;
         lead.pending = Batch::new(lead.epoch);

@@ -170,6 +170,59 @@ fn officers_to_2_20_gives_the_serial_values_on_two_and_four_threads() {
 }
 
 #[test]
+fn the_one_word_path_gives_the_serial_values_on_2_3_4_and_8_threads() {
+    // Values below 64 (the one-word path's candidates and searches, [`super::super::word`]),
+    // with the frequency-driven split and with poor fixed ones under which candidates fail
+    // often: rollbacks on this path, with the values speculated after them discarded.
+    let (mut rollbacks, mut verified) = (0, 0);
+    for (text, policy) in [
+        ("0.16", SplitPolicy::Frequency),
+        ("0.16", SplitPolicy::Mask(0b110)),
+        ("0.26", SplitPolicy::Values(vec![0, 1, 2, 3])),
+        ("0.165", SplitPolicy::Frequency),
+        ("0.165", SplitPolicy::Mask(0b11)),
+        ("0.56", SplitPolicy::Frequency),
+    ] {
+        let c: Code = text.parse().unwrap();
+        let tuning = Tuning {
+            first_review: 64,
+            ..Tuning::default()
+        };
+        let n = 20_000;
+        let expect = serial(&c, &policy, &tuning, n);
+        assert!(
+            expect.iter().all(|&v| v < 64),
+            "{text}: values of 64 or more leave the one-word path"
+        );
+        for threads in [2, 3, 4, 8] {
+            let (got, stats) = piped_on(&c, &policy, &tuning, n, 4096, threads);
+            assert_eq!(got, expect, "{text} {policy:?}, {threads} threads");
+            rollbacks += stats.rollbacks;
+            verified += stats.second_searches;
+        }
+    }
+    assert!(rollbacks >= 20, "only {rollbacks} rollbacks");
+    assert!(
+        verified >= 100_000,
+        "only {verified} searches on the verifiers"
+    );
+}
+
+#[test]
+fn game_0_16_to_2_18_gives_the_serial_values_on_two_and_four_threads() {
+    // the second benchmark game: every value below 64, nearly all of them pipelined
+    let c: Code = "0.16".parse().unwrap();
+    let n = 1 << 18;
+    let tuning = Tuning::default();
+    let expect = serial(&c, &SplitPolicy::Frequency, &tuning, n);
+    for threads in [2, 4] {
+        let (got, stats) = piped_on(&c, &SplitPolicy::Frequency, &tuning, n, 4096, threads);
+        assert_eq!(got, expect, "{threads} threads");
+        assert!(stats.pipelined > (n as u64) * 9 / 10, "{stats:?}");
+    }
+}
+
+#[test]
 fn the_open_games_give_the_serial_values_on_2_3_4_and_8_threads() {
     // 0.146 (two split moves, witnesses carried), 0.206 and 0.143: wide values and many rare
     // positions (0.206 starts in the dense mode and 0.143's values stay below 64 for long,

@@ -7,24 +7,47 @@
 //! blocked — a witness search around past witnesses, then from the middle of each heap outwards.
 
 use super::kernels::{self, BLOCK};
-use super::{record_hint, Hints, Mode, RareCommon, HINT_DEPTH, HINT_REACH};
+use super::{record_hint, HintControl, Hints, Mode, OctalMoves, RareCommon, SparseStats};
+use super::{HINT_DEPTH, HINT_REACH};
 
 /// State of the one-word path.
 #[derive(Debug, Clone, Default)]
 pub(super) struct WordState {
     block: RareBlock,
+    /// The witness search's state (the pipeline hands it to its first verifier).
+    pub(super) search: WordSearch,
+    /// The pipeline: the lead's witness search state while the first verifier has `search`.
+    pub(super) spare: Option<WordSearch>,
+    /// The pipeline: the second and later verifiers' states.
+    pub(super) extra: Vec<WordSearch>,
+}
+
+/// The one-word witness search's own state: nothing in it is read by the candidate stage, so
+/// that the pipeline ([`super::pipeline`]) can run searches on other threads, each with its
+/// own. It only makes searches faster: the value a search returns does not depend on it.
+#[derive(Debug, Clone, Default)]
+pub(super) struct WordSearch {
     /// Per split move and value: past witnesses.
     hints: Vec<[Hints; 64]>,
+    hint_control: HintControl,
     cursors: Vec<usize>,
 }
 
-impl WordState {
-    pub(super) fn new(split_moves: usize) -> Self {
-        WordState {
-            block: RareBlock::default(),
-            hints: vec![[[0; HINT_DEPTH]; 64]; split_moves],
-            cursors: Vec::new(),
-        }
+/// The candidate stage's result for one heap on the one-word path.
+pub(super) enum WordCandidate {
+    /// The value, proved without a search.
+    Proved(usize),
+    /// Options `found` so far; the value is the first value that is neither found nor
+    /// `blocked` (producible by two common positions) once every missing value below it has a
+    /// witness ([`WordSearch::search`]), else the smallest one without.
+    Open { found: u64, blocked: u64 },
+}
+
+impl WordCandidate {
+    /// The value a successful witness search proves: the first value neither found nor
+    /// blocked (64 when there is none below 64).
+    pub(super) fn free(found: u64, blocked: u64) -> usize {
+        (!found & !blocked).trailing_zeros() as usize
     }
 }
 
@@ -67,6 +90,20 @@ fn pending(found: u64, blocked: u64) -> u64 {
 impl RareCommon {
     /// `G(n)` for `n = g.len()` on the one-word path.
     pub(super) fn next_word(&mut self, g: &[u16]) -> usize {
+        match self.candidate_word(g) {
+            WordCandidate::Proved(v) => v,
+            WordCandidate::Open { found, blocked } => {
+                self.word
+                    .search
+                    .search(&self.moves, g, found, blocked, &mut self.stats)
+            }
+        }
+    }
+
+    /// The candidate stage of the one-word path for `n = g.len()`: the options that leave no
+    /// heap, one heap or a rare position, and whether they prove the value.
+    #[inline]
+    pub(super) fn candidate_word(&mut self, g: &[u16]) -> WordCandidate {
         let n = g.len();
         let mut found = 0u64;
         if self.moves.whole.contains(&n) {
@@ -85,24 +122,20 @@ impl RareCommon {
                     found |= kernels::xor_mask(g, m, 1, m / 2 + 1);
                 }
             }
-            return mex(found);
+            return WordCandidate::Proved(mex(found));
         }
         found |= self.rare_options_word(g);
         let blocked = self.split.blocked_low(n & 1);
         if pending(found, blocked) == 0 {
             self.stats.proved_directly += 1;
-            return mex(found);
+            return WordCandidate::Proved(mex(found));
         }
-        if self.hint_control.should_try() {
-            let (after, done) = self.hinted_search_word(g, found, blocked);
-            self.hint_control.report(done);
-            if done {
-                self.stats.hinted += 1;
-                return mex(after);
-            }
-            found = after;
-        }
-        self.middle_out_word(g, found, blocked)
+        WordCandidate::Open { found, blocked }
+    }
+
+    /// Forget the prepared block of rare options (its heaps' values were rolled back).
+    pub(super) fn drop_word_block(&mut self) {
+        self.word.block.epoch = 0;
     }
 
     /// The options with a rare part.
@@ -156,17 +189,51 @@ impl RareCommon {
             block.far_end.push(far_end);
         }
     }
+}
+
+impl WordSearch {
+    /// The value of a [`WordCandidate::Open`] heap `n = g.len()`: around past witnesses
+    /// first, then from the middle of each heap outwards. Exact whatever the state holds.
+    pub(super) fn search(
+        &mut self,
+        moves: &OctalMoves,
+        g: &[u16],
+        mut found: u64,
+        blocked: u64,
+        stats: &mut SparseStats,
+    ) -> usize {
+        if self.hints.len() < moves.split.len() {
+            self.hints.resize(moves.split.len(), [[0; HINT_DEPTH]; 64]);
+        }
+        if self.hint_control.should_try() {
+            let (after, done) = self.hinted(moves, g, found, blocked, stats);
+            self.hint_control.report(done);
+            if done {
+                stats.hinted += 1;
+                return mex(after);
+            }
+            found = after;
+        }
+        self.middle_out(moves, g, found, blocked, stats)
+    }
 
     /// Look right around the witnesses found for the last few heaps, for each value still
     /// missing. Returns the options found and whether the mex is proved.
-    fn hinted_search_word(&mut self, g: &[u16], mut found: u64, blocked: u64) -> (u64, bool) {
+    fn hinted(
+        &mut self,
+        moves: &OctalMoves,
+        g: &[u16],
+        mut found: u64,
+        blocked: u64,
+        stats: &mut SparseStats,
+    ) -> (u64, bool) {
         let n = g.len();
         let mut want_all = pending(found, blocked);
-        for (s, m) in self.moves.split_heaps(n).enumerate() {
+        for (s, m) in moves.split_heaps(n).enumerate() {
             if m < 2 {
                 continue;
             }
-            let hints = &mut self.word.hints[s];
+            let hints = &mut self.hints[s];
             let mut want = want_all;
             while want != 0 {
                 let t = want.trailing_zeros() as usize;
@@ -184,7 +251,7 @@ impl RareCommon {
                     if lo >= hi {
                         continue;
                     }
-                    self.stats.scanned_options += (hi - lo) as u64;
+                    stats.scanned_options += (hi - lo) as u64;
                     let len = hi - lo;
                     let (low, high) = (&g[lo..hi], &g[m + 1 - hi..=m - lo]);
                     let (low, high) = (&low[..len], &high[..len]);
@@ -216,12 +283,19 @@ impl RareCommon {
     /// Scan the splits of every heap from the middle outwards in growing chunks until the mex is
     /// proved (positions near the middle have settled into the common values, which is where
     /// witnesses are), remembering where the values still missing turned up.
-    fn middle_out_word(&mut self, g: &[u16], mut found: u64, blocked: u64) -> usize {
+    fn middle_out(
+        &mut self,
+        moves: &OctalMoves,
+        g: &[u16],
+        mut found: u64,
+        blocked: u64,
+        stats: &mut SparseStats,
+    ) -> usize {
         let n = g.len();
-        let cursors = &mut self.word.cursors;
+        let cursors = &mut self.cursors;
         cursors.clear();
         cursors.extend(
-            self.moves
+            moves
                 .split_heaps(n)
                 .map(|m| if m >= 2 { m / 2 + 1 } else { 1 }),
         );
@@ -229,7 +303,7 @@ impl RareCommon {
         let mut chunk = 32usize;
         loop {
             let mut progressed = false;
-            for (s, m) in self.moves.split_heaps(n).enumerate() {
+            for (s, m) in moves.split_heaps(n).enumerate() {
                 let hi = cursors[s];
                 if hi <= 1 {
                     continue;
@@ -237,9 +311,9 @@ impl RareCommon {
                 let lo = hi.saturating_sub(chunk).max(1);
                 cursors[s] = lo;
                 progressed = true;
-                self.stats.scanned_options += (hi - lo) as u64;
+                stats.scanned_options += (hi - lo) as u64;
                 let mask = kernels::xor_mask(g, m, lo, hi);
-                note_witnesses(&mut self.word.hints[s], g, m, lo, hi, mask & want);
+                note_witnesses(&mut self.hints[s], g, m, lo, hi, mask & want);
                 found |= mask;
                 want = pending(found, blocked);
                 if want == 0 {
@@ -247,7 +321,7 @@ impl RareCommon {
                 }
             }
             if !progressed {
-                self.stats.exhaustive_scans += 1;
+                stats.exhaustive_scans += 1;
                 return mex(found);
             }
             chunk = (chunk * 2).min(1 << 14);
