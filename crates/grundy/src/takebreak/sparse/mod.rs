@@ -90,6 +90,47 @@
 //! rare position's options (`vpextrw`, two uops each) replaced by offsets written to memory and
 //! read back; 0.146 to 2^19 took 8.1 s of CPU against 4.2 to 5.0 s before (the loads wait for
 //! the stores before them), so the extraction was not the bottleneck.
+//!
+//! # 0.146 in session 9 (issue 25): what a bound on the far options, the batches and more
+//! stretches do
+//!
+//! A fresh `perf record -e cpu-clock` of `grundy takebreak 0.146 -n 1048576 --no-extend`
+//! (899b6a5): far rare options 41%, the witness lookup 31%, the rest of the search 13%, the
+//! candidate stage 6%.
+//!
+//! *A bound on the far options does not pay on 0.146.* The mex of a heap's options only needs
+//! the options below it, so the far stores could be limited to values below a bound `B`, with a
+//! full pass for the heaps whose candidate reaches `B`. Replayed on the values (400 heaps drawn
+//! from 2^19..2^20, parity mask `0x7F5`, 5,816 rare positions): the candidates' median is 441,
+//! 90% are below 906 and all below 1,100 (span 2048), but the far options are concentrated low:
+//! 55% below 512, 75% below 768, 90% below 1024. A bound of 768 keeps 75% of the stores and
+//! sends 19% of the heaps to a full pass; 512 keeps 55% and sends 44%. Neither saves anything.
+//!
+//! *Built* (exact, the same options marked and the same values found):
+//! - the far options' sixteen marks per rare position come out of the vector through four
+//!   64-bit moves and shifts instead of sixteen `vpextrw`, at a constant map stride
+//!   ([`kernels::far_maps`]'s packed copy). The profile's far share went from 32.7% to 30.8%
+//!   (0.146 to 2^19): the loop waits mostly on the partner load of each rare position and on the
+//!   stores, not on the extraction;
+//! - the witness search's later rounds (when hints are not being recorded) look their splits up
+//!   in batches of up to 512 with no branch per witness: the wanted values met are packed by the
+//!   vectorised lookup of the first round ([`kernels::collect_wanted_xors`]) and taken out of
+//!   the set at the batch's end (`wide`'s `BATCH`). The search looks at up to 511 splits past its
+//!   last witness (0.146 to 2^20: 14,457 splits per heap instead of 14,225) but no longer pays a
+//!   mispredicted branch and a reload of the set's registers per witness. The lookup itself
+//!   stayed near 0.2 ns per split (about 29% of the profile for about 14,000 splits per heap).
+//!
+//! *More stretches: fewer splits, not less time.* The rarest values' witnesses are not spread
+//! evenly over a heap's splits (in the replay, a value produced once in 4,000 splits can have
+//! two to three times its average density in a quarter of the range), so sampling more places
+//! early finds them sooner: 0.146 to 2^18 looks at 14,293 splits per heap with 4 stretches,
+//! 13,020 with 8, 11,772 with 16 and 11,368 with 32. But the time did not fall (16 stretches:
+//! 2.04, 2.27, 2.26 s of CPU against 2.18, 2.42, 2.25 s with 4, alternating; 32 stretches of 32
+//! splits: 3.2 to 3.7 s), nor with the wanted set loaded once for all the stretches of a round:
+//! short stretches read the values in short runs from many places, and the search is bound by
+//! reading them. A search that looks at fewer splits per heap has to keep its reads in long runs
+//! (for instance the stretches of two consecutive heaps read together, their partners one value
+//! apart) — not built.
 
 //!
 //! # Designs not built yet (issue 25): compact values, tiered storage, long runs
