@@ -59,7 +59,7 @@ fn takebreak(args: &[&str]) -> (String, String) {
 
 #[test]
 fn where_threads_are_not_used_a_note_says_so() {
-    // values below 64: the one-word path, on one thread
+    // 0.07 runs in the dense mode (a third of its positions are rare), on one thread
     let (out, err) = takebreak(&["0.07", "-n", "1000", "--threads", "2", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["threads"], 1);

@@ -31,8 +31,14 @@
 //! ran more searches than the second thread: the machine's other cores are busy), the next
 //! batches run on one thread, twice as many after each such batch ([`Backoff`]).
 //! The values are therefore exactly the serial engine's; the tests compare the two on every
-//! two-digit code, a sample of three-digit ones, Officers and codes with poor splits where the
-//! speculation fails often.
+//! two-digit code, a sample of three-digit ones, Officers, 0.16, and codes with poor splits
+//! where the speculation fails often (on both paths).
+//!
+//! The one-word path needs nothing more: its search ([`WordSearch::search`]) stops before the
+//! last split only when every missing value below the candidate has a witness (its value is
+//! then the candidate), and otherwise has looked at every split, so that its value is the mex
+//! itself; what the lead prepared from speculated values (the word path's block of far rare
+//! options, the wide path's maps and register marks) is dropped at a rollback.
 //!
 //! # More threads: several verifiers
 //! With `t` threads there are `t - 1` verifiers, each with its own witness state and queue; the
@@ -767,12 +773,13 @@ impl RareCommon {
                             .search(&self.moves, g, found, blocked, &mut self.stats)
                     }
                     WordCandidate::Open { found, blocked } => {
+                        let free = WordCandidate::free(found, blocked);
                         lead.pending.jobs.push(Job {
                             n,
-                            free: WordCandidate::free(found, blocked),
+                            free,
                             work: Work::Word { found, blocked },
                         });
-                        WordCandidate::free(found, blocked)
+                        free
                     }
                 }
             } else {
