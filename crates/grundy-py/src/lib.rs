@@ -85,6 +85,7 @@ const PYTHON_FLAGS: &[(&str, &str)] = &[
     ("--misere", "misere=True"),
     ("--memory", "memory"),
     ("--threads", "threads"),
+    ("--timeout", "timeout"),
     ("--heaps", "heaps"),
     ("--players", "players"),
     ("--features", "features"),

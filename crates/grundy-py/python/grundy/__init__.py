@@ -524,6 +524,20 @@ def play(
 __all__ += ["play"]
 
 # Misère play: genera of heaps and misère quotients (issue 22).
-from ._misere import MisereQuotient, misere_genus, misere_quotient  # noqa: E402
+from ._misere import (  # noqa: E402
+    GameMisereQuotient,
+    MisereQuotient,
+    misere_catalogue,
+    misere_census,
+    misere_genus,
+    misere_quotient,
+)
 
-__all__ += ["MisereQuotient", "misere_genus", "misere_quotient"]
+__all__ += [
+    "GameMisereQuotient",
+    "MisereQuotient",
+    "misere_catalogue",
+    "misere_census",
+    "misere_genus",
+    "misere_quotient",
+]

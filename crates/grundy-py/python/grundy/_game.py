@@ -10,7 +10,10 @@ from ._sequence import Sequence
 # typing is only read by type checkers: not importing it halves `import grundy`.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
     from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Tuple, Union
+
+    from ._misere import GameMisereQuotient
 
 #: The longest sequence :meth:`Game.sequence` computes (the values are kept in memory).
 MAX_SEQUENCE = 100_000_000
@@ -161,6 +164,31 @@ class Game:
     def misere_winning_moves(self, position: Hashable) -> List[Any]:
         """The options that are misere P-positions."""
         return self._engine.misere_winning_moves(position)
+
+    def misere_quotient(
+        self,
+        positions: Iterable[Hashable],
+        *,
+        timeout: Optional[float] = None,
+        max_components: int = 100_000,
+        name: Optional[str] = None,
+        memory: Optional[str] = None,
+        checkpoint: Union[None, str, os.PathLike[str]] = None,
+    ) -> GameMisereQuotient:
+        """The misère quotient (Plambeck-Siegel) of every sum of the components reachable
+        from ``positions``: ``grundy.misere_quotient(self, positions=positions, ...)``."""
+        from ._misere import misere_quotient
+
+        q = misere_quotient(
+            self,
+            timeout=timeout,
+            positions=positions,
+            max_components=max_components,
+            name=name,
+            memory=memory,
+            checkpoint=checkpoint,
+        )
+        return q  # type: ignore[return-value]
 
     def multiplayer(
         self,

@@ -348,9 +348,56 @@ class Quotient:
     def winning_move(self, heaps: List[int]) -> Optional[Dict[str, Any]]: ...
 
 def misere_quotient_compute(
-    code: str, max_heap: int, timeout: Optional[float], keep_going: bool
+    code: Optional[str],
+    max_heap: int,
+    timeout: Optional[float],
+    keep_going: bool,
+    set: Optional[List[int]] = None,
+    all_but: Optional[List[int]] = None,
+    memory: Optional[str] = None,
+    checkpoint: Optional[str] = None,
 ) -> Quotient:
-    """The misère quotient of heaps up to max_heap, as `grundy misere-quotient CODE`."""
+    """The misère quotient of heaps up to max_heap, as `grundy misere-quotient CODE` (or
+    `--set`/`--all-but`), with `--memory` and `--checkpoint`."""
+
+def misere_census_run(
+    patterns: List[str],
+    max_heap: int,
+    timeout: Optional[float],
+    memory: Optional[str],
+    jobs: int,
+    record: bool,
+    db: Optional[str],
+    recompute: bool,
+) -> Dict[str, Any]:
+    """A census of misère quotients, as `grundy census PATTERN --misere-quotients --json`."""
+
+def misere_catalogue_list(
+    pattern: Optional[str] = None, db: Optional[str] = None
+) -> Dict[str, Any]:
+    """The recorded misère quotients, as `grundy catalogue --misere --json`."""
+
+@final
+class GameQuotientInner:
+    """A computed misère quotient of a game's components (wrapped by
+    :class:`grundy.GameMisereQuotient`)."""
+
+    def report(self) -> Dict[str, Any]: ...
+    def components(self) -> List[Any]: ...
+    def word(self, position: Any) -> str: ...
+    def outcome(self, position: Any) -> str: ...
+    def winning_move(self, position: Any) -> Optional[Dict[str, Any]]: ...
+
+def misere_quotient_game(
+    engine: GameEngine,
+    start: List[Any],
+    name: str,
+    max_components: int,
+    timeout: Optional[float] = None,
+    memory: Optional[str] = None,
+    checkpoint: Optional[str] = None,
+) -> GameQuotientInner:
+    """The misère quotient of every sum of the components reachable from `start`."""
 
 def _check_panic_guard() -> None:
     """For the tests: a panic inside the extension becomes a RuntimeError, not an abort."""

@@ -18,6 +18,7 @@
 
 mod position;
 mod progress;
+mod quotient;
 
 use crate::{guarded, multiplayer::profile, value_error};
 use grundy::games::multiplayer::{LastMover, Preferences};
@@ -38,6 +39,7 @@ use std::time::Duration;
 const SIGNAL_EVERY: usize = 256;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    quotient::register(m)?;
     m.add_class::<GameEngine>()
 }
 
