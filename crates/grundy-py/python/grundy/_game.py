@@ -78,9 +78,11 @@ class Game:
     ``components=grundy.tuple_components`` (a tuple is the sum of its items) is read by the
     engine itself, with no Python call per position.
 
-    ``canonical(p)``, optional, maps a position to a representative with the same value (a
-    sorted tuple of heaps, the least image under a symmetry), so that equivalent positions share
-    one table entry. It is applied to every position and part the engine stores.
+    ``canonical(p)``, optional, maps a position to a representative of the same game up to
+    isomorphism (a sorted tuple of heaps, the least image under a symmetry), so that equivalent
+    positions share one table entry. It is applied to every position and part the engine
+    stores, in misere and multiplayer play too: a map that keeps only the normal-play value
+    (two different games with the same Grundy value) would give wrong misere answers.
 
     The engine is iterative (a million-deep chain needs no recursion limit), keeps its tables
     between calls on the same object (a second query is cheap), checks for Ctrl-C as it goes,
