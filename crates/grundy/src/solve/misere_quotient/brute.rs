@@ -51,7 +51,7 @@ pub fn all_outcomes(
         max_positions,
     ) {
         return Err(Error::TooLarge(format!(
-            "more than {max_positions} positions"
+            "too large to brute-force: more than {max_positions} positions"
         )));
     }
     for pos in &positions {
