@@ -17,6 +17,7 @@ use std::time::Duration;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(census_run, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue_list, m)?)?;
+    m.add_function(wrap_pyfunction!(power_summaries_list, m)?)?;
     m.add_function(wrap_pyfunction!(census_code, m)?)?;
     m.add_class::<CensusSession>()?;
     Ok(())
@@ -437,5 +438,25 @@ fn catalogue_list(
             .allow_threads(|| catalogue::list(&query))
             .map_err(value_error)?;
         to_py(py, &listing)
+    })
+}
+
+/// The summaries at powers of two recorded in the catalogue (`grundy catalogue --powers
+/// --json`).
+#[pyfunction]
+#[pyo3(signature = (pattern=None, db=None))]
+fn power_summaries_list(
+    py: Python<'_>,
+    pattern: Option<String>,
+    db: Option<PathBuf>,
+) -> PyResult<PyObject> {
+    guarded(|| {
+        let (db, rows) = grundy_runs::power_table::list(db.as_deref(), pattern.as_deref())
+            .map_err(value_error)?;
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("db", db)?;
+        d.set_item("count", rows.len())?;
+        d.set_item("summaries", to_py(py, &rows)?)?;
+        Ok(d.into_any().unbind())
     })
 }

@@ -75,6 +75,24 @@ def test_results_are_the_clis_summaries_at_powers_of_two(tmp_path):
         grundy.takebreak("0.6", 3000, results=3)
 
 
+def test_summaries_recorded_in_a_catalogue_are_listed_as_the_cli_lists_them(tmp_path):
+    db = tmp_path / "cat.sqlite3"
+    grundy.takebreak("0.6", 3000, results=tmp_path / "py", record=db)
+    listed = grundy.power_summaries("0.6", db=db)
+    cli = run_cli("catalogue", "0.6", "--powers", "--db", str(db))
+    assert listed == cli
+    assert [s["n"] for s in listed["summaries"]] == [1024, 2048]
+    s = listed["summaries"][1]
+    text = (tmp_path / "py" / "0.6" / "2048.txt").read_text()
+    assert f"little-endian {s['sha256']}" in text
+    assert sum(c for _, c in s["histogram"]) == 2048
+    assert grundy.power_summaries("0.7", db=db)["count"] == 0
+    with pytest.raises(ValueError, match="no catalogue at"):
+        grundy.power_summaries(db=tmp_path / "none.sqlite3")
+    with pytest.raises(TypeError, match="pattern must be a str"):
+        grundy.power_summaries(3)  # type: ignore[arg-type]
+
+
 def test_a_signal_saves_the_checkpoint_and_both_front_ends_resume_it(tmp_path, capfd):
     path = tmp_path / "0106.ckpt"
     # 0.106 has no known period: a long run. A real SIGINT to this process, as Ctrl-C or a

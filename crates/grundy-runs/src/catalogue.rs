@@ -222,9 +222,17 @@ impl Catalogue {
             .map_err(err)?
             .collect::<Result<Vec<_>, _>>()
             .map_err(err)?;
-        // `misere_quotients` is created by the first quotient census (crate::misere_census).
-        let known =
-            |n: &String| ["meta", "runs", crate::misere_census::TABLE].contains(&n.as_str());
+        // `misere_quotients` is created by the first quotient census (crate::misere_census),
+        // `power_summaries` by the first run with --results that records (crate::power_table).
+        let known = |n: &String| {
+            [
+                "meta",
+                "runs",
+                crate::misere_census::TABLE,
+                crate::power_table::TABLE,
+            ]
+            .contains(&n.as_str())
+        };
         let catalogue = names.iter().all(known) && names.iter().any(|n| n == "runs");
         if !names.is_empty() && !catalogue {
             return Err(db_error(

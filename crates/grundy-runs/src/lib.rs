@@ -27,6 +27,7 @@ pub mod census_task;
 pub mod engine;
 pub mod misere_census;
 pub mod multiplayer;
+pub mod power_table;
 pub mod run;
 pub mod sequence;
 

@@ -69,10 +69,16 @@ pub const RESULTS_FROM: usize = 1 << 10;
 /// atomically (a temporary file of this process, renamed), so that a run killed at any moment
 /// leaves only whole files. A file already in the folder is never taken on trust: a resumed run
 /// writes again the powers before its resume point, from the values it loaded and checked.
+///
+/// The summaries written are also kept for the catalogue ([`crate::power_table`]) until
+/// [`PowerWriter::record`] hands them over, and the last one's rare count goes into the log
+/// line ([`Standing::rare`]).
 struct PowerWriter<'a> {
     rules: &'a Rules,
     dir: PathBuf,
     done: usize,
+    pending: Vec<grundy::takebreak::powers::PowerSummary>,
+    last: Option<(usize, Option<u64>)>,
 }
 
 impl<'a> PowerWriter<'a> {
@@ -88,14 +94,31 @@ impl<'a> PowerWriter<'a> {
             rules,
             dir,
             done: 0,
+            pending: Vec::new(),
+            last: None,
         })
+    }
+
+    /// Record the summaries written since the last call in `catalogue` (a failure is one
+    /// warning, as for the run's own record: the files are written either way).
+    fn record(&mut self, catalogue: &crate::catalogue::Catalogue, tell: Tell<'_>) {
+        for s in self.pending.drain(..) {
+            if let Err(e) = crate::power_table::record(catalogue, &s) {
+                tell(Message::Warning(format!(
+                    "the summary at n = {} was not recorded: {e}",
+                    s.n
+                )));
+                break;
+            }
+        }
     }
 
     fn see(&mut self, values: &[u16]) -> std::result::Result<(), grundy::Error> {
         for p in grundy::takebreak::powers::powers_ready(RESULTS_FROM, values.len(), self.done) {
             let path = self.dir.join(format!("{p}.txt"));
             let prefix = &values[..=p];
-            let text = grundy::takebreak::powers::summary(self.rules, prefix)?.text(prefix);
+            let summary = grundy::takebreak::powers::summary(self.rules, prefix)?;
+            let text = summary.text(prefix);
             let tmp = self
                 .dir
                 .join(format!(".{p}.txt.{}.tmp", std::process::id()));
@@ -109,6 +132,8 @@ impl<'a> PowerWriter<'a> {
                     ))
                 })?;
             self.done = p;
+            self.last = Some((p, summary.rare_count));
+            self.pending.push(summary);
         }
         Ok(())
     }
@@ -194,12 +219,22 @@ pub struct Standing {
     pub largest_at: usize,
     /// Bytes of the checkpoint file, when the run keeps one.
     pub checkpoint_bytes: Option<u64>,
+    /// With `--results`: the last power of two summarised and how many heaps up to it are
+    /// rare (the rare/common engine's split; `None` for a code that engine does not run).
+    pub rare: Option<(usize, Option<u64>)>,
 }
 
 impl Standing {
-    /// `largest value 1092 (heap 55986), checkpoint 2.1 MB`.
+    /// `largest value 1092 (heap 55986), 5817 rare heaps to 2^20, checkpoint 2.1 MB`.
     pub fn words(&self) -> String {
         let mut s = format!("largest value {} (heap {})", self.largest, self.largest_at);
+        if let Some((n, Some(rare))) = self.rare {
+            s.push_str(&format!(
+                ", {rare} rare heap{} to 2^{}",
+                if rare == 1 { "" } else { "s" },
+                n.trailing_zeros()
+            ));
+        }
         if let Some(b) = self.checkpoint_bytes {
             s.push_str(&format!(", checkpoint {:.1} MB", b as f64 / 1e6));
         }
@@ -311,9 +346,17 @@ pub fn run(
         largest: 0,
         largest_at: 0,
         checkpoint_bytes: None,
+        rare: None,
     };
     let mut seen = 1; // heap 0 takes part in no standing
     let mut see = |v: &[u16]| {
+        if let Some(w) = &mut writer {
+            w.see(v)?;
+            standing.rare = w.last;
+            if let Some(cat) = &catalogue {
+                w.record(cat, tell);
+            }
+        }
         if let Some(f) = hooks.standing {
             for (i, &g) in v.iter().enumerate().skip(seen) {
                 if g > standing.largest {
@@ -327,10 +370,7 @@ pub fn run(
                 .map(|m| m.len());
             f(&standing);
         }
-        match &mut writer {
-            Some(w) => w.see(v),
-            None => Ok(()),
-        }
+        Ok(())
     };
     let start = Instant::now();
     let outcome = checkpoint::run(
@@ -386,6 +426,9 @@ pub fn run(
         }
         (c, _) => c,
     };
+    if let (Some(w), Some(cat)) = (&mut writer, &catalogue) {
+        w.record(cat, tell);
+    }
     let record_id = catalogue.as_ref().and_then(|cat| {
         cat.record_or_warn(
             &record_of(rules, &computation, &engine, seconds, plan.finish),
@@ -433,6 +476,63 @@ mod tests {
             checkpoint_every("2.5").unwrap(),
             Duration::from_millis(2500)
         );
+    }
+
+    /// `--results DIR` with a catalogue: every summary written is also a row of the
+    /// catalogue's `power_summaries`, equal to the library's summary of the values, and the log
+    /// line reports the rare heaps at the last power passed.
+    #[test]
+    fn results_go_into_the_catalogue_and_the_log_line() {
+        use crate::EngineChoice;
+        use grundy::takebreak::{powers, Finish};
+        let base = tempfile::tempdir().unwrap();
+        let db = base.path().join("cat.sqlite3");
+        let rules: Rules = "0.146".parse::<grundy::takebreak::Code>().unwrap().into();
+        let options = RunOptions {
+            checkpoint: CheckpointPlace::Off,
+            db: Some(db.clone()),
+            results: Some(base.path().join("res")),
+            ..RunOptions::default()
+        };
+        let stop = AtomicBool::new(false);
+        let quiet = |_m: Message| {};
+        let words = std::cell::RefCell::new(String::new());
+        let standing = |s: &Standing| *words.borrow_mut() = s.words();
+        let hooks = Hooks {
+            tell: &quiet,
+            stop: &stop,
+            checkpointing: None,
+            progress: None,
+            search: None,
+            standing: Some(&standing),
+        };
+        let engine = Engine::choose(EngineChoice::Sparse, &rules).unwrap();
+        let done = run(
+            &rules,
+            Plan::new(20_000, Finish::ComputeAll),
+            &options,
+            engine,
+            hooks,
+        )
+        .unwrap();
+        let values = &done.computation.values;
+        let (_, rows) = crate::power_table::list(Some(&db), Some("0.146")).unwrap();
+        let ns: Vec<u64> = rows.iter().map(|r| r.n).collect();
+        assert_eq!(ns, [1024, 2048, 4096, 8192, 16384]);
+        for r in &rows {
+            let s = powers::summary(&rules, &values[..=r.n as usize]).unwrap();
+            assert_eq!(
+                *r,
+                crate::power_table::PowerRecord {
+                    recorded_at: r.recorded_at.clone(),
+                    ..crate::power_table::PowerRecord::of(&s)
+                }
+            );
+        }
+        let last = rows.last().unwrap().rare_count.unwrap();
+        assert!(last > 0);
+        let w = words.borrow().clone();
+        assert!(w.contains(&format!("{last} rare heaps to 2^14")), "{w}");
     }
 
     /// `--results DIR`: a file for every power of two from 1024 that the run passes, each the

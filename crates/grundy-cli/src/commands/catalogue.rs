@@ -52,6 +52,12 @@ pub struct CatalogueArgs {
     /// heap reached, certified, how the run ended, |Q|, |P|, period, preperiod, presentation)
     #[arg(long, conflicts_with_all = ["engine", "certified", "uncertified", "min_n", "latest", "limit", "table"])]
     pub misere: bool,
+    /// The summaries at powers of two recorded by `takebreak --results DIR` runs that record in
+    /// the catalogue, instead of the runs: per code and power of two n, the SHA-256 of
+    /// G(0..=n), the largest value and where it first occurs, the rare heaps (how many, the
+    /// last); with --json also the histogram of values and the rare heaps themselves
+    #[arg(long, conflicts_with_all = ["engine", "certified", "uncertified", "min_n", "latest", "limit", "table", "misere"])]
+    pub powers: bool,
     /// The format of --table
     #[arg(long, value_enum, default_value_t = TableFormat::Markdown, requires = "table")]
     pub format: TableFormat,
@@ -65,6 +71,46 @@ pub enum TableFormat {
 }
 
 pub fn run(args: CatalogueArgs, json: bool) -> CliResult {
+    if args.powers {
+        let (db, rows) =
+            grundy_runs::power_table::list(args.db.as_deref(), args.pattern.as_deref())?;
+        #[derive(serde::Serialize)]
+        struct Powers {
+            db: String,
+            count: usize,
+            summaries: Vec<grundy_runs::power_table::PowerRecord>,
+        }
+        let out = Powers {
+            db,
+            count: rows.len(),
+            summaries: rows,
+        };
+        return emit(json, &out, || {
+            let mut s = String::from(
+                "code      n         largest  first at      rare heaps  last rare     sha256\n",
+            );
+            for r in &out.summaries {
+                let opt = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
+                s.push_str(&format!(
+                    "{:<9} {:<9} {:<8} {:<13} {:<11} {:<13} {}\n",
+                    r.code,
+                    format!("2^{}", r.n.trailing_zeros()),
+                    r.max_value,
+                    r.max_first_at,
+                    opt(r.rare_count),
+                    opt(r.last_rare),
+                    &r.sha256[..16.min(r.sha256.len())]
+                ));
+            }
+            s.push_str(&format!(
+                "{} summar{} in {}\n",
+                out.count,
+                if out.count == 1 { "y" } else { "ies" },
+                out.db
+            ));
+            s
+        });
+    }
     if args.misere {
         let (db, rows) = grundy_runs::misere_census::list_quotients(
             args.db.as_deref(),

@@ -458,9 +458,9 @@ def multiplayer_explore(
 
 
 # Long runs on the CLI's run code: censuses, the results catalogue, the papers' checks.
-from ._runs import catalogue, census, verify  # noqa: E402
+from ._runs import catalogue, census, power_summaries, verify  # noqa: E402
 
-__all__ += ["catalogue", "census", "verify"]
+__all__ += ["catalogue", "census", "power_summaries", "verify"]
 
 
 # The move model shared with `grundy play` and the web page (`grundy serve`).

@@ -277,6 +277,22 @@ def catalogue(
     )
 
 
+def power_summaries(
+    pattern: Optional[str] = None, *, db: Optional[PathLike] = None
+) -> Dict[str, Any]:
+    """The summaries at powers of two that long runs recorded (``sequence(...,
+    results=DIR, record=...)`` and ``grundy takebreak CODE --results DIR``): the dict of
+    ``grundy catalogue --powers --json`` (``db``, ``count``, ``summaries``). Each summary has
+    ``code``, ``n`` (a power of two), ``sha256`` of G(0..=n), ``max_value`` and
+    ``max_first_at``, ``rare_count`` and ``last_rare``, ``histogram`` (``[value, count]``
+    pairs over heaps 1..=n) and ``rare_heaps``. Only the codes of ``pattern`` (a code or a
+    census pattern) when given. Listing never creates or changes anything.
+    """
+    if pattern is not None and not isinstance(pattern, str):
+        raise TypeError(f"pattern must be a str, not {type(pattern).__name__}")
+    return _grundy.power_summaries_list(pattern, path_or_none("db", db))
+
+
 def verify(
     check: str,
     *,
