@@ -14,7 +14,7 @@ use crate::catalogue::{open_for_recording, record_of, resolve_path, Source};
 use crate::engine::Engine;
 use crate::{Error, Message, Result, Tell};
 use grundy::takebreak::checkpoint::{self, Control, Identity, Outcome, Store};
-use grundy::takebreak::{Computation, PeriodDetector, Plan, Rules};
+use grundy::takebreak::{Computation, Finish, PeriodDetector, Plan, Rules};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -136,6 +136,72 @@ impl<'a> PowerWriter<'a> {
             self.pending.push(summary);
         }
         Ok(())
+    }
+}
+
+/// The most disk a checkpoint of `values` values takes: the header (a few dozen bytes and the
+/// code) and two bytes per value, twice while a save writes the new file beside the old one
+/// ([`grundy::takebreak::checkpoint`]'s atomic saves).
+pub fn checkpoint_disk_bound(values: u64) -> u64 {
+    2 * (values.saturating_mul(2) + 4096)
+}
+
+/// Bytes free for an unprivileged writer in the file system of `dir` (`None` where it cannot
+/// be asked).
+fn free_bytes(dir: &std::path::Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+        // SAFETY: `c` is a NUL-terminated path and `st` a buffer statvfs fills on success.
+        let status = unsafe { libc::statvfs(c.as_ptr(), st.as_mut_ptr()) };
+        if status != 0 {
+            return None;
+        }
+        // SAFETY: statvfs returned 0, so it filled the buffer.
+        let st = unsafe { st.assume_init() };
+        Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        None
+    }
+}
+
+/// Runs whose checkpoint may grow past this many bytes say so before they start.
+const DISK_NOTICE_BYTES: u64 = 256 << 20;
+
+/// Say up front how much disk a run's checkpoint may take, and warn when the file system that
+/// holds it has less free (the run still goes on: a save that fails is a warning and the values
+/// are kept in memory, as [`Store`] does).
+fn state_disk_use(path: &std::path::Path, values: u64, tell: Tell<'_>) {
+    let need = checkpoint_disk_bound(values);
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let free = free_bytes(dir);
+    let mb = |b: u64| b as f64 / 1e6;
+    match free {
+        Some(free) if free < need => tell(Message::Warning(format!(
+            "the checkpoint '{}' may need {:.0} MB of disk ({} values, two copies while saving), \
+             but only {:.0} MB are free there: give --checkpoint a place with more room, a \
+             smaller -n, or --no-checkpoint",
+            path.display(),
+            mb(need),
+            values,
+            mb(free)
+        ))),
+        Some(free) if need >= DISK_NOTICE_BYTES => tell(Message::Info(format!(
+            "the checkpoint '{}' may take up to {:.0} MB of disk (two copies while saving); \
+             {:.0} MB are free there",
+            path.display(),
+            mb(need),
+            mb(free)
+        ))),
+        _ => {}
     }
 }
 
@@ -303,6 +369,11 @@ pub fn run(
             identity,
         )),
     };
+    // A run that stops at its first certified period (`--until-period`) has a limit, not a
+    // length: most stop within a few thousand values, so only runs to a chosen n are told.
+    if let (Some(store), false) = (&store, plan.finish == Finish::AtCertificate) {
+        state_disk_use(store.path(), n.saturating_add(1) as u64, tell);
+    }
     let mut values = Vec::new();
     if let Some(store) = &mut store {
         let (saved, notices) = store.resume(n.saturating_add(1))?;
@@ -476,6 +547,36 @@ mod tests {
             checkpoint_every("2.5").unwrap(),
             Duration::from_millis(2500)
         );
+    }
+
+    /// The disk a checkpoint may take is said up front for long runs, and a file system with
+    /// less room than that gets a warning naming the ways out.
+    #[test]
+    fn checkpoint_disk_use_is_stated_and_checked_against_free_space() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.ckpt");
+        let said = std::sync::Mutex::new(Vec::new());
+        let tell = |m: Message| said.lock().unwrap().push(m);
+        state_disk_use(&path, 1000, &tell);
+        assert!(said.lock().unwrap().is_empty(), "a small run says nothing");
+        state_disk_use(&path, 1 << 60, &tell);
+        match said.lock().unwrap().pop() {
+            Some(Message::Warning(w)) => {
+                assert!(
+                    w.contains("MB are free there") && w.contains("--no-checkpoint"),
+                    "{w}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        let free = free_bytes(dir.path()).unwrap();
+        if free > checkpoint_disk_bound(200_000_000) {
+            state_disk_use(&path, 200_000_000, &tell);
+            match said.lock().unwrap().pop() {
+                Some(Message::Info(i)) => assert!(i.contains("may take up to 800 MB"), "{i}"),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 
     /// `--results DIR` with a catalogue: every summary written is also a row of the
