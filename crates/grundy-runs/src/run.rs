@@ -14,7 +14,7 @@ use crate::catalogue::{open_for_recording, record_of, resolve_path, Source};
 use crate::engine::Engine;
 use crate::{Error, Message, Result, Tell};
 use grundy::takebreak::checkpoint::{self, Control, Identity, Outcome, Store};
-use grundy::takebreak::{Computation, PeriodDetector, Plan, Rules};
+use grundy::takebreak::{Computation, PeriodDetector, Plan, Rules, ValuesRef};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -91,11 +91,17 @@ impl<'a> PowerWriter<'a> {
         })
     }
 
-    fn see(&mut self, values: &[u16]) -> std::result::Result<(), grundy::Error> {
+    fn see(&mut self, values: ValuesRef<'_>) -> std::result::Result<(), grundy::Error> {
         for p in grundy::takebreak::powers::powers_ready(RESULTS_FROM, values.len(), self.done) {
             let path = self.dir.join(format!("{p}.txt"));
-            let prefix = &values[..=p];
-            let text = grundy::takebreak::powers::summary(self.rules, prefix)?.text(prefix);
+            let text = match values.slice(..=p) {
+                ValuesRef::U8(prefix) => {
+                    grundy::takebreak::powers::summary(self.rules, prefix)?.text(prefix)
+                }
+                ValuesRef::U16(prefix) => {
+                    grundy::takebreak::powers::summary(self.rules, prefix)?.text(prefix)
+                }
+            };
             let tmp = self
                 .dir
                 .join(format!(".{p}.txt.{}.tmp", std::process::id()));
@@ -297,7 +303,7 @@ pub fn run(
         open_for_recording(options.no_record, options.db.as_deref(), tell)?
     };
     let checkpoint_path = store.as_ref().map(|s| s.path().to_path_buf());
-    let mut save = |v: &[u16]| -> Result<(), grundy::Error> {
+    let mut save = |v: ValuesRef<'_>| -> Result<(), grundy::Error> {
         if let Some(store) = &mut store {
             tell_all(store.save(v));
         }
@@ -313,9 +319,9 @@ pub fn run(
         checkpoint_bytes: None,
     };
     let mut seen = 1; // heap 0 takes part in no standing
-    let mut see = |v: &[u16]| {
+    let mut see = |v: ValuesRef<'_>| {
         if let Some(f) = hooks.standing {
-            for (i, &g) in v.iter().enumerate().skip(seen) {
+            for (i, g) in v.iter().enumerate().skip(seen) {
                 if g > standing.largest {
                     (standing.largest, standing.largest_at) = (g, i);
                 }
@@ -485,7 +491,7 @@ mod tests {
         )
         .unwrap();
         run_to("two", false).unwrap();
-        let values = &one.computation.values;
+        let values = &one.computation.values.to_vec();
         let mut names: Vec<String> = std::fs::read_dir(base.join("one").join("0.146"))
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())

@@ -5,7 +5,7 @@
 //! values are computed through the driver, as the CLI computes them.
 
 use grundy::takebreak::sparse::{RareCommon, SplitPolicy, Tuning};
-use grundy::takebreak::{compute, Code, Finish, PeriodDetector, Rules};
+use grundy::takebreak::{compute, Code, Finish, PeriodDetector, Rules, ValuesRef};
 use std::time::Instant;
 
 fn main() {
@@ -38,13 +38,15 @@ fn main() {
     let g = compute(&rules, n - 1, Finish::ComputeAll, &mut engine, None)
         .expect("values")
         .values;
-    let checksum = g.iter().fold(0u64, |c, &v| {
+    let checksum = g.iter().fold(0u64, |c, v| {
         c.wrapping_mul(1_000_003).wrapping_add(v as u64)
     });
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{code} to {n}: {secs:.2} s, {:.3} million values/s, checksum {checksum:016x}",
-        n as f64 / secs / 1e6
+        "{code} to {n}: {secs:.2} s, {:.3} million values/s, checksum {checksum:016x}, \
+         {} byte(s) per value",
+        n as f64 / secs / 1e6,
+        g.value_bytes()
     );
     println!(
         "mode {:?}, rare positions {}, rare values {}",
@@ -108,8 +110,9 @@ fn main() {
     // part of the driver's time on the caller's thread: the period detector, value by value
     let start = Instant::now();
     let mut detector = PeriodDetector::for_rules(&rules);
-    for k in 1..=g.len() {
-        detector.push_from(&g[..k]);
+    match g.as_ref() {
+        ValuesRef::U8(g) => (1..=g.len()).for_each(|k| detector.push_from(&g[..k])),
+        ValuesRef::U16(g) => (1..=g.len()).for_each(|k| detector.push_from(&g[..k])),
     }
     println!(
         "the driver's period detector over these values: {:.3} s",
