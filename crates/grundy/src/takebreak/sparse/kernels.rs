@@ -15,6 +15,12 @@
 //! ([`take_in_bits`], Officers' innermost loop) also has an AVX-512 copy, written with
 //! intrinsics and checked against the others and a plain loop in the tests; for values up to
 //! 1023 (0.437, 0.414) it has the AVX-512 copy (the set in two registers) and the scalar one.
+//!
+//! Every kernel is generic over how the values are stored ([`Value`]: `u8` while every value
+//! is below 256, `u16` beyond; see [`crate::takebreak::values`]). The plain loops read
+//! `get()`, which the compiler widens as part of the vector loop; the intrinsic copies load
+//! through `load8`, `load16` and `load32`, which widen bytes to 16-bit lanes
+//! (`vpmovzxbw`) and read `u16` as before, so everything after the load is one code for both.
 
 use crate::takebreak::values::Value;
 

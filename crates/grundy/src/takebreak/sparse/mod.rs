@@ -148,10 +148,10 @@
 //! the pipeline when the lead *takes* it (a value that is new to the engine is never
 //! speculated, so every value written speculatively was seen before and fits) — and the
 //! caller moves the store to `u16` in one pass, appends the value and goes on: at most once
-//! per run. Games whose values pass 255 do so early (Officers at heap 1,020, 0.146 at heap
-//! 361: `grundy takebreak CODE -n N --print --json` and the first value past 255), so their
-//! runs are on `u16` as before; `--json` says which (`"value_bytes"`). Peak memory of a game
-//! below 256 is then about one byte per value (measured in `docs/performance.md`).
+//! per run. Games whose values pass 255 do so early (Officers first at heap 10,344, 0.146 at
+//! 5,305: `grundy takebreak CODE -n 300000 --no-extend --print --json`), so their long runs
+//! are on `u16` as before; `--json` says which (`"value_bytes"`). Peak memory of a game below
+//! 256 is then about one byte per value (measured in `docs/performance.md`).
 //!
 //! *Not built: Officers in one byte.* Values below 512 whose common values have odd parity
 //! under the engine's mask `M` (Officers: `M = 0b1_1110_1110`, Grossman) could keep only
