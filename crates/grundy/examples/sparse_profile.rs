@@ -5,8 +5,20 @@
 //! values are computed through the driver, as the CLI computes them.
 
 use grundy::takebreak::sparse::{RareCommon, SplitPolicy, Tuning};
-use grundy::takebreak::{compute, Code, Finish, PeriodDetector, Rules, ValuesRef};
+use grundy::takebreak::{compute, Code, Finish, PeriodDetector, Rules, SequenceEngine, ValuesRef};
 use std::time::Instant;
+
+/// The engine as one that reads `u16` only (the driver then keeps a `u16` store).
+struct WideOnly<'a>(&'a mut RareCommon);
+
+impl SequenceEngine for WideOnly<'_> {
+    fn name(&self) -> &'static str {
+        "sparse (u16 store)"
+    }
+    fn next_value(&mut self, g: &[u16]) -> Result<u16, grundy::Error> {
+        self.0.next_value(g)
+    }
+}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -34,10 +46,17 @@ fn main() {
     engine.set_threads(threads);
     let rules = Rules::Code(code.clone());
     let start = Instant::now();
-    // through the driver, as the CLI (its chunks, its period detector)
-    let g = compute(&rules, n - 1, Finish::ComputeAll, &mut engine, None)
-        .expect("values")
-        .values;
+    // through the driver, as the CLI (its chunks, its period detector); SPARSE_PROFILE_U16=1:
+    // the values in u16 whatever they are (the engine seen as one that does not read bytes,
+    // to compare the two stores on one build)
+    let g = if std::env::var_os("SPARSE_PROFILE_U16").is_some() {
+        let mut wide = WideOnly(&mut engine);
+        compute(&rules, n - 1, Finish::ComputeAll, &mut wide, None)
+    } else {
+        compute(&rules, n - 1, Finish::ComputeAll, &mut engine, None)
+    }
+    .expect("values")
+    .values;
     let checksum = g.iter().fold(0u64, |c, v| {
         c.wrapping_mul(1_000_003).wrapping_add(v as u64)
     });

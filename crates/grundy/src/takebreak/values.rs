@@ -37,6 +37,8 @@ pub trait Value:
     fn get(self) -> u16;
     /// `v` as a stored value, if it fits.
     fn fit(v: usize) -> Option<Self>;
+    /// `self ^ other`, taken in the stored width (so that vectorised loops xor bytes as bytes).
+    fn xor(self, other: Self) -> u16;
 }
 
 impl Value for u8 {
@@ -50,6 +52,10 @@ impl Value for u8 {
     fn fit(v: usize) -> Option<Self> {
         u8::try_from(v).ok()
     }
+    #[inline(always)]
+    fn xor(self, other: Self) -> u16 {
+        (self ^ other) as u16
+    }
 }
 
 impl Value for u16 {
@@ -62,6 +68,10 @@ impl Value for u16 {
     #[inline(always)]
     fn fit(v: usize) -> Option<Self> {
         u16::try_from(v).ok()
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> u16 {
+        self ^ other
     }
 }
 
