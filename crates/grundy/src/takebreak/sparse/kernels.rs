@@ -133,7 +133,7 @@ pub fn xor_mask<V: Value>(g: &[V], m: usize, lo: usize, hi: usize) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
-            if V::BYTES == 1 {
+            if V::BYTES == 1 && low.len() >= BYTE_MASK_FROM {
                 // SAFETY: a one-byte `Value` is `u8` (the trait is sealed); the processor
                 // supports AVX2 (checked just above).
                 return unsafe {
@@ -149,29 +149,20 @@ pub fn xor_mask<V: Value>(g: &[V], m: usize, lo: usize, hi: usize) -> u64 {
     xor_mask_portable(low, high)
 }
 
+/// Ranges of bytes at least this long take [`xor_mask_bytes_avx2`] (shorter ones the plain
+/// loop: the byte copy's eight accumulators cost more to fold than a short range saves; 0.167,
+/// whose witness searches scan stretches from 32 splits on, lost 4% with every range there).
+const BYTE_MASK_FROM: usize = 256;
+
 /// [`xor_mask`] on bytes, 32 splits per step: the vectorised loop of the `u16` copy on bytes
 /// widens every value twice (to 16 bits, then to 32 for the shift) and took 15% more time
 /// (0.07, whose dense mode is this loop). Here the xors stay bytes: each marks bit `x % 8` of
 /// byte `x / 8` of the set (a byte table lookup for the bit, a compare per byte of the set),
-/// in four accumulators of 32 bytes (values below 32; as in the `u16` copy, the range is done
-/// again with eight when some xor is 32 or more). Every value below 64.
+/// in accumulators of 32 bytes or-ed together at the end: four while every xor is below 32,
+/// eight from the first step that meets a larger one on. Every value below 64.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn xor_mask_bytes_avx2(low: &[u8], high: &[u8]) -> u64 {
-    let (mask, large) = xor_mask_bytes_k::<4>(low, high);
-    if large {
-        xor_mask_bytes_k::<8>(low, high).0
-    } else {
-        mask
-    }
-}
-
-/// [`xor_mask_bytes_avx2`] with `K` bytes of set (values below `8 K`), and whether some xor is
-/// 32 or more.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn xor_mask_bytes_k<const K: usize>(low: &[u8], high: &[u8]) -> (u64, bool) {
     use std::arch::x86_64::*;
     let len = low.len().min(high.len());
     // reverses the 16 bytes of each 128-bit lane (then the lanes are swapped)
@@ -185,39 +176,50 @@ unsafe fn xor_mask_bytes_k<const K: usize>(low: &[u8], high: &[u8]) -> (u64, boo
         0, 0, 0, 0, 0, 0,
     );
     let (seven, sixty_three) = (_mm256_set1_epi8(7), _mm256_set1_epi8(63));
-    let mut acc = [_mm256_setzero_si256(); K];
-    let mut any = _mm256_setzero_si256();
-    let mut j = 0;
-    while j + 32 <= len {
-        // SAFETY: j + 32 <= len, so low[j..j + 32] and high[len - j - 32..len - j] are in
-        // bounds.
+    // the xors of the 32 splits from `j`, each as (bit within its byte, byte of the set)
+    let step = |j: usize| {
+        // SAFETY: the callers have j + 32 <= len, so low[j..j + 32] and
+        // high[len - j - 32..len - j] are in bounds.
         let a = _mm256_loadu_si256(low.as_ptr().add(j) as *const __m256i);
         let b = _mm256_loadu_si256(high.as_ptr().add(len - j - 32) as *const __m256i);
         let b = _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(b, reverse));
         let x = _mm256_and_si256(_mm256_xor_si256(a, b), sixty_three);
-        any = _mm256_or_si256(any, x);
         let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, seven));
         // x / 8 per byte (a 16-bit shift, the bits from the next byte masked off)
         let word = _mm256_and_si256(_mm256_srli_epi16::<3>(x), seven);
+        (bit, word)
+    };
+    let mark = |acc: &mut [__m256i], (bit, word): (__m256i, __m256i)| {
         for (k, acc) in acc.iter_mut().enumerate() {
             let here = _mm256_cmpeq_epi8(word, _mm256_set1_epi8(k as i8));
             *acc = _mm256_or_si256(*acc, _mm256_and_si256(here, bit));
         }
+    };
+    let mut acc = [_mm256_setzero_si256(); 8];
+    let mut wide = false;
+    let mut j = 0;
+    while j + 32 <= len {
+        let s = step(j);
+        // bytes of the set from 4 on (xors of 32 or more): from here on, all eight
+        if _mm256_movemask_epi8(_mm256_cmpgt_epi8(s.1, _mm256_set1_epi8(3))) != 0 {
+            wide = true;
+            break;
+        }
+        mark(&mut acc[..4], s);
+        j += 32;
+    }
+    while wide && j + 32 <= len {
+        mark(&mut acc, step(j));
         j += 32;
     }
     let mut mask = 0u64;
-    for (k, acc) in acc.iter().enumerate() {
+    for (k, acc) in acc.iter().enumerate().take(if wide { 8 } else { 4 }) {
         mask |= (or_bytes(*acc) as u64) << (8 * k);
     }
-    let mut large = or_bytes(any) & 32 != 0;
     for k in j..len {
-        let x = (low[k] ^ high[len - 1 - k]) & 63;
-        large |= x >= 32;
-        if (x as usize) < 8 * K {
-            mask |= 1u64 << x;
-        }
+        mask |= 1u64 << ((low[k] ^ high[len - 1 - k]) & 63);
     }
-    (mask, large)
+    mask
 }
 
 /// The or of the 32 bytes of `v`.
