@@ -151,7 +151,16 @@
 //! per run. Games whose values pass 255 do so early (Officers first at heap 10,344, 0.146 at
 //! 5,305: `grundy takebreak CODE -n 300000 --no-extend --print --json`), so their long runs
 //! are on `u16` as before; `--json` says which (`"value_bytes"`). Peak memory of a game below
-//! 256 is then about one byte per value (measured in `docs/performance.md`).
+//! 256 is then about one byte per value: 0.167 to 2^26 peaks at 73,444 KB against 138,216 KB
+//! (1.12 bytes per value against 2.11; 1.00 per value beyond 2^24), measured with the
+//! commands in `docs/performance.md` ("Compact values").
+//!
+//! Speed: reading half the bytes helps the wide path (0.143 to 2^20: 0.81 of the `u16`
+//! store's CPU on one build) and, with a byte copy of [`kernels::xor_mask`] (a byte table
+//! lookup and a compare per byte of the set instead of two widenings and a variable shift),
+//! the dense mode (0.07: 0.69); the one-word witness search's short loops widen every byte
+//! and lose a little (0.167 to 2^24: 1.06). Values are the same either way (the tests compare
+//! the byte store with the naive engine, `compact_tests`).
 //!
 //! *Not built: Officers in one byte.* Values below 512 whose common values have odd parity
 //! under the engine's mask `M` (Officers: `M = 0b1_1110_1110`, Grossman) could keep only
