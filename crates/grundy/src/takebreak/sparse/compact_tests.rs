@@ -112,6 +112,7 @@ fn games_that_cross_256_and_512_move_to_u16_once_with_the_same_values() {
     // values (the switch inside a batch of the pipeline, at its edge, or between single
     // values), on one to four threads, each on the default, the wide and the busy tuning
     let n = 3000;
+    let mut pipelined = 0;
     for text in [
         "0.774", "0.564", "0.264", "0.364", "0.414", "0.764", "4.026", "0.437",
     ] {
@@ -127,9 +128,12 @@ fn games_that_cross_256_and_512_move_to_u16_once_with_the_same_values() {
                     &expect,
                     &format!("{text} chunk {chunk} {threads} threads"),
                 );
+                pipelined += e.stats().pipelined;
             }
         }
     }
+    // the pipeline computed values on both stores (the switch happens inside it too)
+    assert!(pipelined > 10_000, "only {pipelined} values pipelined");
     assert!(reference(&code("0.564"), n).iter().any(|&v| v >= 512));
     assert_eq!(reference(&code("0.774"), n).iter().max(), Some(&256));
 }
