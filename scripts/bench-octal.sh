@@ -16,7 +16,7 @@
 # Builds grundy in release mode, installs ogsolve into .tools/ if it is not there, then for
 # each benchmark runs ours and theirs alternately (ours, theirs, ours, theirs, ...) so that both
 # see the same machine load, and prints the median wall time of each, the ratio, and the peak
-# memory (maximum resident set size from /usr/bin/time -v) against 2 bytes per heap size.
+# memory (maximum resident set size from /usr/bin/time -v) in bytes per heap size.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -92,13 +92,14 @@ bench() {
     done
     local bu
     bu=$(printf '%s' "${their_u[$best]}" | median)
-    local need_kb
-    need_kb=$(awk -v n="$n" 'BEGIN {printf "%.0f", 2 * (n + 1) / 1024}')
-    printf '%-6s n=%-10s grundy %8.2fs (user %7.2fs)   ogsolve -m %-5s %8.2fs (user %7.2fs)   ratio %.3f (user %.3f)   peak %s KB = %.2f x 2n bytes (ogsolve %s KB)\n' \
+    # peak bytes per heap size (values below 256 take one byte each, others two)
+    local per_value
+    per_value=$(awk -v m="$our_m" -v n="$n" 'BEGIN {printf "%.2f", 1024 * m / (n + 1)}')
+    printf '%-6s n=%-10s grundy %8.2fs (user %7.2fs)   ogsolve -m %-5s %8.2fs (user %7.2fs)   ratio %.3f (user %.3f)   peak %s KB = %s bytes per heap size (ogsolve %s KB)\n' \
         "$name" "$n" "$ow" "$ou" "$best" "$best_w" "$bu" \
         "$(awk -v a="$ow" -v b="$best_w" 'BEGIN {print a / b}')" \
         "$(awk -v a="$ou" -v b="$bu" 'BEGIN {print (b > 0) ? a / b : 0}')" \
-        "$our_m" "$(awk -v a="$our_m" -v b="$need_kb" 'BEGIN {print a / b}')" "${their_m[$best]}"
+        "$our_m" "$per_value" "${their_m[$best]}"
 }
 
 if [ -n "$QUICK" ]; then

@@ -37,7 +37,7 @@ fn library_values(code: &str, n: usize) -> Vec<u64> {
     let rules = Rules::parse(code).unwrap();
     let mut engine = RareCommon::for_rules(&rules).unwrap();
     let c = compute(&rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
-    c.values.iter().map(|&v| v as u64).collect()
+    c.values.iter().map(|v| v as u64).collect()
 }
 
 /// Make `path` (a file or a directory) unwritable even for root: permissions first, and

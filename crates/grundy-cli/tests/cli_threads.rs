@@ -14,7 +14,7 @@ fn library_values(code: &str, n: usize) -> Vec<u64> {
     let rules = Rules::parse(code).unwrap();
     let mut engine = RareCommon::for_rules(&rules).unwrap();
     let c = compute(&rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
-    c.values.iter().map(|&v| v as u64).collect()
+    c.values.iter().map(|v| v as u64).collect()
 }
 
 #[test]
@@ -41,6 +41,36 @@ fn two_threads_print_the_values_of_one() {
         assert_eq!(values_of(&two), values_of(&one));
         assert_eq!(values_of(&two), library_values("0.6", 300_000));
         assert_eq!(two["value_counts"], one["value_counts"]);
+    }
+}
+
+#[test]
+fn json_says_how_many_bytes_each_value_took_and_the_values_are_the_same() {
+    // 0.16 stays below 256; Officers passes 255 first at heap 10,344 (so the store moves to
+    // u16 during the run to 20,000, inside a batch of the pipeline on two threads)
+    for (code, library, n, bytes) in [
+        ("0.16", "0.16", 20_000, 1),
+        ("officers", "0.6", 10_000, 1),
+        ("officers", "0.6", 20_000, 2),
+        ("0.437", "0.437", 5_000, 2),
+    ] {
+        for threads in ["1", "2"] {
+            let n_text = n.to_string();
+            let v = json(&[
+                "takebreak",
+                code,
+                "-n",
+                &n_text,
+                "--no-extend",
+                "--print",
+                "--threads",
+                threads,
+                "--no-checkpoint",
+                "--no-record",
+            ]);
+            assert_eq!(v["value_bytes"], bytes, "{code} -n {n}, {threads} threads");
+            assert_eq!(values_of(&v), library_values(library, n), "{code} -n {n}");
+        }
     }
 }
 

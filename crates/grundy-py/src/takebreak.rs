@@ -320,7 +320,7 @@ fn computation_bytes<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let computed = computation.computed();
     PyBytes::new_with(py, (computation.n() + 1) * 2, |buf| {
-        for (cell, v) in buf.chunks_exact_mut(2).zip(&computation.values) {
+        for (cell, v) in buf.chunks_exact_mut(2).zip(computation.values.iter()) {
             cell.copy_from_slice(&v.to_ne_bytes());
         }
         if let Some(p) = computation.period.filter(|_| computation.is_extended()) {

@@ -73,7 +73,14 @@ pub fn estimate(rules: &Rules, n: u64, until_period: bool, choice: EngineChoice)
     if certified(&half) {
         return t1;
     }
-    let Ok(whole) = extend(rules, half.values, pilot, finish, engine.as_dyn(), None) else {
+    let Ok(whole) = extend(
+        rules,
+        half.values.into_u16(),
+        pilot,
+        finish,
+        engine.as_dyn(),
+        None,
+    ) else {
         return 0.0;
     };
     let t2 = thread_cpu_seconds() - start - t1;

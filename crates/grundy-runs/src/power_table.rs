@@ -253,7 +253,8 @@ mod tests {
             None,
         )
         .unwrap()
-        .values;
+        .values
+        .to_vec();
         let s = summary(&rules, &values[..=2048]).unwrap();
         let c = Catalogue::open(&path).unwrap();
         record(&c, &s).unwrap();

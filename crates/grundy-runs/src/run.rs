@@ -14,7 +14,7 @@ use crate::catalogue::{open_for_recording, record_of, resolve_path, Source};
 use crate::engine::Engine;
 use crate::{Error, Message, Result, Tell};
 use grundy::takebreak::checkpoint::{self, Control, Identity, Outcome, Store};
-use grundy::takebreak::{Computation, Finish, PeriodDetector, Plan, Rules};
+use grundy::takebreak::{Computation, Finish, PeriodDetector, Plan, Rules, ValuesRef};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -113,12 +113,21 @@ impl<'a> PowerWriter<'a> {
         }
     }
 
-    fn see(&mut self, values: &[u16]) -> std::result::Result<(), grundy::Error> {
+    fn see(&mut self, values: ValuesRef<'_>) -> std::result::Result<(), grundy::Error> {
         for p in grundy::takebreak::powers::powers_ready(RESULTS_FROM, values.len(), self.done) {
             let path = self.dir.join(format!("{p}.txt"));
-            let prefix = &values[..=p];
-            let summary = grundy::takebreak::powers::summary(self.rules, prefix)?;
-            let text = summary.text(prefix);
+            let (summary, text) = match values.slice(..=p) {
+                ValuesRef::U8(prefix) => {
+                    let s = grundy::takebreak::powers::summary(self.rules, prefix)?;
+                    let t = s.text(prefix);
+                    (s, t)
+                }
+                ValuesRef::U16(prefix) => {
+                    let s = grundy::takebreak::powers::summary(self.rules, prefix)?;
+                    let t = s.text(prefix);
+                    (s, t)
+                }
+            };
             let tmp = self
                 .dir
                 .join(format!(".{p}.txt.{}.tmp", std::process::id()));
@@ -403,7 +412,7 @@ pub fn run(
         open_for_recording(options.no_record, options.db.as_deref(), tell)?
     };
     let checkpoint_path = store.as_ref().map(|s| s.path().to_path_buf());
-    let mut save = |v: &[u16]| -> Result<(), grundy::Error> {
+    let mut save = |v: ValuesRef<'_>| -> Result<(), grundy::Error> {
         if let Some(store) = &mut store {
             tell_all(store.save(v));
         }
@@ -420,7 +429,7 @@ pub fn run(
         rare: None,
     };
     let mut seen = 1; // heap 0 takes part in no standing
-    let mut see = |v: &[u16]| {
+    let mut see = |v: ValuesRef<'_>| {
         if let Some(w) = &mut writer {
             w.see(v)?;
             standing.rare = w.last;
@@ -429,7 +438,7 @@ pub fn run(
             }
         }
         if let Some(f) = hooks.standing {
-            for (i, &g) in v.iter().enumerate().skip(seen) {
+            for (i, g) in v.iter().enumerate().skip(seen) {
                 if g > standing.largest {
                     (standing.largest, standing.largest_at) = (g, i);
                 }
@@ -616,7 +625,7 @@ mod tests {
             hooks,
         )
         .unwrap();
-        let values = &done.computation.values;
+        let values = done.computation.values.to_vec();
         let (_, rows) = crate::power_table::list(Some(&db), Some("0.146")).unwrap();
         let ns: Vec<u64> = rows.iter().map(|r| r.n).collect();
         assert_eq!(ns, [1024, 2048, 4096, 8192, 16384]);
@@ -686,7 +695,7 @@ mod tests {
         )
         .unwrap();
         run_to("two", false).unwrap();
-        let values = &one.computation.values;
+        let values = &one.computation.values.to_vec();
         let mut names: Vec<String> = std::fs::read_dir(base.join("one").join("0.146"))
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())

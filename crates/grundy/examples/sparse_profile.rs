@@ -5,8 +5,20 @@
 //! values are computed through the driver, as the CLI computes them.
 
 use grundy::takebreak::sparse::{RareCommon, SplitPolicy, Tuning};
-use grundy::takebreak::{compute, Code, Finish, PeriodDetector, Rules};
+use grundy::takebreak::{compute, Code, Finish, PeriodDetector, Rules, SequenceEngine, ValuesRef};
 use std::time::Instant;
+
+/// The engine as one that reads `u16` only (the driver then keeps a `u16` store).
+struct WideOnly<'a>(&'a mut RareCommon);
+
+impl SequenceEngine for WideOnly<'_> {
+    fn name(&self) -> &'static str {
+        "sparse (u16 store)"
+    }
+    fn next_value(&mut self, g: &[u16]) -> Result<u16, grundy::Error> {
+        self.0.next_value(g)
+    }
+}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -34,17 +46,26 @@ fn main() {
     engine.set_threads(threads);
     let rules = Rules::Code(code.clone());
     let start = Instant::now();
-    // through the driver, as the CLI (its chunks, its period detector)
-    let g = compute(&rules, n - 1, Finish::ComputeAll, &mut engine, None)
-        .expect("values")
-        .values;
-    let checksum = g.iter().fold(0u64, |c, &v| {
+    // through the driver, as the CLI (its chunks, its period detector); SPARSE_PROFILE_U16=1:
+    // the values in u16 whatever they are (the engine seen as one that does not read bytes,
+    // to compare the two stores on one build)
+    let g = if std::env::var_os("SPARSE_PROFILE_U16").is_some() {
+        let mut wide = WideOnly(&mut engine);
+        compute(&rules, n - 1, Finish::ComputeAll, &mut wide, None)
+    } else {
+        compute(&rules, n - 1, Finish::ComputeAll, &mut engine, None)
+    }
+    .expect("values")
+    .values;
+    let checksum = g.iter().fold(0u64, |c, v| {
         c.wrapping_mul(1_000_003).wrapping_add(v as u64)
     });
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{code} to {n}: {secs:.2} s, {:.3} million values/s, checksum {checksum:016x}",
-        n as f64 / secs / 1e6
+        "{code} to {n}: {secs:.2} s, {:.3} million values/s, checksum {checksum:016x}, \
+         {} byte(s) per value",
+        n as f64 / secs / 1e6,
+        g.value_bytes()
     );
     println!(
         "mode {:?}, rare positions {}, rare values {}",
@@ -108,8 +129,9 @@ fn main() {
     // part of the driver's time on the caller's thread: the period detector, value by value
     let start = Instant::now();
     let mut detector = PeriodDetector::for_rules(&rules);
-    for k in 1..=g.len() {
-        detector.push_from(&g[..k]);
+    match g.as_ref() {
+        ValuesRef::U8(g) => (1..=g.len()).for_each(|k| detector.push_from(&g[..k])),
+        ValuesRef::U16(g) => (1..=g.len()).for_each(|k| detector.push_from(&g[..k])),
     }
     println!(
         "the driver's period detector over these values: {:.3} s",

@@ -128,6 +128,9 @@ pub struct SequenceReport {
     /// Threads that computed the values (1, or `--threads` when it let the rare/common engine
     /// run its pipeline).
     pub threads: usize,
+    /// Bytes per stored value: 1 while every value is below 256 (the values were kept in
+    /// bytes), 2 otherwise (`grundy::takebreak::values`).
+    pub value_bytes: usize,
     /// Present when the sequence was extended by its certified period: the engine computed
     /// G(0..=computed_up_to) (up to the certificate) and the rest follows from the period.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -290,7 +293,11 @@ pub fn report_sequence(
                 "--rare-classes: the rare/common split is the octal engine's; {rules} is not an octal code (every digit below 8)"
             ))
         })?;
-        let split = rare_common_split(code, &computation.values).map_err(|_| {
+        let split = match computation.values.as_ref() {
+            grundy::takebreak::ValuesRef::U8(g) => rare_common_split(code, g),
+            grundy::takebreak::ValuesRef::U16(g) => rare_common_split(code, g),
+        };
+        let split = split.map_err(|_| {
             CliError::input(format!(
                 "--rare-classes: the rare/common split is the octal engine's; {rules} is not an octal code (every digit below 8)"
             ))
@@ -313,6 +320,7 @@ pub fn sequence_report(
         n: c.n(),
         engine,
         threads,
+        value_bytes: c.value_bytes(),
         computed_up_to: c.is_extended().then(|| c.computed() - 1),
         values: print.then(|| c.to_vec()),
         period: c.period,
@@ -635,6 +643,7 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         n: s.values.len() - 1,
         engine: "general",
         threads: 1,
+        value_bytes: 2,
         computed_up_to: None,
         period: s.period,
         period_search: None,
@@ -768,7 +777,7 @@ pub fn tour_stop() -> (String, Vec<String>) {
                 .expect("Dawson's Kayles certifies before n = 10000");
             lines.push(format!(
                 "Dawson's Kayles 0.07: G(0..10) = {:?}",
-                &c.values[..=10]
+                &c.values.to_vec()[..=10]
             ));
             lines.push(format!("0.07: {}", period_words(&p)));
         }

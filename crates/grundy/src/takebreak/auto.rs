@@ -22,8 +22,10 @@
 //! has not seen ([`RareCommon::catch_up`]). The state that is brought up to date before a
 //! trial is not timed.
 
+use super::engine::{next_values_of, CompactEngine};
 use super::naive::Naive;
 use super::sparse::{self, RareCommon};
+use super::values::{Value, Values};
 use super::{Rules, SequenceEngine};
 use crate::Error;
 use std::time::{Duration, Instant};
@@ -210,14 +212,14 @@ impl AutoEngine {
         }
     }
 
-    fn compute(&mut self, which: Which, g: &[u16]) -> Result<u16, Error> {
+    fn compute<V: Value>(&mut self, which: Which, g: &[V]) -> Result<u16, Error> {
         match which {
             Which::Sparse => self.sparse.next_value(g),
-            Which::Naive => SequenceEngine::next_value(&mut self.naive, g),
+            Which::Naive => self.naive.value_of(g),
         }
     }
 
-    fn catch_up(&mut self, which: Which, g: &[u16]) -> Result<(), Error> {
+    fn catch_up<V: Value>(&mut self, which: Which, g: &[V]) -> Result<(), Error> {
         match which {
             Which::Sparse => {
                 self.sparse.catch_up(g);
@@ -228,7 +230,7 @@ impl AutoEngine {
     }
 
     /// Compute G(n) with `which`, timed apart from bringing its state up to date.
-    fn timed(&mut self, which: Which, g: &[u16]) -> Result<(u16, Duration), Error> {
+    fn timed<V: Value>(&mut self, which: Which, g: &[V]) -> Result<(u16, Duration), Error> {
         self.catch_up(which, g)?;
         let start = Instant::now();
         let v = self.compute(which, g)?;
@@ -242,6 +244,25 @@ impl SequenceEngine for AutoEngine {
     }
 
     fn next_value(&mut self, g: &[u16]) -> Result<u16, Error> {
+        self.value_of(g)
+    }
+
+    fn next_values(&mut self, values: &mut Values, count: usize) -> Result<(), Error> {
+        next_values_of(self, values, count)
+    }
+
+    fn compact(&self) -> bool {
+        true
+    }
+
+    fn batches(&self) -> bool {
+        self.sparse.batches()
+    }
+}
+
+impl AutoEngine {
+    /// G(n) for `n = g.len()` (values in bytes or `u16`).
+    fn value_of<V: Value>(&mut self, g: &[V]) -> Result<u16, Error> {
         let n = g.len();
         let trial = match self.trial.take() {
             None if n >= self.next_review => Some(Trial::Other {
@@ -297,27 +318,34 @@ impl SequenceEngine for AutoEngine {
             }
         }
     }
+}
 
+impl CompactEngine for AutoEngine {
     /// Between reviews the current engine computes alone: the rare/common engine takes the
     /// stretch up to the next review in one call (its two-thread pipeline, if it has threads);
     /// trials go value by value as in [`Self::next_value`].
-    fn next_values(&mut self, values: &mut Vec<u16>, count: usize) -> Result<(), Error> {
+    fn next_values_in<V: Value>(
+        &mut self,
+        values: &mut Vec<V>,
+        count: usize,
+    ) -> Result<Option<u16>, Error> {
         let end = values.len() + count;
         while values.len() < end {
             let n = values.len();
             if self.trial.is_none() && n < self.next_review && self.current == Which::Sparse {
                 let stretch = (end - n).min(self.next_review - n);
-                self.sparse.next_values(values, stretch)?;
+                if let Some(v) = self.sparse.next_values_in(values, stretch)? {
+                    return Ok(Some(v));
+                }
             } else {
-                let v = self.next_value(values)?;
-                values.push(v);
+                let v = self.value_of(values)?;
+                match V::fit(v as usize) {
+                    Some(x) => values.push(x),
+                    None => return Ok(Some(v)),
+                }
             }
         }
-        Ok(())
-    }
-
-    fn batches(&self) -> bool {
-        self.sparse.batches()
+        Ok(None)
     }
 }
 
@@ -332,7 +360,7 @@ mod tests {
             .unwrap()
             .with_first_review(first);
         let c = compute(rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
-        (c.values, engine)
+        (c.values.to_vec(), engine)
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! How many values a run may hold: the memory budget that replaces a fixed ceiling on `n`.
 //!
-//! A sequence is kept as 2 bytes per heap size (`u16`; values of octal games in the literature
-//! stay far below 65536, and an engine that meets a larger value stops with
-//! [`Error::TooLarge`](crate::Error::TooLarge) rather than store a wrong one). The rare/common
+//! A sequence is kept as at most 2 bytes per heap size (`u16`; values of octal games in the
+//! literature stay far below 65536, and an engine that meets a larger value stops with
+//! [`Error::TooLarge`](crate::Error::TooLarge) rather than store a wrong one). While every value
+//! is below 256 it takes one byte ([`super::values`]), but the budget counts two: it is checked
+//! before the run, which cannot know whether its values will stay below 256. The rare/common
 //! engine adds at most one 4-byte rare position per 32 heap sizes (see
 //! [`super::sparse`]), so a run needs about [`BYTES_PER_VALUE`] per value plus a fixed
 //! allowance. The budget is checked before a run starts, against the memory the system says

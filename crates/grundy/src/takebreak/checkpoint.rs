@@ -50,6 +50,7 @@ use super::driver::{drive, Computation, Ended, Plan, Step};
 use super::engine::SequenceEngine;
 use super::period::PeriodDetector;
 use super::rules::Rules;
+use super::values::ValuesRef;
 use crate::Error;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};
@@ -207,17 +208,26 @@ pub(crate) fn write_atomically(
     })
 }
 
-/// Save `values` as the checkpoint of `identity`, atomically (see the module docs).
-pub fn save(path: &Path, identity: &Identity, values: &[u16]) -> Result<(), CheckpointError> {
+/// Save `values` as the checkpoint of `identity`, atomically (see the module docs). The file
+/// holds two bytes per value whatever the store (a one-byte store is widened chunk by chunk).
+pub fn save<'a>(
+    path: &Path,
+    identity: &Identity,
+    values: impl Into<ValuesRef<'a>>,
+) -> Result<(), CheckpointError> {
+    let values: ValuesRef<'a> = values.into();
     write_atomically(path, |file| {
         let mut crc = crc32fast::Hasher::new();
         let head = header(identity, values.len());
         crc.update(&head);
         file.write_all(&head)?;
         let mut buf = Vec::with_capacity(2 * CHUNK);
-        for chunk in values.chunks(CHUNK) {
+        for start in (0..values.len()).step_by(CHUNK) {
             buf.clear();
-            for &v in chunk {
+            for v in values
+                .slice(start..(start + CHUNK).min(values.len()))
+                .iter()
+            {
                 buf.extend_from_slice(&v.to_le_bytes());
             }
             crc.update(&buf);
@@ -635,7 +645,8 @@ impl Store {
     }
 
     /// Save `values` unless the file already holds as many, or this run does not write.
-    pub fn save(&mut self, values: &[u16]) -> Vec<Notice> {
+    pub fn save<'a>(&mut self, values: impl Into<ValuesRef<'a>>) -> Vec<Notice> {
+        let values: ValuesRef<'a> = values.into();
         let mut notices = Vec::new();
         if self.read_only.is_some() || values.len() <= self.on_file {
             return notices;
@@ -666,7 +677,8 @@ impl Store {
 
     /// The run completed with `values`: a chosen file is brought up to them (it then holds the
     /// whole result); the default file is removed — unless it holds more than `values`.
-    pub fn finish(&mut self, values: &[u16]) -> Vec<Notice> {
+    pub fn finish<'a>(&mut self, values: impl Into<ValuesRef<'a>>) -> Vec<Notice> {
+        let values: ValuesRef<'a> = values.into();
         if !self.default_place {
             return self.save(values);
         }
@@ -683,14 +695,14 @@ impl Store {
 }
 
 /// What sees the values of a run as it goes ([`Control::values`]).
-pub type SeeValues<'a> = &'a mut dyn FnMut(&[u16]) -> Result<(), Error>;
+pub type SeeValues<'a> = &'a mut dyn FnMut(ValuesRef<'_>) -> Result<(), Error>;
 
 /// How a resumable run saves and stops.
 pub struct Control<'a> {
     /// Time between two saves.
     pub every: Duration,
     /// Save the values computed so far.
-    pub save: &'a mut dyn FnMut(&[u16]) -> Result<(), Error>,
+    pub save: &'a mut dyn FnMut(ValuesRef<'_>) -> Result<(), Error>,
     /// Set (e.g. by a Ctrl-C handler) to save and stop.
     pub stop: &'a AtomicBool,
     /// Called now and then with the number of values computed.
@@ -758,14 +770,14 @@ pub fn run(
                 p(computation.values.len());
             }
             if let Some(f) = see.as_mut() {
-                f(&computation.values)?;
+                f(computation.values.as_ref())?;
             }
             Ok(Outcome::Finished(computation))
         }
         Ended::Stopped(values) => Ok(Outcome::Interrupted(values.len())),
         Ended::OverBudget(values) => {
             if !values.is_empty() {
-                (control.save)(&values)?;
+                (control.save)(values.as_ref())?;
             }
             Ok(Outcome::OverBudget(values.len()))
         }
@@ -842,7 +854,12 @@ mod tests {
         drop(first);
         assert!(Lock::try_acquire(&path).unwrap().is_some());
         // a save into a directory that does not exist fails cleanly
-        let e = save(&dir.join("none").join("x.ckpt"), &identity(), &[1, 2]).unwrap_err();
+        let e = save(
+            &dir.join("none").join("x.ckpt"),
+            &identity(),
+            &[1u16, 2][..],
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("cannot save"), "{e}");
         std::fs::remove_dir_all(dir).unwrap();
     }
@@ -1005,7 +1022,7 @@ mod tests {
         .unwrap();
         let stop = AtomicBool::new(true);
         let mut saved = Vec::new();
-        let mut save = |v: &[u16]| {
+        let mut save = |v: ValuesRef<'_>| {
             saved = v.to_vec();
             Ok(())
         };
@@ -1033,7 +1050,7 @@ mod tests {
         // a fresh engine resumes from the saved values
         let stop = AtomicBool::new(false);
         let mut engine = RareCommon::for_rules(&rules).unwrap();
-        let mut ignore = |_: &[u16]| Ok(());
+        let mut ignore = |_: ValuesRef<'_>| Ok(());
         let second = run(
             &rules,
             saved.clone(),
@@ -1059,7 +1076,7 @@ mod tests {
         let mut engine = RareCommon::for_rules(&rules).unwrap();
         let resumed = run(
             &rules,
-            once.values[..200_000].to_vec(),
+            once.values.to_vec()[..200_000].to_vec(),
             Plan::new(1_000_000, Finish::AtCertificate),
             &mut engine,
             Control {

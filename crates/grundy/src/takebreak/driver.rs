@@ -18,6 +18,7 @@
 use super::engine::SequenceEngine;
 use super::period::{Candidate, Period, PeriodDetector};
 use super::rules::Rules;
+use super::values::{Values, ValuesRef};
 use crate::Error;
 use serde::Serialize;
 
@@ -66,9 +67,10 @@ pub enum Finish {
 /// A computed Grundy sequence and its summary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Computation {
-    /// The values the engine computed: G(0), G(1), ..., G(k - 1). Beyond them (up to
-    /// [`n`](Self::n)) the sequence is extended by the certified period.
-    pub values: Vec<u16>,
+    /// The values the engine computed: G(0), G(1), ..., G(k - 1), in one byte each when every
+    /// value is below 256 and the engine reads bytes, else two ([`Values`]). Beyond them (up
+    /// to [`n`](Self::n)) the sequence is extended by the certified period.
+    pub values: Values,
     /// The last heap size covered.
     last: usize,
     /// The least period found (certified or observed), if any.
@@ -103,29 +105,37 @@ impl Computation {
     /// If `i > n`.
     pub fn value(&self, i: usize) -> u16 {
         assert!(i <= self.last, "G({i}) is beyond G(0..={})", self.last);
-        match self.values.get(i) {
-            Some(&v) => v,
-            None => {
-                let p = self
-                    .period
-                    .expect("an extended sequence has a certified period");
-                self.values[p.preperiod + (i - p.preperiod) % p.period]
-            }
+        if i < self.values.len() {
+            return self.values.get(i);
         }
+        let p = self
+            .period
+            .expect("an extended sequence has a certified period");
+        self.values.get(p.preperiod + (i - p.preperiod) % p.period)
+    }
+
+    /// Bytes per stored value: 1 while every value is below 256 (and the engine reads bytes),
+    /// else 2.
+    pub fn value_bytes(&self) -> usize {
+        self.values.value_bytes()
     }
 
     /// G(0), ..., G(n) in order, without storing the extended part.
     pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
         let extra = self.last + 1 - self.values.len();
         let cycle = self.period.filter(|_| extra > 0).map(|p| {
-            let start = (self.values.len() - p.preperiod) % p.period;
-            let one = &self.values[p.preperiod..p.preperiod + p.period];
-            one[start..].iter().chain(one.iter().cycle())
+            // the period continues from the phase where the computed values end
+            let mut phase = (self.values.len() - p.preperiod) % p.period;
+            (0..extra).map(move |_| {
+                let v = self.values.get(p.preperiod + phase);
+                phase += 1;
+                if phase == p.period {
+                    phase = 0;
+                }
+                v
+            })
         });
-        self.values
-            .iter()
-            .copied()
-            .chain(cycle.into_iter().flatten().copied().take(extra))
+        self.values.iter().chain(cycle.into_iter().flatten())
     }
 
     /// G(0..=n) as one vector (allocates `n + 1` values).
@@ -225,39 +235,48 @@ pub(crate) enum Ended {
     /// The plan is done.
     Finished(Computation),
     /// The hook stopped the run: the values computed so far.
-    Stopped(Vec<u16>),
+    Stopped(Values),
     /// The value budget ran out before the plan was done: the values computed so far.
-    OverBudget(Vec<u16>),
+    OverBudget(Values),
 }
 
 /// The one loop behind [`compute`], [`extend`] and the checkpointed run: replay `values`
 /// through a fresh period detector (stopping there if a period is already certified), then
 /// compute up to G(n), ending as the plan says. Every [`PROGRESS_EVERY`] values `hook` sees the
 /// values so far and the detector (to report progress, save them, or stop).
+///
+/// The values are kept in one byte each while they are below 256 when the engine reads bytes
+/// ([`SequenceEngine::compact`]; the engine moves the store to `u16` at the first value past
+/// 255), else in `u16`.
 pub(crate) fn drive(
     rules: &Rules,
-    mut values: Vec<u16>,
+    values: Vec<u16>,
     plan: Plan,
     engine: &mut dyn SequenceEngine,
-    mut hook: impl FnMut(&[u16], &PeriodDetector) -> Result<Step, Error>,
+    mut hook: impl FnMut(ValuesRef<'_>, &PeriodDetector) -> Result<Step, Error>,
 ) -> Result<Ended, Error> {
+    let mut values = Values::from_u16(values, engine.compact());
     let n = plan.n;
     let target = n
         .checked_add(1)
         .ok_or_else(|| Error::TooLarge(format!("heap size {n} is too large for this machine")))?;
     let stop_at_certificate = plan.finish != Finish::ComputeAll;
     let mut detector = PeriodDetector::for_rules(rules);
-    for k in 0..values.len().min(target) {
-        detector.push_from(&values[..=k]);
-        if stop_at_certificate && detector.is_certified() {
-            values.truncate(k + 1);
-            return Ok(Ended::Finished(summarise(
-                values,
-                n,
-                plan.finish,
-                &detector,
-            )));
-        }
+    let known = values.len().min(target);
+    if let Some(k) = feed(
+        &mut detector,
+        values.as_ref(),
+        0,
+        known,
+        stop_at_certificate,
+    ) {
+        values.truncate(k + 1);
+        return Ok(Ended::Finished(summarise(
+            values,
+            n,
+            plan.finish,
+            &detector,
+        )));
     }
     values.truncate(target);
     if plan.finish == Finish::ComputeAll && target <= plan.max_values {
@@ -286,17 +305,21 @@ pub(crate) fn drive(
             }
         }
         debug_assert_eq!(values.len(), from + count);
-        for k in from..values.len() {
-            detector.push_from(&values[..=k]);
-            if stop_at_certificate && detector.is_certified() {
-                // values past the certificate (computed in the same chunk) are dropped, as if
-                // never computed
-                values.truncate(k + 1);
-                break 'run;
-            }
+        let to = values.len();
+        if let Some(k) = feed(
+            &mut detector,
+            values.as_ref(),
+            from,
+            to,
+            stop_at_certificate,
+        ) {
+            // values past the certificate (computed in the same chunk) are dropped, as if
+            // never computed
+            values.truncate(k + 1);
+            break 'run;
         }
         if values.len() % PROGRESS_EVERY == 0 {
-            if let Step::Stop = hook(&values, &detector)? {
+            if let Step::Stop = hook(values.as_ref(), &detector)? {
                 return Ok(Ended::Stopped(values));
             }
         }
@@ -309,10 +332,40 @@ pub(crate) fn drive(
     )))
 }
 
+/// Feed G(from..to) to `detector` (which has seen G(0..from)); with `stop`, stop at the first
+/// `k` at which a period is certified and return it.
+fn feed(
+    detector: &mut PeriodDetector,
+    values: ValuesRef<'_>,
+    from: usize,
+    to: usize,
+    stop: bool,
+) -> Option<usize> {
+    fn each<V: Copy + Eq>(
+        detector: &mut PeriodDetector,
+        g: &[V],
+        from: usize,
+        to: usize,
+        stop: bool,
+    ) -> Option<usize> {
+        for k in from..to {
+            detector.push_from(&g[..=k]);
+            if stop && detector.is_certified() {
+                return Some(k);
+            }
+        }
+        None
+    }
+    match values {
+        ValuesRef::U8(g) => each(detector, g, from, to, stop),
+        ValuesRef::U16(g) => each(detector, g, from, to, stop),
+    }
+}
+
 /// The [`Computation`] for a finished run: values, its end (`n`, or the certificate's last index
 /// with [`Finish::AtCertificate`]), period status, maximum, counts over the whole range.
 pub(crate) fn summarise(
-    values: Vec<u16>,
+    values: Values,
     n: usize,
     finish: Finish,
     detector: &PeriodDetector,
@@ -322,22 +375,22 @@ pub(crate) fn summarise(
         Finish::Extend if period.is_some_and(|p| p.certified) => n,
         _ => values.len() - 1,
     };
-    let max_value = values.iter().copied().max().unwrap_or(0);
+    let max_value = values.iter().max().unwrap_or(0);
     let mut value_counts = vec![0u64; max_value as usize + 1];
-    for &v in &values {
+    for v in values.iter() {
         value_counts[v as usize] += 1;
     }
     let extra = (last + 1 - values.len()) as u64;
     if let (Some(p), true) = (period, extra > 0) {
         // `extra` values continue the period from the phase where the computed ones end
-        let one = &values[p.preperiod..p.preperiod + p.period];
+        let one = |k: usize| values.get(p.preperiod + k) as usize;
         let start = (values.len() - p.preperiod) % p.period;
         let (cycles, rest) = (extra / p.period as u64, (extra % p.period as u64) as usize);
-        for &v in one {
-            value_counts[v as usize] += cycles;
+        for k in 0..p.period {
+            value_counts[one(k)] += cycles;
         }
         for k in 0..rest {
-            value_counts[one[(start + k) % p.period] as usize] += 1;
+            value_counts[one((start + k) % p.period)] += 1;
         }
     }
     Computation {
@@ -473,10 +526,10 @@ mod tests {
         .unwrap();
         assert_eq!(all.n(), n);
         assert_eq!(ext.n(), n, "{rules}");
-        assert_eq!(ext.to_vec(), all.values, "{rules}");
+        assert_eq!(all.values, ext.to_vec(), "{rules}");
         assert_eq!(ext.iter().count(), n + 1);
         for i in (0..=n).step_by(97).chain([n]) {
-            assert_eq!(ext.value(i), all.values[i], "{rules} G({i})");
+            assert_eq!(ext.value(i), all.values.get(i), "{rules} G({i})");
         }
         assert_eq!(ext.max_value, all.max_value, "{rules}");
         assert_eq!(ext.value_counts, all.value_counts, "{rules}");
@@ -530,7 +583,7 @@ mod tests {
         assert_eq!(c.n(), n);
         assert_eq!(c.value_counts.iter().sum::<u64>(), n as u64 + 1);
         // G(53 + 34 k + r) = G(53 + r)
-        assert_eq!(c.value(n), c.values[53 + (n - 53) % 34]);
+        assert_eq!(c.value(n), c.values.get(53 + (n - 53) % 34));
         // an uncertified run is not extended
         let c = compute(
             &rules,

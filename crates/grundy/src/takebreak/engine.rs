@@ -3,9 +3,10 @@
 //! Engines differ in *how* they find G(n) (the naive engine takes the mex over all options; a
 //! rare/common engine skips most of them), never in *what* they compute, so the driver, the
 //! period detector, checkpoints and catalogues see one trait. The sequence itself lives with
-//! the caller as a compact `&[u16]` (2 bytes per heap size); an engine keeps only its own
-//! auxiliary state.
+//! the caller as a compact [`Values`] store (1 byte per heap size while every value is below
+//! 256, 2 beyond: [`super::values`]); an engine keeps only its own auxiliary state.
 
+use super::values::{Value, Values};
 use crate::Error;
 
 /// A Grundy-sequence engine for one rule set.
@@ -24,13 +25,23 @@ pub trait SequenceEngine {
     /// once (the rare/common engine's two-thread pipeline, [`super::sparse`]) can, while the
     /// driver still sees every value in order for the period detector, progress and
     /// checkpoints. On an error the values appended so far are all correct (fewer than
-    /// `count`). The default computes them one by one with [`Self::next_value`].
-    fn next_values(&mut self, values: &mut Vec<u16>, count: usize) -> Result<(), crate::Error> {
+    /// `count`). A value that does not fit a one-byte store moves it to `u16` (once).
+    /// The default computes them one by one with [`Self::next_value`], on a `u16` store (a
+    /// byte store is widened first: an engine that reads bytes says so with
+    /// [`Self::compact`]).
+    fn next_values(&mut self, values: &mut Values, count: usize) -> Result<(), crate::Error> {
+        let values = values.widen();
         for _ in 0..count {
             let v = self.next_value(values)?;
             values.push(v);
         }
         Ok(())
+    }
+
+    /// Whether [`Self::next_values`] reads and writes a one-byte store ([`Values::U8`]) as it
+    /// is: the driver then keeps the values in bytes while they are below 256.
+    fn compact(&self) -> bool {
+        false
     }
 
     /// Whether [`Self::next_values`] gains from long chunks. The driver otherwise asks for one
@@ -46,4 +57,41 @@ pub fn value_too_large(n: usize) -> Error {
         "value too large: G({n}) exceeds {}, the largest value the compact sequence stores",
         u16::MAX
     ))
+}
+
+/// An engine whose values come from code generic over the store's element type (the engines
+/// with [`SequenceEngine::compact`]).
+pub(crate) trait CompactEngine {
+    /// Append up to `count` values to `values` (G(0..n)); stop early, returning `Some(v)`,
+    /// when the next value `v` does not fit `V` (it is not appended, and every value before it
+    /// is). A value past `u16` is an error, as for [`SequenceEngine::next_value`].
+    fn next_values_in<V: Value>(
+        &mut self,
+        values: &mut Vec<V>,
+        count: usize,
+    ) -> Result<Option<u16>, Error>;
+}
+
+/// [`SequenceEngine::next_values`] for a [`CompactEngine`]: on the store as it is, moved to
+/// `u16` (one pass) at the first value past 255.
+pub(crate) fn next_values_of<E: CompactEngine>(
+    engine: &mut E,
+    values: &mut Values,
+    count: usize,
+) -> Result<(), Error> {
+    let end = values.len() + count;
+    if let Values::U8(bytes) = values {
+        match engine.next_values_in(bytes, count)? {
+            None => return Ok(()),
+            Some(v) => values.push(v), // widens the store
+        }
+    }
+    let wide = values.widen();
+    if wide.len() < end {
+        let left = end - wide.len();
+        if let Some(v) = engine.next_values_in(wide, left)? {
+            unreachable!("every u16 value {v} fits a u16 store");
+        }
+    }
+    Ok(())
 }

@@ -2,7 +2,7 @@
 //! (splitting paper; `docs/theory.md` §3).
 //!
 //! A family of its own because of scale: sequences G(0..n) run to millions of heap sizes, so
-//! they are computed over compact arrays (`u16` per heap size) by dedicated engines rather
+//! they are computed over compact arrays (a byte or a `u16` per heap size) by dedicated engines rather
 //! than by the generic evaluator (which still runs the same rules in tests, as the reference).
 //!
 //! | module | what |
@@ -18,6 +18,7 @@
 //! | [`budget`] | how many values a run may hold (memory, not a fixed ceiling) |
 //! | [`period`] | online least period, certified by the periodicity theorem |
 //! | [`driver`] | run an engine to n (or until certified), summarise |
+//! | [`values`] | the value store: one byte per heap size while values are below 256, else two |
 //! | [`position`] | several heaps: value, outcome, every winning move |
 //! | [`transform`] | Theorems 6.5 (m-fold) and 6.6 (cousin), with their checks |
 //! | [`game`] | the rules as a plain [`Game`](crate::Game): the reference for tests |
@@ -39,6 +40,7 @@ pub mod powers;
 pub mod rules;
 pub mod sparse;
 pub mod transform;
+pub mod values;
 
 pub use auto::AutoEngine;
 pub use code::Code;
@@ -49,3 +51,4 @@ pub use naive::Naive;
 pub use period::{Candidate, Period, PeriodDetector};
 pub use position::{analyse, analyse_with, max_moves_limit, PositionAnalysis, TakeBreakMove};
 pub use rules::Rules;
+pub use values::{Values, ValuesRef};

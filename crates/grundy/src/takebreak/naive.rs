@@ -17,8 +17,9 @@
 
 use super::bitset;
 use super::code::Code;
-use super::engine::{value_too_large, SequenceEngine};
+use super::engine::{next_values_of, value_too_large, CompactEngine, SequenceEngine};
 use super::rules::Rules;
+use super::values::{Value, Values};
 use crate::Error;
 
 /// The most memory the naive engine's nim-sum tables may take (1 GiB).
@@ -133,7 +134,7 @@ impl SplitSets {
     /// over when `g` is shorter than what they reflect. With a window only its last `window`
     /// values of `r` are computed (all a later push reads). Values in `g` must be below
     /// `64 * words`.
-    pub(crate) fn catch_up(&mut self, g: &[u16]) -> Result<(), Error> {
+    pub(crate) fn catch_up<V: Value>(&mut self, g: &[V]) -> Result<(), Error> {
         let r = g.len();
         if r < self.count {
             for row in &mut self.rows {
@@ -156,7 +157,7 @@ impl SplitSets {
 
     /// Compute `S_j(r)` for `r = g.len()` and every `j`, from `g = G(0..r)`. Every value in
     /// `g` must be below `64 * words`.
-    pub(crate) fn push(&mut self, g: &[u16]) -> Result<(), Error> {
+    pub(crate) fn push<V: Value>(&mut self, g: &[V]) -> Result<(), Error> {
         let r = g.len();
         debug_assert_eq!(r, self.count);
         let w = self.words;
@@ -188,7 +189,7 @@ impl SplitSets {
     }
 
     /// `current = S_j(r) = ∪_{a=1}^{r-j+1} G(a) ⊕ S_{j-1}(r - a)`, grouped by `G(a)`.
-    fn split_sums(&mut self, g: &[u16], r: usize, j: usize) {
+    fn split_sums<V: Value>(&mut self, g: &[V], r: usize, j: usize) {
         let w = self.words;
         let values = 64 * w;
         if self.group.len() < values * w {
@@ -197,7 +198,7 @@ impl SplitSets {
         self.touched.clear();
         let prev = &self.rows[j - 3];
         for a in 1..=r - (j - 1) {
-            let x = g[a] as usize;
+            let x = g[a].get() as usize;
             let src = &prev[(r - a) * w..(r - a + 1) * w];
             let dst = &mut self.group[x * w..(x + 1) * w];
             if dst.iter().all(|&d| d == 0) {
@@ -219,7 +220,7 @@ impl SplitSets {
 /// `out |= { G(a) ⊕ G(r - a) : 1 <= a <= h }` (`h <= r/2`): the values of splitting `r` into
 /// two non-empty heaps (`h = r/2`; Grundy's game, unequal heaps only: `h = (r-1)/2`). Every
 /// value in `g[1..r]` is below `64 * out.len()`.
-pub(crate) fn pair_sums(g: &[u16], r: usize, h: usize, out: &mut [u64]) {
+pub(crate) fn pair_sums<V: Value>(g: &[V], r: usize, h: usize, out: &mut [u64]) {
     let low = &g[1..=h];
     let high = &g[r - h..r];
     match out.len() {
@@ -230,32 +231,32 @@ pub(crate) fn pair_sums(g: &[u16], r: usize, h: usize, out: &mut [u64]) {
             let mut lo = low.chunks_exact(4);
             let mut hi = high.rchunks_exact(4);
             for (l, h) in (&mut lo).zip(&mut hi) {
-                acc[0] |= 1u64 << ((l[0] ^ h[3]) & 63);
-                acc[1] |= 1u64 << ((l[1] ^ h[2]) & 63);
-                acc[2] |= 1u64 << ((l[2] ^ h[1]) & 63);
-                acc[3] |= 1u64 << ((l[3] ^ h[0]) & 63);
+                acc[0] |= 1u64 << ((l[0].get() ^ h[3].get()) & 63);
+                acc[1] |= 1u64 << ((l[1].get() ^ h[2].get()) & 63);
+                acc[2] |= 1u64 << ((l[2].get() ^ h[1].get()) & 63);
+                acc[3] |= 1u64 << ((l[3].get() ^ h[0].get()) & 63);
             }
             for (&x, &y) in lo.remainder().iter().zip(hi.remainder().iter().rev()) {
-                acc[0] |= 1u64 << ((x ^ y) & 63);
+                acc[0] |= 1u64 << ((x.get() ^ y.get()) & 63);
             }
             out[0] |= acc[0] | acc[1] | acc[2] | acc[3];
         }
-        2 => pair_sums_fixed::<2>(low, high, out),
-        4 => pair_sums_fixed::<4>(low, high, out),
-        8 => pair_sums_fixed::<8>(low, high, out),
+        2 => pair_sums_fixed::<V, 2>(low, high, out),
+        4 => pair_sums_fixed::<V, 4>(low, high, out),
+        8 => pair_sums_fixed::<V, 8>(low, high, out),
         _ => {
             for (&x, &y) in low.iter().zip(high.iter().rev()) {
-                bitset::insert(out, (x ^ y) as u32);
+                bitset::insert(out, (x.get() ^ y.get()) as u32);
             }
         }
     }
 }
 
 /// [`pair_sums`] with a local `W`-word accumulator (values below `64 * W`).
-fn pair_sums_fixed<const W: usize>(low: &[u16], high: &[u16], out: &mut [u64]) {
+fn pair_sums_fixed<V: Value, const W: usize>(low: &[V], high: &[V], out: &mut [u64]) {
     let mut acc = [0u64; W];
     for (&x, &y) in low.iter().zip(high.iter().rev()) {
-        let v = (x ^ y) as usize;
+        let v = (x.get() ^ y.get()) as usize;
         acc[(v >> 6) % W] |= 1u64 << (v & 63);
     }
     for (o, a) in out.iter_mut().zip(acc) {
@@ -352,14 +353,14 @@ impl Naive {
     /// all of it (a run resumed from a checkpoint, or handed over by another engine; the
     /// next [`SequenceEngine::next_value`] does it anyway). For octal codes this costs a few
     /// pair scans (the tables keep a window of the last heap sizes), not a replay.
-    pub fn catch_up(&mut self, g: &[u16]) -> Result<(), Error> {
+    pub fn catch_up<V: Value>(&mut self, g: &[V]) -> Result<(), Error> {
         let Some(sets) = &self.sets else {
             return Ok(());
         };
         if sets.count == g.len() {
             return Ok(());
         }
-        let max = g.iter().copied().max().unwrap_or(0) as usize;
+        let max = g.iter().copied().max().map_or(0, |v| v.get() as usize);
         self.widen_for(max)?;
         self.sets.as_mut().expect("checked above").catch_up(g)
     }
@@ -383,6 +384,38 @@ impl SequenceEngine for Naive {
     }
 
     fn next_value(&mut self, g: &[u16]) -> Result<u16, Error> {
+        self.value_of(g)
+    }
+
+    fn next_values(&mut self, values: &mut Values, count: usize) -> Result<(), Error> {
+        next_values_of(self, values, count)
+    }
+
+    fn compact(&self) -> bool {
+        true
+    }
+}
+
+impl CompactEngine for Naive {
+    fn next_values_in<V: Value>(
+        &mut self,
+        values: &mut Vec<V>,
+        count: usize,
+    ) -> Result<Option<u16>, Error> {
+        for _ in 0..count {
+            let v = self.value_of(values)?;
+            match V::fit(v as usize) {
+                Some(x) => values.push(x),
+                None => return Ok(Some(v)),
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl Naive {
+    /// G(n) for `n = g.len()` (values in bytes or `u16`).
+    pub(crate) fn value_of<V: Value>(&mut self, g: &[V]) -> Result<u16, Error> {
         let n = g.len();
         self.catch_up(g)?;
         self.acc.fill(0);
@@ -402,7 +435,7 @@ impl SequenceEngine for Naive {
                 }
                 for &k in &moves.single {
                     if k < n {
-                        bitset::insert(&mut self.acc, g[n - k] as u32);
+                        bitset::insert(&mut self.acc, g[n - k].get() as u32);
                     }
                 }
                 if let Some(sets) = &self.sets {

@@ -212,7 +212,7 @@ impl PeriodDetector {
 
     /// Feed the next value without copying: `g` is the whole sequence so far, G(0..=n), whose
     /// last element is the new value. Do not mix with [`push`](Self::push).
-    pub fn push_from(&mut self, g: &[u16]) {
+    pub fn push_from<V: Copy + Eq>(&mut self, g: &[V]) {
         assert_eq!(
             g.len(),
             self.n + 1,
@@ -282,7 +282,7 @@ impl PeriodDetector {
     }
 
     /// `p` (with preperiod `pre`) is the least supported period at the current length.
-    fn found(&mut self, g: &[u16], p: usize, pre: usize) {
+    fn found<V: Copy + Eq>(&mut self, g: &[V], p: usize, pre: usize) {
         if self.theorem {
             let certified_at = certificate_index(pre, p, self.t);
             debug_assert_eq!(certified_at, self.n - 1, "detection is exact");
@@ -306,7 +306,7 @@ impl PeriodDetector {
     }
 
     /// Recompute every run; pick the least supported period or the periods to watch.
-    fn rescan(&mut self, g: &[u16]) {
+    fn rescan<V: Copy + Eq>(&mut self, g: &[V]) {
         self.rescans += 1;
         let n = g.len();
         let (max_p, r) = self.thresholds(n);
@@ -340,7 +340,7 @@ impl PeriodDetector {
 
 /// The run of `p` at the end of `g` (positions `y` counting down from the end with
 /// `g[y] = g[y - p]`), given that the last `known` positions are already known to match.
-fn run_of(g: &[u16], p: usize, known: usize) -> usize {
+fn run_of<V: Copy + Eq>(g: &[V], p: usize, known: usize) -> usize {
     let n = g.len();
     let mut run = known;
     while run + p < n && g[n - 1 - run] == g[n - 1 - run - p] {
@@ -363,7 +363,7 @@ fn run_of(g: &[u16], p: usize, known: usize) -> usize {
 ///   `run_p = w + min(E(x), R)`; only when both stop together do we compare further.
 ///
 /// `E(x)` grows by one per step of x, so p runs downwards from `n - 1`.
-fn for_each_run(g: &[u16], mut visit: impl FnMut(usize, usize)) {
+fn for_each_run<V: Copy + Eq>(g: &[V], mut visit: impl FnMut(usize, usize)) {
     let n = g.len();
     let mut base = None;
     for p in 1..n {

@@ -85,15 +85,17 @@ pub fn analyse_with(
             sequence.n()
         )));
     }
+    // (a copy when the values are kept in bytes)
+    let prefix = sequence.values.as_ref().to_u16();
     let values = match sequence
         .period
         .filter(|p| p.certified && sequence.is_extended())
     {
         Some(p) => Values {
-            prefix: &sequence.values,
+            prefix: &prefix,
             period: Some((p.preperiod, p.period)),
         },
-        None => Values::plain(&sequence.values),
+        None => Values::plain(&prefix),
     };
     search_position(rules, values, heaps, max_moves)
 }

@@ -15,6 +15,7 @@
 //! have a histogram and no rare heaps.
 
 use super::sparse::classes;
+use super::values::Value;
 use super::Rules;
 use crate::Error;
 use serde::Serialize;
@@ -46,10 +47,10 @@ pub struct PowerSummary {
 }
 
 /// The SHA-256 of `values`, each as two little-endian bytes, in hex.
-pub fn values_sha256(values: &[u16]) -> String {
+pub fn values_sha256<V: Value>(values: &[V]) -> String {
     let mut hasher = Sha256::new();
     for chunk in values.chunks(1 << 16) {
-        let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.get().to_le_bytes()).collect();
         hasher.update(&bytes);
     }
     hasher
@@ -62,7 +63,7 @@ pub fn values_sha256(values: &[u16]) -> String {
 }
 
 /// The summary of `values = G(0..=n)` (`n >= 1`) of the game `rules`.
-pub fn summary(rules: &Rules, values: &[u16]) -> Result<PowerSummary, Error> {
+pub fn summary<V: Value>(rules: &Rules, values: &[V]) -> Result<PowerSummary, Error> {
     let n = values
         .len()
         .checked_sub(1)
@@ -71,6 +72,7 @@ pub fn summary(rules: &Rules, values: &[u16]) -> Result<PowerSummary, Error> {
     let mut counts = vec![0u64; 1 << 16];
     let (mut max_value, mut max_first_at) = (0u16, 1usize);
     for (i, &v) in values.iter().enumerate().skip(1) {
+        let v = v.get();
         counts[v as usize] += 1;
         if v > max_value {
             (max_value, max_first_at) = (v, i);
@@ -110,7 +112,7 @@ pub fn summary(rules: &Rules, values: &[u16]) -> Result<PowerSummary, Error> {
 impl PowerSummary {
     /// The plain-text file of this summary: `#` comment lines with the facts, then one line
     /// `VALUE COUNT` per value that occurs, then `rare HEAP VALUE` lines.
-    pub fn text(&self, values: &[u16]) -> String {
+    pub fn text<V: Value>(&self, values: &[V]) -> String {
         let mut s = String::new();
         let _ = writeln!(
             s,
@@ -146,7 +148,7 @@ impl PowerSummary {
             let _ = writeln!(s, "{v} {c}");
         }
         for &h in &self.rare_heaps {
-            let _ = writeln!(s, "rare {h} {}", values[h]);
+            let _ = writeln!(s, "rare {h} {}", values[h].get());
         }
         s
     }
@@ -170,7 +172,7 @@ mod tests {
         let rules = Rules::from(code);
         let mut naive = Naive::new(rules.clone());
         let c = compute(&rules, n, Finish::ComputeAll, &mut naive, None).unwrap();
-        (rules, c.values)
+        (rules, c.values.to_vec())
     }
 
     #[test]
@@ -223,14 +225,14 @@ mod tests {
     #[test]
     fn the_text_and_the_digest_are_stable() {
         assert_eq!(
-            values_sha256(&[]),
+            values_sha256::<u16>(&[]),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
         // two bytes per value, little-endian: [1, 256] is the bytes 01 00 00 01
         let mut h = Sha256::new();
         h.update([1u8, 0, 0, 1]);
         let want: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(values_sha256(&[1, 256]), want);
+        assert_eq!(values_sha256(&[1u16, 256]), want);
         let (code, g) = values("0.07", 16);
         let text = summary(&code, &g).unwrap().text(&g);
         assert!(text.starts_with("# grundy: the values of 0.07 at heaps 1..=16\n# n 16\n"));

@@ -12,6 +12,7 @@
 //! a more frequent one.
 
 use super::RareCommon;
+use crate::takebreak::values::Value;
 use crate::takebreak::Code;
 use crate::Error;
 use serde::Serialize;
@@ -63,7 +64,7 @@ fn parity_word(q: usize) -> &'static str {
 
 /// The split of `values = G(0..=n)` of the octal `code` (an error for codes the rare/common
 /// engine does not run: a digit of 8 or more).
-pub fn rare_common_split(code: &Code, values: &[u16]) -> Result<RareCommonSplit, Error> {
+pub fn rare_common_split<V: Value>(code: &Code, values: &[V]) -> Result<RareCommonSplit, Error> {
     let mut engine = RareCommon::new(code)?;
     engine.catch_up(values);
     let split = &engine.split;
@@ -98,7 +99,7 @@ pub fn rare_common_split(code: &Code, values: &[u16]) -> Result<RareCommonSplit,
         })
         .collect();
     let slot = |v: u16, q: usize| rare_keys.binary_search(&(2 * v as usize + q)).ok();
-    for (i, &v) in values.iter().enumerate().skip(1) {
+    for (i, v) in values.iter().map(|v| v.get()).enumerate().skip(1) {
         if let Some(k) = slot(v, i & 1) {
             if rare[k].positions.len() < POSITIONS_LISTED {
                 rare[k].positions.push(i);
@@ -118,12 +119,12 @@ pub fn rare_common_split(code: &Code, values: &[u16]) -> Result<RareCommonSplit,
 /// Every heap size of `1..=n` in a rare class of the engine's split of `values = G(0..=n)`
 /// (the split [`rare_common_split`] reports), ascending. An error for codes the rare/common
 /// engine does not run.
-pub fn rare_heaps(code: &Code, values: &[u16]) -> Result<Vec<usize>, Error> {
+pub fn rare_heaps<V: Value>(code: &Code, values: &[V]) -> Result<Vec<usize>, Error> {
     let mut engine = RareCommon::new(code)?;
     engine.catch_up(values);
     let split = &engine.split;
     Ok((1..values.len())
-        .filter(|&i| !split.is_common(values[i], i & 1))
+        .filter(|&i| !split.is_common(values[i].get(), i & 1))
         .collect())
 }
 
@@ -198,6 +199,6 @@ mod tests {
     #[test]
     fn codes_the_engine_does_not_run_are_refused() {
         let code: Code = "0.F".parse().unwrap();
-        assert!(rare_common_split(&code, &[0, 1, 2]).is_err());
+        assert!(rare_common_split(&code, &[0u16, 1, 2]).is_err());
     }
 }

@@ -29,6 +29,8 @@
 //! `S`, and the compressed set is exact. Anything else — no such mask, a partner that is rare
 //! (heaps near the start), a processor without AVX-512 — keeps the byte-map path.
 
+use crate::takebreak::values::Value;
+
 /// Heaps per block (16-bit lanes of one AVX-512 register).
 pub const FAR_BLOCK: usize = 32;
 
@@ -173,8 +175,8 @@ fn compiled_512() -> bool {
 /// `d / 64`). Every `r` must satisfy `r <= m0` and `m0 - r + FAR_BLOCK <= g.len()`
 /// (checked: a panic otherwise, never a read outside `g`). Returns
 /// `false` (and does nothing) when the processor lacks AVX-512 (see [`available`]).
-pub fn far_words(
-    g: &[u16],
+pub fn far_words<V: Value>(
+    g: &[V],
     far: &[u32],
     m0: usize,
     compression: &Compression,
@@ -201,8 +203,8 @@ pub fn far_words(
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
-fn far_words_512(
-    g: &[u16],
+fn far_words_512<V: Value>(
+    g: &[V],
     far: &[u32],
     m0: usize,
     b: u32,
@@ -216,8 +218,8 @@ fn far_words_512(
 /// Older compilers: never called ([`available`] is false).
 #[cfg(target_arch = "x86_64")]
 #[rustversion::before(1.89)]
-fn far_words_512(
-    _g: &[u16],
+fn far_words_512<V: Value>(
+    _g: &[V],
     _far: &[u32],
     _m0: usize,
     _b: u32,
@@ -230,8 +232,8 @@ fn far_words_512(
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn far_words_avx512(
-    g: &[u16],
+unsafe fn far_words_avx512<V: Value>(
+    g: &[V],
     far: &[u32],
     m0: usize,
     b: u32,
@@ -243,10 +245,10 @@ unsafe fn far_words_avx512(
     let mut words = [_mm512_setzero_si512(); TRACKED_WORDS];
     for &r in far {
         let r = r as usize;
-        let window: &[u16; FAR_BLOCK] = g[m0 - r..][..FAR_BLOCK].try_into().expect("32 values");
-        // SAFETY: `window` is 32 values, 64 bytes.
-        let partners = _mm512_loadu_si512(window.as_ptr() as *const __m512i);
-        let x = _mm512_xor_si512(partners, _mm512_set1_epi16(*g.get_unchecked(r) as i16));
+        let window: &[V; FAR_BLOCK] = g[m0 - r..][..FAR_BLOCK].try_into().expect("32 values");
+        // SAFETY: `window` is 32 values.
+        let partners = super::kernels::load32(window.as_ptr());
+        let x = _mm512_xor_si512(partners, _mm512_set1_epi16(g.get_unchecked(r).get() as i16));
         // D(x) = low ? x : x >> 1 (bitwise select)
         let d = _mm512_ternarylogic_epi32::<0xCA>(low, x, _mm512_srli_epi16::<1>(x));
         for (t, word) in words.iter_mut().enumerate() {
@@ -427,7 +429,7 @@ impl super::RareCommon {
 
     /// Check positions `scanned .. g.len()` against the mask (re-choosing it if a position
     /// disagrees with the split), and the rare positions not checked yet.
-    fn scan_far_mask(&mut self, g: &[u16]) {
+    fn scan_far_mask<V: Value>(&mut self, g: &[V]) {
         if self.wide.far.epoch != self.rare_epoch {
             self.wide.far.epoch = self.rare_epoch;
             self.reset_far_mask();
@@ -440,6 +442,7 @@ impl super::RareCommon {
             let far = &mut self.wide.far;
             let mut disagrees = false;
             for (i, &v) in g.iter().enumerate().skip(far.scanned) {
+                let v = v.get();
                 let odd = c.odd(v);
                 if !odd {
                     far.last_even = i;
@@ -465,7 +468,7 @@ impl super::RareCommon {
         let far = &mut self.wide.far;
         if let Some(c) = far.compression {
             for (k, &r) in self.rare.iter().enumerate().skip(far.rare_checked) {
-                if !c.odd(g[r as usize]) {
+                if !c.odd(g[r as usize].get()) {
                     continue;
                 }
                 far.odd_rare = far.odd_rare.min(k);
@@ -475,7 +478,7 @@ impl super::RareCommon {
     }
 
     /// Mark the far rare options of heaps `g.len() ..` in registers, if the conditions hold.
-    fn build_far_block(&mut self, g: &[u16]) {
+    fn build_far_block<V: Value>(&mut self, g: &[V]) {
         let n = g.len();
         self.scan_far_mask(g);
         let rare = &self.rare;
@@ -535,7 +538,7 @@ impl super::RareCommon {
     /// The candidate of heap `n = g.len()` (the first value neither found nor blocked, with the
     /// options found in `self.wide.found[..words]`), from the register path; `None` where it
     /// does not apply (then the byte-map path computes it).
-    pub(super) fn far_candidate(&mut self, g: &[u16], words: usize) -> Option<usize> {
+    pub(super) fn far_candidate<V: Value>(&mut self, g: &[V], words: usize) -> Option<usize> {
         let n = g.len();
         if !self.wide.far.enabled {
             return None;
@@ -565,14 +568,14 @@ impl super::RareCommon {
         }
         for &k in &self.moves.take {
             if k < n {
-                set(found, g[n - k]);
+                set(found, g[n - k].get());
             }
         }
         let mark = |found: &mut [u64], positions: &[u32], m: usize| {
             for &r in positions {
                 let r = r as usize;
                 if r < m {
-                    set(found, g[r] ^ g[m - r]);
+                    set(found, g[r].get() ^ g[m - r].get());
                 }
             }
         };
@@ -597,7 +600,7 @@ impl super::RareCommon {
                 if m >= 2 {
                     for &r in &self.rare[far.near_end..far.far_end[s]] {
                         let r = r as usize;
-                        seen[(g[r] ^ g[m - r]) as usize] = 1;
+                        seen[(g[r].get() ^ g[m - r].get()) as usize] = 1;
                     }
                 }
             }
@@ -750,6 +753,12 @@ mod tests {
                 expect[3][0] |= 1 << 5;
                 assert!(far_words(&g, &far, m0, &c, &mut sets));
                 assert_eq!(sets, expect, "mask {mask:#b} round {round} m0 {m0}");
+                // the same values below 256 stored as bytes
+                let low: Vec<u16> = g.iter().map(|&v| v % 256).collect();
+                let bytes: Vec<u8> = low.iter().map(|&v| v as u8).collect();
+                let mut sets = [[0u64; TRACKED_WORDS.div_ceil(4)]; FAR_BLOCK];
+                assert!(far_words(&bytes, &far, m0, &c, &mut sets));
+                assert_eq!(sets, plain(&low, &far, m0, &c), "bytes, round {round}");
             }
             // no positions: nothing changes
             let g = vec![1u16; 100];

@@ -15,11 +15,70 @@
 //! ([`take_in_bits`], Officers' innermost loop) also has an AVX-512 copy, written with
 //! intrinsics and checked against the others and a plain loop in the tests; for values up to
 //! 1023 (0.437, 0.414) it has the AVX-512 copy (the set in two registers) and the scalar one.
+//!
+//! Every kernel is generic over how the values are stored ([`Value`]: `u8` while every value
+//! is below 256, `u16` beyond; see [`crate::takebreak::values`]). The plain loops read
+//! `get()`, which the compiler widens as part of the vector loop; the intrinsic copies load
+//! through `load8`, `load16` and `load32`, which widen bytes to 16-bit lanes
+//! (`vpmovzxbw`) and read `u16` as before, so everything after the load is one code for both.
+
+use crate::takebreak::values::Value;
+
+/// Eight values from `p` as the eight 16-bit lanes of a vector (bytes are widened: one
+/// `vpmovzxbw` more per load, half the memory read).
+///
+/// # Safety
+/// The processor supports AVX2; `p` points to eight readable values.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load8<V: Value>(p: *const V) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::*;
+    if V::BYTES == 1 {
+        _mm_cvtepu8_epi16(_mm_loadl_epi64(p as *const __m128i))
+    } else {
+        _mm_loadu_si128(p as *const __m128i)
+    }
+}
+
+/// Sixteen values from `p` as the sixteen 16-bit lanes of a vector (as [`load8`]).
+///
+/// # Safety
+/// The processor supports AVX2; `p` points to sixteen readable values.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load16<V: Value>(p: *const V) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    if V::BYTES == 1 {
+        _mm256_cvtepu8_epi16(_mm_loadu_si128(p as *const __m128i))
+    } else {
+        _mm256_loadu_si256(p as *const __m256i)
+    }
+}
+
+/// Thirty-two values from `p` as the thirty-two 16-bit lanes of a vector (as [`load8`]).
+///
+/// # Safety
+/// The processor supports AVX-512 BW; `p` points to thirty-two readable values.
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(super) unsafe fn load32<V: Value>(p: *const V) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    if V::BYTES == 1 {
+        _mm512_cvtepu8_epi16(_mm256_loadu_si256(p as *const __m256i))
+    } else {
+        _mm512_loadu_si512(p as *const __m512i)
+    }
+}
 
 /// Bit `j` of the result is set when `targets[j]` equals `G(i) ^ G(m - i)` for some `i` in
 /// `lo..hi`. Needs `1 <= lo`, `hi <= m / 2 + 1` and `m <= g.len()` (a split never reads `G(m)`).
 #[inline]
-pub fn targets_hit(g: &[u16], m: usize, lo: usize, hi: usize, targets: [u16; 4]) -> u8 {
+pub fn targets_hit<V: Value>(g: &[V], m: usize, lo: usize, hi: usize, targets: [u16; 4]) -> u8 {
     if lo >= hi {
         return 0;
     }
@@ -39,20 +98,20 @@ pub fn targets_hit(g: &[u16], m: usize, lo: usize, hi: usize, targets: [u16; 4])
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn targets_hit_avx2(low: &[u16], high: &[u16], targets: [u16; 4]) -> u8 {
+unsafe fn targets_hit_avx2<V: Value>(low: &[V], high: &[V], targets: [u16; 4]) -> u8 {
     targets_hit_body(low, high, targets)
 }
 
-fn targets_hit_portable(low: &[u16], high: &[u16], targets: [u16; 4]) -> u8 {
+fn targets_hit_portable<V: Value>(low: &[V], high: &[V], targets: [u16; 4]) -> u8 {
     targets_hit_body(low, high, targets)
 }
 
 #[inline(always)]
-fn targets_hit_body(low: &[u16], high: &[u16], targets: [u16; 4]) -> u8 {
+fn targets_hit_body<V: Value>(low: &[V], high: &[V], targets: [u16; 4]) -> u8 {
     let [t0, t1, t2, t3] = targets;
     let (mut h0, mut h1, mut h2, mut h3) = (0u16, 0u16, 0u16, 0u16);
     for (&a, &b) in low.iter().zip(high.iter().rev()) {
-        let x = a ^ b;
+        let x = a.get() ^ b.get();
         h0 |= (x == t0) as u16;
         h1 |= (x == t1) as u16;
         h2 |= (x == t2) as u16;
@@ -64,7 +123,7 @@ fn targets_hit_body(low: &[u16], high: &[u16], targets: [u16; 4]) -> u8 {
 /// The set `{ G(i) ^ G(m - i) : lo <= i < hi }` as a bit mask. Every value of `g` must be below
 /// 64 (so every xor is too). Same range conditions as [`targets_hit`].
 #[inline]
-pub fn xor_mask(g: &[u16], m: usize, lo: usize, hi: usize) -> u64 {
+pub fn xor_mask<V: Value>(g: &[V], m: usize, lo: usize, hi: usize) -> u64 {
     if lo >= hi {
         return 0;
     }
@@ -74,6 +133,15 @@ pub fn xor_mask(g: &[u16], m: usize, lo: usize, hi: usize) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
+            if V::BYTES == 1 && low.len() >= BYTE_MASK_FROM {
+                // SAFETY: a one-byte `Value` is `u8` (the trait is sealed); the processor
+                // supports AVX2 (checked just above).
+                return unsafe {
+                    let bytes =
+                        |s: &[V]| std::slice::from_raw_parts(s.as_ptr() as *const u8, s.len());
+                    xor_mask_bytes_avx2(bytes(low), bytes(high))
+                };
+            }
             // SAFETY: the processor supports AVX2 (checked just above).
             return unsafe { xor_mask_avx2(low, high) };
         }
@@ -81,25 +149,113 @@ pub fn xor_mask(g: &[u16], m: usize, lo: usize, hi: usize) -> u64 {
     xor_mask_portable(low, high)
 }
 
+/// Ranges of bytes at least this long take [`xor_mask_bytes_avx2`] (shorter ones the plain
+/// loop: the byte copy's eight accumulators cost more to fold than a short range saves; 0.167,
+/// whose witness searches scan stretches from 32 splits on, lost 4% with every range there).
+const BYTE_MASK_FROM: usize = 256;
+
+/// [`xor_mask`] on bytes, 32 splits per step: the vectorised loop of the `u16` copy on bytes
+/// widens every value twice (to 16 bits, then to 32 for the shift) and took 15% more time
+/// (0.07, whose dense mode is this loop). Here the xors stay bytes: each marks bit `x % 8` of
+/// byte `x / 8` of the set (a byte table lookup for the bit, a compare per byte of the set),
+/// in accumulators of 32 bytes or-ed together at the end: four while every xor is below 32,
+/// eight from the first step that meets a larger one on. Every value below 64.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn xor_mask_avx2(low: &[u16], high: &[u16]) -> u64 {
+unsafe fn xor_mask_bytes_avx2(low: &[u8], high: &[u8]) -> u64 {
+    use std::arch::x86_64::*;
+    let len = low.len().min(high.len());
+    // reverses the 16 bytes of each 128-bit lane (then the lanes are swapped)
+    let reverse = _mm256_setr_epi8(
+        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+        5, 4, 3, 2, 1, 0,
+    );
+    // 1 << (x % 8) for x % 8 in each lane
+    let bit_of = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    let (seven, sixty_three) = (_mm256_set1_epi8(7), _mm256_set1_epi8(63));
+    // the xors of the 32 splits from `j`, each as (bit within its byte, byte of the set)
+    let step = |j: usize| {
+        // SAFETY: the callers have j + 32 <= len, so low[j..j + 32] and
+        // high[len - j - 32..len - j] are in bounds.
+        let a = _mm256_loadu_si256(low.as_ptr().add(j) as *const __m256i);
+        let b = _mm256_loadu_si256(high.as_ptr().add(len - j - 32) as *const __m256i);
+        let b = _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(b, reverse));
+        let x = _mm256_and_si256(_mm256_xor_si256(a, b), sixty_three);
+        let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(x, seven));
+        // x / 8 per byte (a 16-bit shift, the bits from the next byte masked off)
+        let word = _mm256_and_si256(_mm256_srli_epi16::<3>(x), seven);
+        (bit, word)
+    };
+    let mark = |acc: &mut [__m256i], (bit, word): (__m256i, __m256i)| {
+        for (k, acc) in acc.iter_mut().enumerate() {
+            let here = _mm256_cmpeq_epi8(word, _mm256_set1_epi8(k as i8));
+            *acc = _mm256_or_si256(*acc, _mm256_and_si256(here, bit));
+        }
+    };
+    let mut acc = [_mm256_setzero_si256(); 8];
+    let mut wide = false;
+    let mut j = 0;
+    while j + 32 <= len {
+        let s = step(j);
+        // bytes of the set from 4 on (xors of 32 or more): from here on, all eight
+        if _mm256_movemask_epi8(_mm256_cmpgt_epi8(s.1, _mm256_set1_epi8(3))) != 0 {
+            wide = true;
+            break;
+        }
+        mark(&mut acc[..4], s);
+        j += 32;
+    }
+    while wide && j + 32 <= len {
+        mark(&mut acc, step(j));
+        j += 32;
+    }
+    let mut mask = 0u64;
+    for (k, acc) in acc.iter().enumerate().take(if wide { 8 } else { 4 }) {
+        mask |= (or_bytes(*acc) as u64) << (8 * k);
+    }
+    for k in j..len {
+        mask |= 1u64 << ((low[k] ^ high[len - 1 - k]) & 63);
+    }
+    mask
+}
+
+/// The or of the 32 bytes of `v`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn or_bytes(v: std::arch::x86_64::__m256i) -> u8 {
+    use std::arch::x86_64::*;
+    let mut lanes = [0u64; 4];
+    _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, v);
+    let mut w = lanes[0] | lanes[1] | lanes[2] | lanes[3];
+    w |= w >> 32;
+    w |= w >> 16;
+    w |= w >> 8;
+    w as u8
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn xor_mask_avx2<V: Value>(low: &[V], high: &[V]) -> u64 {
     xor_mask_body(low, high)
 }
 
-fn xor_mask_portable(low: &[u16], high: &[u16]) -> u64 {
+fn xor_mask_portable<V: Value>(low: &[V], high: &[V]) -> u64 {
     xor_mask_body(low, high)
 }
 
 #[inline(always)]
-fn xor_mask_body(low: &[u16], high: &[u16]) -> u64 {
+fn xor_mask_body<V: Value>(low: &[V], high: &[V]) -> u64 {
     // Values below 32 use 32-bit lanes (twice as many per instruction); the caller guarantees
     // values below 64, so split on the largest xor actually present.
     let mut small = 0u32;
     let mut large = 0u64;
     let mut any_large = 0u16;
     for (&a, &b) in low.iter().zip(high.iter().rev()) {
-        let x = a ^ b;
+        let x = a.xor(b);
         any_large |= x & 32;
         small |= 1u32 << (x & 31);
     }
@@ -107,7 +263,7 @@ fn xor_mask_body(low: &[u16], high: &[u16]) -> u64 {
         // some xor is in 32..64: redo with 64-bit lanes (rare: the dense mode picks this path
         // only for games whose values reach 32)
         for (&a, &b) in low.iter().zip(high.iter().rev()) {
-            large |= 1u64 << ((a ^ b) & 63);
+            large |= 1u64 << (a.xor(b) & 63);
         }
         return large;
     }
@@ -123,25 +279,31 @@ pub const BLOCK: usize = 8;
 /// contiguous). Every value must be below 64 (below 32 when `narrow`, which halves the work);
 /// needs `r < m0` for every `r` and `m0 + BLOCK <= g.len() + r`.
 #[inline]
-pub fn far_masks(g: &[u16], positions: &[u32], m0: usize, narrow: bool, masks: &mut [u64; BLOCK]) {
+pub fn far_masks<V: Value>(
+    g: &[V],
+    positions: &[u32],
+    m0: usize,
+    narrow: bool,
+    masks: &mut [u64; BLOCK],
+) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor supports AVX2 (checked just above).
             unsafe {
                 if narrow {
-                    far_masks_avx2::<u32>(g, positions, m0, masks)
+                    far_masks_avx2::<V, u32>(g, positions, m0, masks)
                 } else {
-                    far_masks_avx2::<u64>(g, positions, m0, masks)
+                    far_masks_avx2::<V, u64>(g, positions, m0, masks)
                 }
             }
             return;
         }
     }
     if narrow {
-        far_masks_body::<u32>(g, positions, m0, masks)
+        far_masks_body::<V, u32>(g, positions, m0, masks)
     } else {
-        far_masks_body::<u64>(g, positions, m0, masks)
+        far_masks_body::<V, u64>(g, positions, m0, masks)
     }
 }
 
@@ -175,24 +337,29 @@ impl Lane for u64 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn far_masks_avx2<L: Lane>(
-    g: &[u16],
+unsafe fn far_masks_avx2<V: Value, L: Lane>(
+    g: &[V],
     positions: &[u32],
     m0: usize,
     masks: &mut [u64; BLOCK],
 ) {
-    far_masks_body::<L>(g, positions, m0, masks)
+    far_masks_body::<V, L>(g, positions, m0, masks)
 }
 
 #[inline(always)]
-fn far_masks_body<L: Lane>(g: &[u16], positions: &[u32], m0: usize, masks: &mut [u64; BLOCK]) {
+fn far_masks_body<V: Value, L: Lane>(
+    g: &[V],
+    positions: &[u32],
+    m0: usize,
+    masks: &mut [u64; BLOCK],
+) {
     let mut acc = [L::default(); BLOCK];
     for &r in positions {
         let r = r as usize;
-        let v = g[r];
-        let partners: &[u16; BLOCK] = g[m0 - r..m0 - r + BLOCK].try_into().expect("BLOCK values");
+        let v = g[r].get();
+        let partners: &[V; BLOCK] = g[m0 - r..m0 - r + BLOCK].try_into().expect("BLOCK values");
         for j in 0..BLOCK {
-            acc[j] |= L::bit(v ^ partners[j]);
+            acc[j] |= L::bit(v ^ partners[j].get());
         }
     }
     for j in 0..BLOCK {
@@ -214,8 +381,8 @@ pub const MAP_BLOCK: usize = 16;
 /// 11,000 rare options per heap) to 2^19 took 10.6 s of user CPU with a stride of 4096 and
 /// 6.0 s with `span + 64`, everything else equal (a loaded machine; `docs/performance.md`).
 #[inline]
-pub fn far_maps(
-    g: &[u16],
+pub fn far_maps<V: Value>(
+    g: &[V],
     positions: &[u32],
     m0: usize,
     maps: &mut [u8],
@@ -231,29 +398,41 @@ pub fn far_maps(
             unsafe {
                 if stride == span + 64 && far_positions_fit(g, positions, m0) {
                     match span {
-                        128 => return far_maps_packed::<128, { 128 + 64 }>(g, positions, m0, maps),
-                        256 => return far_maps_packed::<256, { 256 + 64 }>(g, positions, m0, maps),
-                        512 => return far_maps_packed::<512, { 512 + 64 }>(g, positions, m0, maps),
+                        128 => {
+                            return far_maps_packed::<V, 128, { 128 + 64 }>(g, positions, m0, maps)
+                        }
+                        256 => {
+                            return far_maps_packed::<V, 256, { 256 + 64 }>(g, positions, m0, maps)
+                        }
+                        512 => {
+                            return far_maps_packed::<V, 512, { 512 + 64 }>(g, positions, m0, maps)
+                        }
                         1024 => {
-                            return far_maps_packed::<1024, { 1024 + 64 }>(g, positions, m0, maps)
+                            return far_maps_packed::<V, 1024, { 1024 + 64 }>(
+                                g, positions, m0, maps,
+                            )
                         }
                         2048 => {
-                            return far_maps_packed::<2048, { 2048 + 64 }>(g, positions, m0, maps)
+                            return far_maps_packed::<V, 2048, { 2048 + 64 }>(
+                                g, positions, m0, maps,
+                            )
                         }
                         4096 => {
-                            return far_maps_packed::<4096, { 4096 + 64 }>(g, positions, m0, maps)
+                            return far_maps_packed::<V, 4096, { 4096 + 64 }>(
+                                g, positions, m0, maps,
+                            )
                         }
                         _ => {}
                     }
                 }
                 match span {
-                    128 => far_maps_avx2::<128>(g, positions, m0, maps, stride),
-                    256 => far_maps_avx2::<256>(g, positions, m0, maps, stride),
-                    512 => far_maps_avx2::<512>(g, positions, m0, maps, stride),
-                    1024 => far_maps_avx2::<1024>(g, positions, m0, maps, stride),
-                    2048 => far_maps_avx2::<2048>(g, positions, m0, maps, stride),
-                    4096 => far_maps_avx2::<4096>(g, positions, m0, maps, stride),
-                    8192 => far_maps_avx2::<8192>(g, positions, m0, maps, stride),
+                    128 => far_maps_avx2::<V, 128>(g, positions, m0, maps, stride),
+                    256 => far_maps_avx2::<V, 256>(g, positions, m0, maps, stride),
+                    512 => far_maps_avx2::<V, 512>(g, positions, m0, maps, stride),
+                    1024 => far_maps_avx2::<V, 1024>(g, positions, m0, maps, stride),
+                    2048 => far_maps_avx2::<V, 2048>(g, positions, m0, maps, stride),
+                    4096 => far_maps_avx2::<V, 4096>(g, positions, m0, maps, stride),
+                    8192 => far_maps_avx2::<V, 8192>(g, positions, m0, maps, stride),
                     _ => far_maps_any(g, positions, m0, maps, stride, span),
                 }
             }
@@ -265,8 +444,8 @@ pub fn far_maps(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn far_maps_avx2<const S: usize>(
-    g: &[u16],
+unsafe fn far_maps_avx2<V: Value, const S: usize>(
+    g: &[V],
     positions: &[u32],
     m0: usize,
     maps: &mut [u8],
@@ -283,13 +462,13 @@ unsafe fn far_maps_avx2<const S: usize>(
     let mut xors = [0u16; MAP_BLOCK];
     for &r in positions {
         let r = r as usize;
-        let v = g[r];
-        let partners: &[u16; MAP_BLOCK] = g[m0 - r..m0 - r + MAP_BLOCK]
+        let v = g[r].get();
+        let partners: &[V; MAP_BLOCK] = g[m0 - r..m0 - r + MAP_BLOCK]
             .try_into()
             .expect("MAP_BLOCK values");
         // the sixteen xors in one vector operation, then sixteen plain stores
         // SAFETY: `partners` and `xors` are 16 u16 = 32 bytes each.
-        let p = _mm256_loadu_si256(partners.as_ptr() as *const __m256i);
+        let p = load16(partners.as_ptr());
         let x = _mm256_and_si256(_mm256_xor_si256(p, _mm256_set1_epi16(v as i16)), mask);
         _mm256_storeu_si256(xors.as_mut_ptr() as *mut __m256i, x);
         for (map, &x) in maps.iter_mut().zip(&xors) {
@@ -300,7 +479,7 @@ unsafe fn far_maps_avx2<const S: usize>(
 
 /// Whether every partner run `g[m0 - r .. m0 - r + MAP_BLOCK]` of `positions` lies inside `g`
 /// (checked once per call, so that [`far_maps_packed`] reads them without a check per option).
-fn far_positions_fit(g: &[u16], positions: &[u32], m0: usize) -> bool {
+fn far_positions_fit<V>(g: &[V], positions: &[u32], m0: usize) -> bool {
     let (mut least, mut most) = (u32::MAX, 0u32);
     for &r in positions {
         least = least.min(r);
@@ -326,8 +505,8 @@ fn far_positions_fit(g: &[u16], positions: &[u32], m0: usize) -> bool {
 /// positions, m0)`; `S` is a power of two.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn far_maps_packed<const S: usize, const T: usize>(
-    g: &[u16],
+unsafe fn far_maps_packed<V: Value, const S: usize, const T: usize>(
+    g: &[V],
     positions: &[u32],
     m0: usize,
     maps: &mut [u8],
@@ -350,8 +529,8 @@ unsafe fn far_maps_packed<const S: usize, const T: usize>(
     for &r in positions {
         let r = r as usize;
         // SAFETY: r < g.len() and m0 - r + MAP_BLOCK <= g.len() (far_positions_fit).
-        let v = unsafe { *values.add(r) };
-        let p = unsafe { _mm256_loadu_si256(values.add(m0 - r) as *const __m256i) };
+        let v = unsafe { (*values.add(r)).get() };
+        let p = unsafe { load16(values.add(m0 - r)) };
         let x = _mm256_and_si256(_mm256_xor_si256(p, _mm256_set1_epi16(v as i16)), mask);
         let low = _mm256_castsi256_si128(x);
         let high = _mm256_extracti128_si256::<1>(x);
@@ -365,8 +544,8 @@ unsafe fn far_maps_packed<const S: usize, const T: usize>(
     }
 }
 
-fn far_maps_any(
-    g: &[u16],
+fn far_maps_any<V: Value>(
+    g: &[V],
     positions: &[u32],
     m0: usize,
     maps: &mut [u8],
@@ -375,10 +554,10 @@ fn far_maps_any(
 ) {
     for &r in positions {
         let r = r as usize;
-        let v = g[r];
+        let v = g[r].get();
         let partners = &g[m0 - r..m0 - r + MAP_BLOCK];
         for (j, &p) in partners.iter().enumerate() {
-            maps[j * stride + ((v ^ p) as usize & (span - 1))] = 1;
+            maps[j * stride + ((v ^ p.get()) as usize & (span - 1))] = 1;
         }
     }
 }
@@ -390,7 +569,13 @@ fn far_maps_any(
 /// values are nearly all new): the xors are taken 16 at a time in one AVX2 register and then
 /// stored one byte each, so a split costs about two instructions instead of seven.
 #[inline]
-pub fn mark_xors<const S: usize>(g: &[u16], m: usize, lo: usize, hi: usize, seen: &mut [u8; S]) {
+pub fn mark_xors<V: Value, const S: usize>(
+    g: &[V],
+    m: usize,
+    lo: usize,
+    hi: usize,
+    seen: &mut [u8; S],
+) {
     const { assert!(S.is_power_of_two()) };
     if lo >= hi {
         return;
@@ -410,17 +595,22 @@ pub fn mark_xors<const S: usize>(g: &[u16], m: usize, lo: usize, hi: usize, seen
 
 /// The plain [`mark_xors`] from offset `from` of `low` (and the mirrored end of `high`).
 #[inline(always)]
-fn mark_xors_from<const S: usize>(low: &[u16], high: &[u16], from: usize, seen: &mut [u8; S]) {
+fn mark_xors_from<V: Value, const S: usize>(
+    low: &[V],
+    high: &[V],
+    from: usize,
+    seen: &mut [u8; S],
+) {
     let len = low.len().min(high.len());
     let (low, high) = (&low[from..len], &high[..len - from]);
     for (&a, &b) in low.iter().zip(high.iter().rev()) {
-        seen[(a ^ b) as usize & (S - 1)] = 1;
+        seen[(a.get() ^ b.get()) as usize & (S - 1)] = 1;
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn mark_xors_avx2<const S: usize>(low: &[u16], high: &[u16], seen: &mut [u8; S]) {
+unsafe fn mark_xors_avx2<V: Value, const S: usize>(low: &[V], high: &[V], seen: &mut [u8; S]) {
     use std::arch::x86_64::*;
     let len = low.len().min(high.len());
     // reverses the eight 16-bit words of each 128-bit lane (then the lanes are swapped)
@@ -434,8 +624,8 @@ unsafe fn mark_xors_avx2<const S: usize>(low: &[u16], high: &[u16], seen: &mut [
     while j + 16 <= len {
         // SAFETY: j + 16 <= len, so low[j..j + 16] and high[len - j - 16..len - j] are in
         // bounds; `xors` is 16 u16 = 32 bytes.
-        let a = _mm256_loadu_si256(low.as_ptr().add(j) as *const __m256i);
-        let b = _mm256_loadu_si256(high.as_ptr().add(len - j - 16) as *const __m256i);
+        let a = load16(low.as_ptr().add(j));
+        let b = load16(high.as_ptr().add(len - j - 16));
         let b = _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(b, reverse));
         let x = _mm256_and_si256(_mm256_xor_si256(a, b), mask);
         _mm256_storeu_si256(xors.as_mut_ptr() as *mut __m256i, x);
@@ -515,8 +705,8 @@ pub const SET_WIDTHS: [usize; 4] = [SMALL_SET, WIDE_SET, 2048, HUGE_SET];
 /// This is the witness search of games without local structure (0.6), which look for dozens of
 /// values at once: the set is looked up for 8 splits per step with in-register table lookups.
 #[inline]
-pub fn find_in_bits(
-    g: &[u16],
+pub fn find_in_bits<V: Value>(
+    g: &[V],
     m: usize,
     lo: usize,
     hi: usize,
@@ -545,8 +735,8 @@ pub fn find_in_bits(
 /// Every value of `g` must be below `32 * W`. `left` is the number of values in `bits`, kept
 /// up to date (the caller tracks it: counting the bits here costs more than a short scan
 /// where the processor's popcount is not assumed).
-pub fn take_in_bits<const W: usize>(
-    g: &[u16],
+pub fn take_in_bits<V: Value, const W: usize>(
+    g: &[V],
     m: usize,
     lo: usize,
     hi: usize,
@@ -583,9 +773,9 @@ pub fn take_in_bits<const W: usize>(
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see above)
-fn take_in_bits_512<const W: usize>(
-    low: &[u16],
-    high: &[u16],
+fn take_in_bits_512<V: Value, const W: usize>(
+    low: &[V],
+    high: &[V],
     lo: usize,
     bits: &mut [u32; W],
     left: &mut u32,
@@ -602,9 +792,9 @@ fn take_in_bits_512<const W: usize>(
 /// Older compilers: no AVX-512 copy.
 #[cfg(target_arch = "x86_64")]
 #[rustversion::before(1.89)]
-fn take_in_bits_512<const W: usize>(
-    _low: &[u16],
-    _high: &[u16],
+fn take_in_bits_512<V: Value, const W: usize>(
+    _low: &[V],
+    _high: &[V],
     _lo: usize,
     _bits: &mut [u32; W],
     _left: &mut u32,
@@ -623,9 +813,9 @@ fn take_in_bits_512<const W: usize>(
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn take_in_bits_avx512<const W: usize>(
-    low: &[u16],
-    high: &[u16],
+unsafe fn take_in_bits_avx512<V: Value, const W: usize>(
+    low: &[V],
+    high: &[V],
     lo: usize,
     bits: &mut [u32; W],
     left: &mut u32,
@@ -637,7 +827,7 @@ unsafe fn take_in_bits_avx512<const W: usize>(
     // the lookup of the 32 splits from `j`: bit `i` set when split `j + i` is wanted
     let lookup = |j: usize, table: &[__m512i; 8]| {
         // SAFETY: the caller has j + 32 <= len.
-        wanted_lanes_512::<W>(split_xors_512::<W>(low, high, j), table)
+        wanted_lanes_512::<W>(split_xors_512::<V, W>(low, high, j), table)
     };
     let mut j = 0;
     // 64 splits per step: one branch per 64 (hits are dense at first, so fewer steps means
@@ -696,9 +886,9 @@ unsafe fn wanted_table_512<const W: usize>(bits: &[u32; W]) -> [std::arch::x86_6
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-unsafe fn split_xors_512<const W: usize>(
-    low: &[u16],
-    high: &[u16],
+unsafe fn split_xors_512<V: Value, const W: usize>(
+    low: &[V],
+    high: &[V],
     j: usize,
 ) -> std::arch::x86_64::__m512i {
     use std::arch::x86_64::*;
@@ -710,8 +900,8 @@ unsafe fn split_xors_512<const W: usize>(
         25, 26, 27, 28, 29, 30, 31,
     );
     // SAFETY: j + 32 <= len, so low[j..j + 32] and high[len - j - 32..len - j] are in bounds.
-    let a = _mm512_loadu_si512(low.as_ptr().add(j) as *const __m512i);
-    let b = _mm512_loadu_si512(high.as_ptr().add(len - j - 32) as *const __m512i);
+    let a = load32(low.as_ptr().add(j));
+    let b = load32(high.as_ptr().add(len - j - 32));
     let b = _mm512_permutexvar_epi16(reverse, b);
     _mm512_and_si512(
         _mm512_xor_si512(a, b),
@@ -766,8 +956,8 @@ unsafe fn wanted_lanes_512<const W: usize>(
 /// (as in [`take_in_bits`]) and the wanted ones packed together with one compress: the caller
 /// then marks about 110 values per heap ([`mark_values`]) instead of 512.
 #[inline]
-pub fn collect_wanted_xors<const W: usize>(
-    g: &[u16],
+pub fn collect_wanted_xors<V: Value, const W: usize>(
+    g: &[V],
     m: usize,
     lo: usize,
     hi: usize,
@@ -809,9 +999,9 @@ pub fn mark_values<const S: usize>(xs: &[u16], seen: &mut [u8; S]) {
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
-fn collect_wanted_xors_512<const W: usize>(
-    low: &[u16],
-    high: &[u16],
+fn collect_wanted_xors_512<V: Value, const W: usize>(
+    low: &[V],
+    high: &[V],
     bits: &[u32; W],
     out: &mut Vec<u16>,
 ) -> bool {
@@ -830,9 +1020,9 @@ fn collect_wanted_xors_512<const W: usize>(
 /// Older compilers: no AVX-512 copy.
 #[cfg(target_arch = "x86_64")]
 #[rustversion::before(1.89)]
-fn collect_wanted_xors_512<const W: usize>(
-    _low: &[u16],
-    _high: &[u16],
+fn collect_wanted_xors_512<V: Value, const W: usize>(
+    _low: &[V],
+    _high: &[V],
     _bits: &[u32; W],
     _out: &mut Vec<u16>,
 ) -> bool {
@@ -843,9 +1033,9 @@ fn collect_wanted_xors_512<const W: usize>(
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
-unsafe fn collect_wanted_xors_avx512<const W: usize>(
-    low: &[u16],
-    high: &[u16],
+unsafe fn collect_wanted_xors_avx512<V: Value, const W: usize>(
+    low: &[V],
+    high: &[V],
     bits: &[u32; W],
     out: &mut Vec<u16>,
 ) {
@@ -868,14 +1058,14 @@ unsafe fn collect_wanted_xors_avx512<const W: usize>(
     };
     let mut j = 0;
     while j + 32 <= len {
-        let x = split_xors_512::<W>(low, high, j);
+        let x = split_xors_512::<V, W>(low, high, j);
         keep(wanted_lanes_512::<W>(x, &table), x);
         j += 32;
     }
     if j < len && len >= 32 {
         // the last splits: the 32 ending at `len`, those looked at already masked off
         let last = len - 32;
-        let x = split_xors_512::<W>(low, high, last);
+        let x = split_xors_512::<V, W>(low, high, last);
         keep(
             wanted_lanes_512::<W>(x, &table) >> (j - last) << (j - last),
             x,
@@ -885,7 +1075,7 @@ unsafe fn collect_wanted_xors_avx512<const W: usize>(
     // SAFETY: the first `count` values from `start` were written above.
     out.set_len(start + count);
     for k in j..len {
-        let x = (low[k] ^ high[len - 1 - k]) as usize & (32 * W - 1);
+        let x = (low[k].get() ^ high[len - 1 - k].get()) as usize & (32 * W - 1);
         if bits[x >> 5] >> (x & 31) & 1 == 1 {
             out.push(x as u16);
         }
@@ -893,9 +1083,9 @@ unsafe fn collect_wanted_xors_avx512<const W: usize>(
 }
 
 /// The scalar [`take_in_bits`] from offset `from`.
-fn take_in_bits_from<const W: usize>(
-    low: &[u16],
-    high: &[u16],
+fn take_in_bits_from<V: Value, const W: usize>(
+    low: &[V],
+    high: &[V],
     lo: usize,
     from: usize,
     bits: &mut [u32; W],
@@ -905,7 +1095,7 @@ fn take_in_bits_from<const W: usize>(
     let len = low.len().min(high.len());
     let mut j = from;
     while let Some(k) = find_in_bits_scalar(low, high, j, bits) {
-        let x = low[k] ^ high[len - 1 - k];
+        let x = low[k].get() ^ high[len - 1 - k].get();
         if take_bit(bits, x, lo + k, left, taken) {
             return Some(lo + k);
         }
@@ -918,11 +1108,11 @@ fn take_in_bits_from<const W: usize>(
 /// [`take_bit`]; the split where `bits` emptied, if it did.
 #[allow(clippy::too_many_arguments)] // the state of `take_in_bits`, passed through
 #[inline(always)]
-fn take_hits<const W: usize>(
+fn take_hits<V: Value, const W: usize>(
     mut hits: u64,
     j: usize,
-    low: &[u16],
-    high: &[u16],
+    low: &[V],
+    high: &[V],
     lo: usize,
     bits: &mut [u32; W],
     left: &mut u32,
@@ -932,7 +1122,13 @@ fn take_hits<const W: usize>(
     while hits != 0 {
         let k = j + hits.trailing_zeros() as usize;
         hits &= hits - 1;
-        if take_bit(bits, low[k] ^ high[len - 1 - k], lo + k, left, taken) {
+        if take_bit(
+            bits,
+            low[k].get() ^ high[len - 1 - k].get(),
+            lo + k,
+            left,
+            taken,
+        ) {
             return Some(lo + k);
         }
     }
@@ -961,9 +1157,9 @@ fn take_bit<const W: usize>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn take_in_bits_avx2(
-    low: &[u16],
-    high: &[u16],
+unsafe fn take_in_bits_avx2<V: Value>(
+    low: &[V],
+    high: &[V],
     lo: usize,
     bits: &mut [u32; SMALL_SET / 32],
     left: &mut u32,
@@ -978,8 +1174,8 @@ unsafe fn take_in_bits_avx2(
     let mut j = 0;
     while j + 8 <= len {
         // SAFETY: j + 8 <= len, so low[j..j + 8] and high[len - j - 8..len - j] are in bounds.
-        let a = _mm256_cvtepu16_epi32(_mm_loadu_si128(low.as_ptr().add(j) as *const __m128i));
-        let b = _mm_loadu_si128(high.as_ptr().add(len - j - 8) as *const __m128i);
+        let a = _mm256_cvtepu16_epi32(load8(low.as_ptr().add(j)));
+        let b = load8(high.as_ptr().add(len - j - 8));
         let b = _mm256_cvtepu16_epi32(_mm_shuffle_epi8(b, reverse));
         let x = _mm256_xor_si256(a, b);
         let word = _mm256_srli_epi32::<5>(x);
@@ -1006,24 +1202,24 @@ unsafe fn take_in_bits_avx2(
 }
 
 /// The first `j >= from` with `low[j] ^ high[len - 1 - j]` in `bits`.
-fn find_in_bits_scalar<const W: usize>(
-    low: &[u16],
-    high: &[u16],
+fn find_in_bits_scalar<V: Value, const W: usize>(
+    low: &[V],
+    high: &[V],
     from: usize,
     bits: &[u32; W],
 ) -> Option<usize> {
     let len = low.len().min(high.len());
     (from..len).find(|&j| {
-        let x = ((low[j] ^ high[len - 1 - j]) as usize) & (32 * W - 1);
+        let x = ((low[j].get() ^ high[len - 1 - j].get()) as usize) & (32 * W - 1);
         bits[x >> 5] >> (x & 31) & 1 == 1
     })
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn find_in_bits_avx2(
-    low: &[u16],
-    high: &[u16],
+unsafe fn find_in_bits_avx2<V: Value>(
+    low: &[V],
+    high: &[V],
     bits: &[u32; SMALL_SET / 32],
 ) -> Option<usize> {
     use std::arch::x86_64::*;
@@ -1036,8 +1232,8 @@ unsafe fn find_in_bits_avx2(
     let mut j = 0;
     while j + 8 <= len {
         // SAFETY: j + 8 <= len, so low[j..j + 8] and high[len - j - 8..len - j] are in bounds.
-        let a = _mm256_cvtepu16_epi32(_mm_loadu_si128(low.as_ptr().add(j) as *const __m128i));
-        let b = _mm_loadu_si128(high.as_ptr().add(len - j - 8) as *const __m128i);
+        let a = _mm256_cvtepu16_epi32(load8(low.as_ptr().add(j)));
+        let b = load8(high.as_ptr().add(len - j - 8));
         let b = _mm256_cvtepu16_epi32(_mm_shuffle_epi8(b, reverse));
         let x = _mm256_xor_si256(a, b);
         let word = _mm256_srli_epi32::<5>(x);
@@ -1144,9 +1340,9 @@ mod tests {
             far_masks(&g, &positions, m0, narrow, &mut masks);
             let mut portable = [0u64; BLOCK];
             if narrow {
-                far_masks_body::<u32>(&g, &positions, m0, &mut portable);
+                far_masks_body::<u16, u32>(&g, &positions, m0, &mut portable);
             } else {
-                far_masks_body::<u64>(&g, &positions, m0, &mut portable);
+                far_masks_body::<u16, u64>(&g, &positions, m0, &mut portable);
             }
             for j in 0..BLOCK {
                 let expect = positions.iter().fold(0u64, |acc, &r| {
@@ -1501,6 +1697,112 @@ mod tests {
                 (2000..2100).collect(),
             ],
         );
+    }
+
+    /// Every kernel on values stored as bytes against the same values stored as `u16` (and,
+    /// through the other tests, against plain loops): the byte copies widen their loads.
+    #[test]
+    fn every_kernel_on_bytes_agrees_with_the_kernel_on_u16() {
+        for below in [32u64, 64, 200, 256] {
+            let wide = random_values(40 + below, 6000, below);
+            let bytes: Vec<u8> = wide.iter().map(|&v| v as u8).collect();
+            let ranges = [
+                (5999usize, 1usize, 3000usize),
+                (4000, 3, 40),
+                (3001, 700, 751),
+                (100, 1, 2),
+                (257, 1, 129),
+                (6000 - 1, 1500, 1533),
+            ];
+            for (m, lo, hi) in ranges {
+                let hi = hi.min(m / 2 + 1);
+                if below <= 64 {
+                    assert_eq!(xor_mask(&bytes, m, lo, hi), xor_mask(&wide, m, lo, hi));
+                }
+                for t in [[0, 1, 2, 3], [39, 50, 7, 255], [63, 62, 61, 60]] {
+                    assert_eq!(
+                        targets_hit(&bytes, m, lo, hi, t),
+                        targets_hit(&wide, m, lo, hi, t)
+                    );
+                }
+                let (mut s8, mut s16) = ([0u8; 256], [0u8; 256]);
+                mark_xors(&bytes, m, lo, hi, &mut s8);
+                mark_xors(&wide, m, lo, hi, &mut s16);
+                assert_eq!(s8, s16, "mark_xors m {m} lo {lo} hi {hi}");
+                for wanted in [
+                    vec![17u16],
+                    (0..120).map(|v| 2 * v + 1).collect::<Vec<u16>>(),
+                    (0..256).collect(),
+                    (256..512).collect(), // never produced
+                ] {
+                    let bits = wanted_bits::<{ SMALL_SET / 32 }>(&wanted);
+                    assert_eq!(
+                        find_in_bits(&bytes, m, lo, hi, &bits),
+                        find_in_bits(&wide, m, lo, hi, &bits)
+                    );
+                    let take = |g8: bool| {
+                        let mut bits = bits;
+                        let (mut left, mut taken) = (wanted.len() as u32, Vec::new());
+                        let end = if g8 {
+                            take_in_bits(&bytes, m, lo, hi, &mut bits, &mut left, &mut taken)
+                        } else {
+                            take_in_bits(&wide, m, lo, hi, &mut bits, &mut left, &mut taken)
+                        };
+                        (end, taken, left)
+                    };
+                    assert_eq!(take(true), take(false), "take_in_bits m {m} lo {lo}");
+                    let expect = first_splits(&wide, m, lo, hi, &wanted);
+                    assert_eq!((take(true).1, take(true).0), expect);
+                    let (low8, high8) = (&bytes[lo..hi], &bytes[m + 1 - hi..=m - lo]);
+                    let mut bits8 = bits;
+                    let (mut left, mut taken) = (wanted.len() as u32, Vec::new());
+                    let end =
+                        take_in_bits_from(low8, high8, lo, 0, &mut bits8, &mut left, &mut taken);
+                    assert_eq!((taken, end), expect, "scalar copy on bytes");
+                    #[cfg(target_arch = "x86_64")]
+                    if std::arch::is_x86_feature_detected!("avx2") {
+                        let mut bits8 = bits;
+                        let (mut left, mut taken) = (wanted.len() as u32, Vec::new());
+                        // SAFETY: the processor supports AVX2 (checked just above).
+                        let end = unsafe {
+                            take_in_bits_avx2(low8, high8, lo, &mut bits8, &mut left, &mut taken)
+                        };
+                        assert_eq!((taken, end), expect, "AVX2 copy on bytes");
+                    }
+                    let (mut out8, mut out16) = (Vec::new(), Vec::new());
+                    let a = collect_wanted_xors(&bytes, m, lo, hi, &bits, &mut out8);
+                    let b = collect_wanted_xors(&wide, m, lo, hi, &bits, &mut out16);
+                    assert_eq!((a, &out8), (b, &out16), "collect m {m} lo {lo} hi {hi}");
+                }
+            }
+            let positions: Vec<u32> = vec![16, 17, 25, 40, 41, 100, 200, 284, 1000, 2999];
+            let m0 = 3000;
+            if below <= 64 {
+                for narrow in [false, true] {
+                    let (b8, b16): (Vec<u8>, Vec<u16>) = if narrow {
+                        (
+                            bytes.iter().map(|v| v % 32).collect(),
+                            wide.iter().map(|v| v % 32).collect(),
+                        )
+                    } else {
+                        (bytes.clone(), wide.clone())
+                    };
+                    let (mut k8, mut k16) = ([0u64; BLOCK], [0u64; BLOCK]);
+                    far_masks(&b8, &positions, m0, narrow, &mut k8);
+                    far_masks(&b16, &positions, m0, narrow, &mut k16);
+                    assert_eq!(k8, k16);
+                }
+            }
+            for (stride, span) in [(256 + 64, 256), (256, 256), (4096, 4096), (300, 256)] {
+                let (mut m8, mut m16) =
+                    (vec![0u8; MAP_BLOCK * stride], vec![0u8; MAP_BLOCK * stride]);
+                far_maps(&bytes, &positions, m0, &mut m8, stride, span);
+                far_maps(&wide, &positions, m0, &mut m16, stride, span);
+                assert_eq!(m8, m16, "far_maps stride {stride}");
+                let marked = m8.iter().filter(|&&b| b == 1).count();
+                assert!(marked >= MAP_BLOCK, "far_maps marked {marked}");
+            }
+        }
     }
 
     #[test]

@@ -31,7 +31,8 @@
 //!
 //! Memory: besides the value array the engine keeps only the rare positions (4 bytes each, at
 //! most one for every 32 positions beyond a fixed allowance, else the dense mode drops them),
-//! so a run costs about the 2 bytes per heap size of the value array itself.
+//! so a run costs about what the value array itself costs: one byte per heap size while every
+//! value is below 256, two beyond (see "Compact values" below).
 //!
 //! # Games with many rare positions and wide values (0.146): where the time goes, what is next
 //!
@@ -133,24 +134,45 @@
 //! apart) — not built.
 
 //!
-//! # Designs not built yet (issue 25): compact values, tiered storage, long runs
+//! # Compact values (issue 25): one byte per value below 256
 //!
-//! *Compact values.* The engine reads values only through `g: &[u16]` (the kernels load 16 or
-//! 32 of them per vector step). A one-byte store is a second copy of every kernel that loads
-//! bytes and widens them (`vpmovzxbw`: one instruction more per step, half the memory traffic),
-//! chosen per run by a `Values` enum (`U8`, `U8Parity { mask }`, `U16`) that the driver owns in
-//! place of its `Vec<u16>`. Values below 256 fit as they are. Values below 512 whose common
-//! ones have odd parity under the engine's mask `M` (Officers: `M = 0b1_1110_1110`) keep the
-//! low 8 bits; bit 8 is the parity of the kept bits under `M` for a common value, and for the
-//! few rare positions (a sorted list the engine keeps anyway) it is looked up. The kernels
-//! then need the full value: they rebuild bit 8 with a `vpopcntw` of `v & M` (AVX-512 BITALG;
-//! one more instruction per step) and patch the rare positions, which lie near the start for
-//! Officers and are found by the far stage already. The switch is automatic: the driver starts
-//! in `U8`, moves to `U8Parity` when a value reaches 256 and the split is a parity mask whose
-//! rare positions are all known, and to `U16` otherwise (one pass over the values, at most
-//! once per run), and `--json` states which (`"value_bytes": 1`). Peak memory then is the
-//! values (1 byte each) plus the engine's rare list: about 1.0 byte per value for Officers and
-//! 0.167 (values below 512 and 64), against 2.0 today.
+//! The engine reads the values only through `g: &[V]`, generic over the store's element type
+//! ([`crate::takebreak::values::Value`]: `u8` or `u16`), so every path (one-word, wide, far,
+//! dense, the pipeline) runs on bytes while every value is below 256 and on `u16` beyond. The
+//! kernels written with intrinsics widen what they load (`vpmovzxbw`: 16 or 32 bytes to 16-bit
+//! lanes, one instruction more per vector step, half the bytes read); everything after the
+//! load is the `u16` code, so the two copies compute the same xors. The driver owns the store
+//! ([`crate::takebreak::values::Values`], `U8` or `U16`) and starts in bytes for engines that
+//! read them ([`SequenceEngine::compact`]: this one, the naive one and the automatic one). The
+//! first value past 255 ends the call where it is found — on one thread after the value, in
+//! the pipeline when the lead *takes* it (a value that is new to the engine is never
+//! speculated, so every value written speculatively was seen before and fits) — and the
+//! caller moves the store to `u16` in one pass, appends the value and goes on: at most once
+//! per run. Games whose values pass 255 do so early (Officers first at heap 10,344, 0.146 at
+//! 5,305: `grundy takebreak CODE -n 300000 --no-extend --print --json`), so their long runs
+//! are on `u16` as before; `--json` says which (`"value_bytes"`). Peak memory of a game below
+//! 256 is then about one byte per value: 0.167 to 2^26 peaks at 73,444 KB against 138,216 KB
+//! (1.12 bytes per value against 2.11; 1.00 per value beyond 2^24), measured with the
+//! commands in `docs/performance.md` ("Compact values").
+//!
+//! Speed: reading half the bytes helps the wide path (0.143 to 2^20: 0.81 of the `u16`
+//! store's CPU on one build) and, with a byte copy of [`kernels::xor_mask`] (a byte table
+//! lookup and a compare per byte of the set instead of two widenings and a variable shift),
+//! the dense mode (0.07: 0.69); the one-word witness search's short loops widen every byte
+//! and lose a little (0.167 to 2^24: 1.06). Values are the same either way (the tests compare
+//! the byte store with the naive engine, `compact_tests`).
+//!
+//! *Not built: Officers in one byte.* Values below 512 whose common values have odd parity
+//! under the engine's mask `M` (Officers: `M = 0b1_1110_1110`, Grossman) could keep only
+//! their low 8 bits: bit 8 of a common value is the parity of its kept bits under `M`, and the
+//! rare positions (a sorted list the engine keeps anyway) would be patched. The kernels would
+//! rebuild bit 8 with a `vpopcntw` of `v & M` (AVX-512 BITALG) after each widening load, and
+//! every stretch a kernel reads would have to be split around the rare positions it contains
+//! (their partners are the ones near `m`), or the xors of those lanes corrected afterwards;
+//! the split must also stay the mask split for the whole run (a re-chosen split that is not a
+//! parity class ends the mode: one more pass to `u16`). Officers stays at two bytes per value.
+//!
+//! # Designs not built yet (issue 25): tiered storage, long runs
 //!
 //! *Tiered storage.* A heap `n` reads `G(i)` for the rare positions (a list), for `i` near `n`
 //! (the take moves, the split moves' first and last stretches) and, in the witness search, for
@@ -175,6 +197,8 @@ pub mod split;
 mod wide;
 mod word;
 
+use crate::takebreak::engine::{next_values_of, CompactEngine};
+use crate::takebreak::values::{Value, Values};
 use crate::takebreak::{Code, Rules, SequenceEngine};
 use crate::Error;
 use split::{Split, SplitParities};
@@ -622,13 +646,13 @@ impl RareCommon {
 
     /// Bring the state in step with `g = G(0..n)` before `next_value(g)` (that call would do
     /// it anyway; this lets a caller time the two apart, see [`crate::takebreak::auto`]).
-    pub fn catch_up(&mut self, g: &[u16]) {
+    pub fn catch_up<V: Value>(&mut self, g: &[V]) {
         self.sync(g);
     }
 
     /// Bring the state in step with `g` (values the engine has not seen yet are absorbed; a
     /// sequence that is not a continuation starts the state over).
-    fn sync(&mut self, g: &[u16]) {
+    fn sync<V: Value>(&mut self, g: &[V]) {
         if g.len() < self.seen {
             self.reset();
         }
@@ -642,11 +666,11 @@ impl RareCommon {
     }
 
     /// Record `G(i) = g[i]`.
-    fn absorb(&mut self, g: &[u16], i: usize) {
+    fn absorb<V: Value>(&mut self, g: &[V], i: usize) {
         if i == 0 {
             return; // position 0 never takes part in a split (both heaps are non-empty)
         }
-        let v = g[i];
+        let v = g[i].get();
         let q = i & 1;
         if v as usize >= self.span {
             self.span = (v as usize + 1).next_power_of_two();
@@ -667,7 +691,7 @@ impl RareCommon {
     }
 
     /// Re-choose the split (if adaptive) and the mode; rebuild the rare positions if needed.
-    fn review(&mut self, g: &[u16]) {
+    fn review<V: Value>(&mut self, g: &[V]) {
         let len = g.len();
         let mut changed = false;
         if self.split.is_adaptive() {
@@ -699,7 +723,7 @@ impl RareCommon {
             self.rare.clear();
             self.rare.extend(
                 (1..len)
-                    .filter(|&i| !self.split.is_common(g[i], i & 1))
+                    .filter(|&i| !self.split.is_common(g[i].get(), i & 1))
                     .map(|i| i as u32),
             );
             debug_assert_eq!(self.rare.len() as u64, self.rare_count);
@@ -714,8 +738,9 @@ impl RareCommon {
         self.rare_trigger = (2 * self.rare_count).max(memory_budget.min(vectorised_budget));
     }
 
-    /// Compute `G(n)` for `n = g.len()`, given `g = G(0..n)`.
-    pub fn next_value(&mut self, g: &[u16]) -> Result<u16, Error> {
+    /// Compute `G(n)` for `n = g.len()`, given `g = G(0..n)` (in bytes or `u16`, see
+    /// [`crate::takebreak::values`]).
+    pub fn next_value<V: Value>(&mut self, g: &[V]) -> Result<u16, Error> {
         let n = g.len();
         if n >= u32::MAX as usize {
             return Err(Error::TooLarge(format!(
@@ -741,7 +766,25 @@ impl SequenceEngine for RareCommon {
         RareCommon::next_value(self, g)
     }
 
-    fn next_values(&mut self, values: &mut Vec<u16>, count: usize) -> Result<(), Error> {
+    fn next_values(&mut self, values: &mut Values, count: usize) -> Result<(), Error> {
+        next_values_of(self, values, count)
+    }
+
+    fn compact(&self) -> bool {
+        true
+    }
+
+    fn batches(&self) -> bool {
+        self.threads > 1
+    }
+}
+
+impl CompactEngine for RareCommon {
+    fn next_values_in<V: Value>(
+        &mut self,
+        values: &mut Vec<V>,
+        count: usize,
+    ) -> Result<Option<u16>, Error> {
         let end = values.len() + count;
         let two_threads =
             self.threads > 1 && (!self.tuning.pipeline_backoff || self.backoff.ready());
@@ -750,22 +793,25 @@ impl SequenceEngine for RareCommon {
                 self.sync(values);
                 if self.pipelines(values.len()) {
                     let before = values.len();
-                    self.pipeline(values, end)?;
+                    if let Some(v) = self.pipeline(values, end)? {
+                        return Ok(Some(v));
+                    }
                     if values.len() > before {
                         continue;
                     }
                 }
             }
             let v = RareCommon::next_value(self, values)?;
-            values.push(v);
+            match V::fit(v as usize) {
+                Some(x) => values.push(x),
+                None => return Ok(Some(v)),
+            }
         }
-        Ok(())
-    }
-
-    fn batches(&self) -> bool {
-        self.threads > 1
+        Ok(None)
     }
 }
 
+#[cfg(test)]
+mod compact_tests;
 #[cfg(test)]
 mod tests;

@@ -126,6 +126,7 @@ use super::wide::{Candidate, Open, Witness};
 use super::word::{WordCandidate, WordSearch};
 use super::{Mode, OctalMoves, RareCommon, SparseStats};
 use crate::takebreak::engine::value_too_large;
+use crate::takebreak::values::Value;
 use crate::Error;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -184,22 +185,29 @@ impl Backoff {
 
 /// The values buffer shared by the two threads (see the module documentation for why the
 /// accesses below never overlap a write).
-#[derive(Clone, Copy)]
-struct SharedValues {
-    ptr: *mut u16,
+struct SharedValues<V> {
+    ptr: *mut V,
 }
+
+impl<V> Clone for SharedValues<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V> Copy for SharedValues<V> {}
 
 // SAFETY: the pointer is used only as the module documentation describes: disjoint writes by
 // the lead, reads of prefixes ordered after their writes by the channel and the mutex.
-unsafe impl Send for SharedValues {}
-unsafe impl Sync for SharedValues {}
+unsafe impl<V: Send> Send for SharedValues<V> {}
+unsafe impl<V: Sync> Sync for SharedValues<V> {}
 
-impl SharedValues {
+impl<V: Value> SharedValues<V> {
     /// `G(0..len)`.
     ///
     /// # Safety
     /// The first `len` values are initialised and none is written while the slice lives.
-    unsafe fn prefix<'a>(self, len: usize) -> &'a [u16] {
+    unsafe fn prefix<'a>(self, len: usize) -> &'a [V] {
         std::slice::from_raw_parts(self.ptr, len)
     }
 
@@ -207,7 +215,7 @@ impl SharedValues {
     ///
     /// # Safety
     /// `i` is within the reserved room and no slice covering `i` is alive in either thread.
-    unsafe fn write(self, i: usize, v: u16) {
+    unsafe fn write(self, i: usize, v: V) {
         self.ptr.add(i).write(v);
     }
 }
@@ -362,9 +370,9 @@ fn next_batch(jobs: &Receiver<Batch>) -> Option<Batch> {
 
 /// A verifier (one of the threads beside the lead): run the witness search of every job of
 /// its batches, in order, and report.
-fn verify(
+fn verify<V: Value>(
     me: usize,
-    values: SharedValues,
+    values: SharedValues<V>,
     jobs: Receiver<Batch>,
     shared: &Shared,
     searcher: &mut Searcher,
@@ -474,8 +482,8 @@ fn verify(
 }
 
 /// The lead's side of the pipeline.
-struct Lead<'a> {
-    values: SharedValues,
+struct Lead<'a, V> {
+    values: SharedValues<V>,
     shared: &'a Shared,
     /// One queue per verifier.
     jobs: Vec<SyncSender<Batch>>,
@@ -492,9 +500,12 @@ struct Lead<'a> {
     last_failure: Option<usize>,
     cautious: usize,
     waited: Duration,
+    /// The value of heap `next` when it does not fit the store (the pipeline then ends there,
+    /// and the caller moves the store to `u16`).
+    overflow: Option<u16>,
 }
 
-impl Lead<'_> {
+impl<V: Value> Lead<'_, V> {
     fn batch(&mut self, upto: usize) -> Batch {
         let batch = std::mem::replace(&mut self.pending, Batch::new(self.epoch));
         let seq = self.seq;
@@ -637,7 +648,14 @@ impl RareCommon {
     /// Compute `G(n)` for `n` from `values.len()` up to `end` (or until the pipeline no longer
     /// applies) on two threads, appending them to `values`. The state must be in step with
     /// `values` and [`Self::pipelines`] true.
-    pub(super) fn pipeline(&mut self, values: &mut Vec<u16>, end: usize) -> Result<(), Error> {
+    ///
+    /// Returns `Some(v)` when the next value `v` does not fit the store `V` (the pipeline ends
+    /// there, every value before it proved and appended).
+    pub(super) fn pipeline<V: Value>(
+        &mut self,
+        values: &mut Vec<V>,
+        end: usize,
+    ) -> Result<Option<u16>, Error> {
         let base = values.len();
         values.reserve(end - base);
         let shared_values = SharedValues {
@@ -698,11 +716,12 @@ impl RareCommon {
                 last_failure: None,
                 cautious: 0,
                 waited: Duration::ZERO,
+                overflow: None,
             };
             let alive = || handles.iter().all(|h| !h.is_finished());
             let spawned = start.elapsed();
             let result = self.lead(&mut lead, end, &alive);
-            let (confirmed, waited) = (lead.confirmed, lead.waited);
+            let (confirmed, waited, overflow) = (lead.confirmed, lead.waited, lead.overflow);
             let joining = Instant::now();
             drop(lead); // closes the channels: the verifiers end
             let mut stats = SparseStats::default();
@@ -714,7 +733,7 @@ impl RareCommon {
             }
             stats.lead_wait_nanos += waited.as_nanos() as u64;
             stats.setup_nanos += (spawned + joining.elapsed()).as_nanos() as u64;
-            (result, confirmed, stats)
+            (result.map(|()| overflow), confirmed, stats)
         });
         stats.pipeline_nanos += start.elapsed().as_nanos() as u64;
         (stats.lead_cpu_nanos, stats.lead_runqueue_nanos) = thread_times_since(times);
@@ -744,8 +763,17 @@ impl RareCommon {
     }
 
     /// The lead thread's loop (see the module documentation).
-    fn lead(&mut self, lead: &mut Lead, end: usize, alive: &dyn Fn() -> bool) -> Result<(), Error> {
+    fn lead<V: Value>(
+        &mut self,
+        lead: &mut Lead<V>,
+        end: usize,
+        alive: &dyn Fn() -> bool,
+    ) -> Result<(), Error> {
         loop {
+            if lead.overflow.is_some() {
+                // every heap before it is proved (`take` is only called then)
+                return Ok(());
+            }
             if let Some((f, v)) = lead.failure() {
                 self.roll_back(lead, f, v)?;
                 continue;
@@ -811,7 +839,9 @@ impl RareCommon {
             if self.quiet(n, value) {
                 // speculate: G(n) = the candidate, only its count taken
                 // SAFETY: index n is the lead's own (see the module documentation).
-                unsafe { lead.values.write(n, value as u16) };
+                // (a value seen before: it fits the store)
+                let stored = V::fit(value).expect("a value seen before fits the store");
+                unsafe { lead.values.write(n, stored) };
                 self.counts[2 * value + (n & 1)] += 1;
                 self.seen = n + 1;
                 lead.next = n + 1;
@@ -830,8 +860,17 @@ impl RareCommon {
     }
 
     /// `G(n) = v`, proved, with every earlier value proved: write it and absorb it fully.
-    fn take(&mut self, lead: &mut Lead, n: usize, v: usize) -> Result<(), Error> {
-        let v = u16::try_from(v).map_err(|_| value_too_large(n))?;
+    fn take<V: Value>(&mut self, lead: &mut Lead<V>, n: usize, v: usize) -> Result<(), Error> {
+        let wide = u16::try_from(v).map_err(|_| value_too_large(n))?;
+        let Some(v) = V::fit(v) else {
+            // the store is too narrow: end here, heap n not written (G(0..n) are proved, and
+            // the engine has absorbed exactly them)
+            debug_assert!(lead.confirmed >= n && self.seen == n);
+            lead.next = n;
+            lead.confirmed = n;
+            lead.overflow = Some(wide);
+            return Ok(());
+        };
         // SAFETY: every heap up to n is proved, so the second thread reads below n only.
         unsafe { lead.values.write(n, v) };
         lead.next = n + 1;
@@ -843,7 +882,7 @@ impl RareCommon {
 
     /// Heap `f`'s candidate was wrong and its value is `v`: take back every value speculated
     /// from `f` on and restart after `f`.
-    fn roll_back(&mut self, lead: &mut Lead, f: usize, v: usize) -> Result<(), Error> {
+    fn roll_back<V: Value>(&mut self, lead: &mut Lead<V>, f: usize, v: usize) -> Result<(), Error> {
         debug_assert!(f < lead.next || (f == lead.next && self.seen == f));
         // No verifier may be reading values from `f` on while they are rewritten: the ones
         // reading later batches than the failed one stop at their next job (`failed_seq`);
@@ -870,7 +909,7 @@ impl RareCommon {
         }
         for k in f..lead.next {
             // SAFETY: the lead's own values; the second thread reads below f only.
-            let old = unsafe { lead.values.prefix(k + 1) }[k] as usize;
+            let old = unsafe { lead.values.prefix(k + 1) }[k].get() as usize;
             self.counts[2 * old + (k & 1)] -= 1;
         }
         self.stats.rollbacks += 1;

@@ -45,12 +45,13 @@ fn piped_on(
     };
     let mut engine = RareCommon::with_policy(code, policy.clone(), tuning).unwrap();
     engine.set_threads(threads);
-    let mut g = Vec::new();
+    // a u16 store (the byte store has its own tests: `compact_tests`)
+    let mut g = crate::takebreak::Values::U16(Vec::new());
     while g.len() <= n {
         let count = chunk.min(n + 1 - g.len());
         engine.next_values(&mut g, count).unwrap();
     }
-    (g, engine.stats().clone())
+    (g.into_u16(), engine.stats().clone())
 }
 
 /// The wide path from the start (so that small games use the pipeline too), with short

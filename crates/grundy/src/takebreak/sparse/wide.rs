@@ -15,6 +15,7 @@ use super::{
     HINT_REACH,
 };
 use crate::takebreak::bitset::mex;
+use crate::takebreak::values::Value;
 
 /// Stretches of a heap's splits that the witness search takes in turn.
 const SEGMENTS: usize = 4;
@@ -60,9 +61,9 @@ fn words<const W: usize>(bits: &mut [u32; HUGE_SET / 32]) -> &mut [u32; W] {
 impl WantedBits<'_> {
     /// The vectorised lookup of [`kernels::take_in_bits`] for this width.
     #[inline(always)]
-    fn take(
+    fn take<V: Value>(
         &mut self,
-        g: &[u16],
+        g: &[V],
         m: usize,
         lo: usize,
         hi: usize,
@@ -236,7 +237,7 @@ impl std::fmt::Debug for WideState {
 /// Mark every `G(i) ^ G(m - i)` for `lo <= i < hi` in a byte map (16 xors per vector step,
 /// see [`kernels::mark_xors`]).
 #[inline]
-fn mark_range(g: &[u16], m: usize, lo: usize, hi: usize, seen: &mut [u8]) {
+fn mark_range<V: Value>(g: &[V], m: usize, lo: usize, hi: usize, seen: &mut [u8]) {
     let seen: &mut [u8; VALUES] = (&mut seen[..VALUES]).try_into().expect("VALUES bytes");
     kernels::mark_xors(g, m, lo, hi, seen);
 }
@@ -301,8 +302,8 @@ fn missing_below(found: &[u64], limit: usize, out: &mut Vec<u16>) {
 /// The first `i` in `lo..hi` (after `G(i) ^ G(m - i)` was taken from `wanted`) for which
 /// `visit` returns `true`, visiting every split that produces a wanted value.
 #[inline(always)]
-fn scan_wanted(
-    g: &[u16],
+fn scan_wanted<V: Value>(
+    g: &[V],
     m: usize,
     range: std::ops::Range<usize>,
     wanted: &mut [u8; VALUES],
@@ -325,7 +326,7 @@ fn scan_wanted(
     let mut at = lo;
     while at < hi {
         let i = find_wanted(g, m, at, hi, wanted)?;
-        let x = g[i] ^ g[m - i];
+        let x = g[i].get() ^ g[m - i].get();
         wanted[x as usize] = 0;
         if visit(i, x) {
             return Some(i);
@@ -339,7 +340,13 @@ fn scan_wanted(
 /// bounds checks so that the loop stays in registers: it is the innermost loop of games
 /// without structure (0.6), a handful of instructions per split.
 #[inline(never)]
-fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES]) -> Option<usize> {
+fn find_wanted<V: Value>(
+    g: &[V],
+    m: usize,
+    lo: usize,
+    hi: usize,
+    wanted: &[u8; VALUES],
+) -> Option<usize> {
     if lo >= hi {
         return None;
     }
@@ -348,7 +355,7 @@ fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES])
     let high = &g[m + 1 - hi..=m - lo];
     let (low, high) = (&low[..len], &high[..len]);
     for j in 0..len {
-        if wanted[(low[j] ^ high[len - 1 - j]) as usize] != 0 {
+        if wanted[(low[j].get() ^ high[len - 1 - j].get()) as usize] != 0 {
             return Some(lo + j);
         }
     }
@@ -362,9 +369,9 @@ fn find_wanted(g: &[u16], m: usize, lo: usize, hi: usize, wanted: &[u8; VALUES])
 /// may be in them too); the cursors move on. `collected` is scratch room.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn first_round<const W: usize, const S: usize>(
+fn first_round<V: Value, const W: usize, const S: usize>(
     bits: &[u32; W],
-    g: &[u16],
+    g: &[V],
     heaps: impl Iterator<Item = usize>,
     cursors: &mut [usize],
     ends: &[usize],
@@ -396,10 +403,10 @@ fn first_round<const W: usize, const S: usize>(
 /// [`first_round`] for a wanted set of `width` values (one of [`SET_WIDTHS`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn first_round_any(
+fn first_round_any<V: Value>(
     width: usize,
     bits: &[u32; HUGE_SET / 32],
-    g: &[u16],
+    g: &[V],
     heaps: impl Iterator<Item = usize>,
     cursors: &mut [usize],
     ends: &[usize],
@@ -410,7 +417,7 @@ fn first_round_any(
 ) {
     let (c, e) = (cursors, ends);
     match width {
-        512 => first_round::<16, 512>(
+        512 => first_round::<V, 16, 512>(
             words_of(bits),
             g,
             heaps,
@@ -421,7 +428,7 @@ fn first_round_any(
             collected,
             found,
         ),
-        1024 => first_round::<32, 1024>(
+        1024 => first_round::<V, 32, 1024>(
             words_of(bits),
             g,
             heaps,
@@ -432,7 +439,7 @@ fn first_round_any(
             collected,
             found,
         ),
-        2048 => first_round::<64, 2048>(
+        2048 => first_round::<V, 64, 2048>(
             words_of(bits),
             g,
             heaps,
@@ -443,7 +450,7 @@ fn first_round_any(
             collected,
             found,
         ),
-        _ => first_round::<128, 4096>(
+        _ => first_round::<V, 128, 4096>(
             words_of(bits),
             g,
             heaps,
@@ -459,10 +466,10 @@ fn first_round_any(
 
 /// [`kernels::collect_wanted_xors`] for a wanted set of `width` values (one of [`SET_WIDTHS`]).
 #[inline(always)]
-fn collect_any(
+fn collect_any<V: Value>(
     width: usize,
     bits: &[u32; HUGE_SET / 32],
-    g: &[u16],
+    g: &[V],
     m: usize,
     lo: usize,
     hi: usize,
@@ -493,7 +500,7 @@ fn still_wanted(small: &Option<WantedBits<'_>>, wanted: &[u8; VALUES], t: usize)
 
 impl RareCommon {
     /// `G(n)` for `n = g.len()` on the bit-set path: the candidate, then its witness search.
-    pub(super) fn next_wide(&mut self, g: &[u16]) -> usize {
+    pub(super) fn next_wide<V: Value>(&mut self, g: &[V]) -> usize {
         match self.candidate_wide(g) {
             Candidate::Proved(v) => v,
             Candidate::Open { free, last } => self.search_wide(g, free, last),
@@ -501,7 +508,7 @@ impl RareCommon {
     }
 
     /// The witness search of a [`Candidate::Open`] heap, on this thread.
-    pub(super) fn search_wide(&mut self, g: &[u16], free: usize, last: usize) -> usize {
+    pub(super) fn search_wide<V: Value>(&mut self, g: &[V], free: usize, last: usize) -> usize {
         let words = self.span / 64 + 1;
         let open = Open {
             found: &self.wide.found[..words],
@@ -529,7 +536,7 @@ impl RareCommon {
     /// The candidate stage of the bit-set path for `n = g.len()`: every option that leaves no
     /// heap, one heap or a rare position, and the first value that is neither one of them nor
     /// producible by two common positions.
-    pub(super) fn candidate_wide(&mut self, g: &[u16]) -> Candidate {
+    pub(super) fn candidate_wide<V: Value>(&mut self, g: &[V]) -> Candidate {
         let n = g.len();
         let words = self.span / 64 + 1;
         if self.mode == Mode::Dense {
@@ -561,7 +568,7 @@ impl RareCommon {
     }
 
     /// The candidate of heap `g.len()` from the block's byte maps (see [`Self::far_candidate`]).
-    fn map_candidate(&mut self, g: &[u16], words: usize) -> usize {
+    fn map_candidate<V: Value>(&mut self, g: &[V], words: usize) -> usize {
         let n = g.len();
         let block = &self.wide.block;
         if block.epoch != self.rare_epoch
@@ -586,7 +593,7 @@ impl RareCommon {
             for &r in near.iter().chain(top) {
                 let r = r as usize;
                 if r < m {
-                    seen[(g[r] ^ g[m - r]) as usize] = 1;
+                    seen[(g[r].get() ^ g[m - r].get()) as usize] = 1;
                 }
             }
         }
@@ -597,20 +604,20 @@ impl RareCommon {
     }
 
     /// Mark the options that leave no heap or one heap.
-    fn mark_moves(moves: &super::OctalMoves, g: &[u16], seen: &mut [u8]) {
+    fn mark_moves<V: Value>(moves: &super::OctalMoves, g: &[V], seen: &mut [u8]) {
         let n = g.len();
         if moves.whole.contains(&n) {
             seen[0] = 1;
         }
         for &k in &moves.take {
             if k < n {
-                seen[g[n - k] as usize] = 1;
+                seen[g[n - k].get() as usize] = 1;
             }
         }
     }
 
     /// Start a block of byte maps at `g.len()` with the far rare options marked.
-    fn build_map_block(&mut self, g: &[u16], words: usize) {
+    fn build_map_block<V: Value>(&mut self, g: &[V], words: usize) {
         let n = g.len();
         let rare = &self.rare;
         let block = &mut self.wide.block;
@@ -670,7 +677,7 @@ impl RareCommon {
                             let map = &mut block.maps[j * stride..][..stride];
                             for &r in far {
                                 let r = r as usize;
-                                map[(g[r] ^ g[m0 + j - r]) as usize] = 1;
+                                map[(g[r].get() ^ g[m0 + j - r].get()) as usize] = 1;
                             }
                         }
                     }
@@ -694,12 +701,12 @@ impl Witness {
     /// Find a witness for every value missing below `free` (the largest of them is `last`):
     /// around past witnesses first, then over stretches of each heap's splits; the mex is
     /// `free` if all are found, else the smallest one that no split produces.
-    pub(super) fn search(
+    pub(super) fn search<V: Value>(
         &mut self,
         moves: &OctalMoves,
         span: usize,
         stats: &mut SparseStats,
-        g: &[u16],
+        g: &[V],
         open: Open<'_>,
     ) -> usize {
         let n = g.len();

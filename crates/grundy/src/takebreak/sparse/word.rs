@@ -9,6 +9,7 @@
 use super::kernels::{self, BLOCK};
 use super::{record_hint, HintControl, Hints, Mode, OctalMoves, RareCommon, SparseStats};
 use super::{HINT_DEPTH, HINT_REACH};
+use crate::takebreak::values::Value;
 
 /// State of the one-word path.
 #[derive(Debug, Clone, Default)]
@@ -89,7 +90,7 @@ fn pending(found: u64, blocked: u64) -> u64 {
 
 impl RareCommon {
     /// `G(n)` for `n = g.len()` on the one-word path.
-    pub(super) fn next_word(&mut self, g: &[u16]) -> usize {
+    pub(super) fn next_word<V: Value>(&mut self, g: &[V]) -> usize {
         match self.candidate_word(g) {
             WordCandidate::Proved(v) => v,
             WordCandidate::Open { found, blocked } => {
@@ -103,7 +104,7 @@ impl RareCommon {
     /// The candidate stage of the one-word path for `n = g.len()`: the options that leave no
     /// heap, one heap or a rare position, and whether they prove the value.
     #[inline]
-    pub(super) fn candidate_word(&mut self, g: &[u16]) -> WordCandidate {
+    pub(super) fn candidate_word<V: Value>(&mut self, g: &[V]) -> WordCandidate {
         let n = g.len();
         let mut found = 0u64;
         if self.moves.whole.contains(&n) {
@@ -111,7 +112,7 @@ impl RareCommon {
         }
         for &k in &self.moves.take {
             if k < n {
-                found |= 1 << (g[n - k] & 63);
+                found |= 1 << (g[n - k].get() & 63);
             }
         }
         if self.mode == Mode::Dense {
@@ -139,7 +140,7 @@ impl RareCommon {
     }
 
     /// The options with a rare part.
-    fn rare_options_word(&mut self, g: &[u16]) -> u64 {
+    fn rare_options_word<V: Value>(&mut self, g: &[V]) -> u64 {
         let n = g.len();
         let block = &self.word.block;
         if block.epoch != self.rare_epoch || n < block.start || n >= block.start + BLOCK {
@@ -156,7 +157,7 @@ impl RareCommon {
             for &r in near.iter().chain(top) {
                 let r = r as usize;
                 if r < m {
-                    found |= 1 << ((g[r] ^ g[m - r]) & 63);
+                    found |= 1 << ((g[r].get() ^ g[m - r].get()) & 63);
                 }
             }
         }
@@ -164,7 +165,7 @@ impl RareCommon {
     }
 
     /// Precompute the far rare options of the block of heaps starting at `g.len()`.
-    fn build_block(&mut self, g: &[u16]) {
+    fn build_block<V: Value>(&mut self, g: &[V]) {
         let n = g.len();
         let rare = &self.rare;
         let block = &mut self.word.block;
@@ -194,10 +195,10 @@ impl RareCommon {
 impl WordSearch {
     /// The value of a [`WordCandidate::Open`] heap `n = g.len()`: around past witnesses
     /// first, then from the middle of each heap outwards. Exact whatever the state holds.
-    pub(super) fn search(
+    pub(super) fn search<V: Value>(
         &mut self,
         moves: &OctalMoves,
-        g: &[u16],
+        g: &[V],
         mut found: u64,
         blocked: u64,
         stats: &mut SparseStats,
@@ -219,10 +220,10 @@ impl WordSearch {
 
     /// Look right around the witnesses found for the last few heaps, for each value still
     /// missing. Returns the options found and whether the mex is proved.
-    fn hinted(
+    fn hinted<V: Value>(
         &mut self,
         moves: &OctalMoves,
-        g: &[u16],
+        g: &[V],
         mut found: u64,
         blocked: u64,
         stats: &mut SparseStats,
@@ -257,15 +258,15 @@ impl WordSearch {
                     let (low, high) = (&low[..len], &high[..len]);
                     let mut mask = 0u64;
                     for j in 0..len {
-                        mask |= 1 << ((low[j] ^ high[len - 1 - j]) & 63);
+                        mask |= 1 << ((low[j].get() ^ high[len - 1 - j].get()) & 63);
                     }
                     found |= mask;
                     if mask >> t & 1 == 1 {
                         // usually the witness is the hint itself: no need to look for it
-                        if (g[h] ^ g[m - h]) as usize == t {
+                        if (g[h].get() ^ g[m - h].get()) as usize == t {
                             record_hint(&mut hints[t], h);
-                        } else if let Some(j) =
-                            (0..len).find(|&j| (low[j] ^ high[len - 1 - j]) as usize == t)
+                        } else if let Some(j) = (0..len)
+                            .find(|&j| (low[j].get() ^ high[len - 1 - j].get()) as usize == t)
                         {
                             record_hint(&mut hints[t], lo + j);
                         }
@@ -283,10 +284,10 @@ impl WordSearch {
     /// Scan the splits of every heap from the middle outwards in growing chunks until the mex is
     /// proved (positions near the middle have settled into the common values, which is where
     /// witnesses are), remembering where the values still missing turned up.
-    fn middle_out(
+    fn middle_out<V: Value>(
         &mut self,
         moves: &OctalMoves,
-        g: &[u16],
+        g: &[V],
         mut found: u64,
         blocked: u64,
         stats: &mut SparseStats,
@@ -331,12 +332,19 @@ impl WordSearch {
 
 /// Remember where the values of `newly` (just found among the splits `lo..hi` of a heap of `m`)
 /// were witnessed.
-fn note_witnesses(hints: &mut [Hints; 64], g: &[u16], m: usize, lo: usize, hi: usize, newly: u64) {
+fn note_witnesses<V: Value>(
+    hints: &mut [Hints; 64],
+    g: &[V],
+    m: usize,
+    lo: usize,
+    hi: usize,
+    newly: u64,
+) {
     let mut newly = newly;
     while newly != 0 {
         let t = newly.trailing_zeros() as u16;
         newly &= newly - 1;
-        if let Some(i) = (lo..hi).find(|&i| g[i] ^ g[m - i] == t) {
+        if let Some(i) = (lo..hi).find(|&i| g[i].get() ^ g[m - i].get() == t) {
             record_hint(&mut hints[t as usize], i);
         }
     }

@@ -1,0 +1,399 @@
+//! The value store of a Grundy sequence: one byte per heap size while every value is below 256,
+//! two bytes beyond (issue 25, "compact values").
+//!
+//! Why: a long run's memory is its values. Most octal games (0.167, 0.16, 0.07, most of the
+//! catalogue) never reach 256, so half of the two bytes of a `u16` store is always zero; a
+//! run of 0.167 to 2^33 needs 8 GiB in bytes against 16 GiB in `u16`. The store starts in bytes
+//! ([`Values::U8`]) whenever the engine can read bytes ([`SequenceEngine::compact`]), and the
+//! first value that does not fit moves it to `u16` ([`Values::U16`]) in one pass over the
+//! values — at most once per run, and only for games whose values pass 255 (Officers first at
+//! heap 10,344, 0.146 at heap 5,305, 0.437 at heap 1,928: measured with `grundy takebreak
+//! CODE -n 300000 --no-extend --print --json`).
+//! The values themselves are the same either way: the engines read them through [`Value`],
+//! whose `get` widens a byte to `u16` (the kernels widen 16 or 32 bytes per vector load).
+//!
+//! Not built (a design, see the `sparse` module docs): a one-byte store for values below 512
+//! whose common values have odd parity under the engine's mask (Officers), rebuilding bit 8.
+//!
+//! [`SequenceEngine::compact`]: super::SequenceEngine::compact
+
+use serde::Serialize;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u8 {}
+    impl Sealed for u16 {}
+}
+
+/// A stored value: `u8` (values below 256) or `u16`. The engines are generic over it.
+pub trait Value:
+    sealed::Sealed + Copy + Default + Eq + Ord + Send + Sync + std::fmt::Debug + 'static
+{
+    /// Bytes per value.
+    const BYTES: usize;
+    /// Every value below this fits.
+    const LIMIT: usize;
+    /// The value.
+    fn get(self) -> u16;
+    /// `v` as a stored value, if it fits.
+    fn fit(v: usize) -> Option<Self>;
+    /// `self ^ other`, taken in the stored width (so that vectorised loops xor bytes as bytes).
+    fn xor(self, other: Self) -> u16;
+}
+
+impl Value for u8 {
+    const BYTES: usize = 1;
+    const LIMIT: usize = 1 << 8;
+    #[inline(always)]
+    fn get(self) -> u16 {
+        self as u16
+    }
+    #[inline(always)]
+    fn fit(v: usize) -> Option<Self> {
+        u8::try_from(v).ok()
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> u16 {
+        (self ^ other) as u16
+    }
+}
+
+impl Value for u16 {
+    const BYTES: usize = 2;
+    const LIMIT: usize = 1 << 16;
+    #[inline(always)]
+    fn get(self) -> u16 {
+        self
+    }
+    #[inline(always)]
+    fn fit(v: usize) -> Option<Self> {
+        u16::try_from(v).ok()
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> u16 {
+        self ^ other
+    }
+}
+
+/// G(0), G(1), ... in one byte each while every value is below 256, else in two.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Values {
+    /// Every value is below 256.
+    U8(Vec<u8>),
+    /// Any values.
+    U16(Vec<u16>),
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values::U16(Vec::new())
+    }
+}
+
+impl Values {
+    /// An empty store: bytes when `compact`, else `u16`.
+    pub fn new(compact: bool) -> Self {
+        if compact {
+            Values::U8(Vec::new())
+        } else {
+            Values::U16(Vec::new())
+        }
+    }
+
+    /// `values` in bytes when `compact` and every value is below 256, else as they are.
+    pub fn from_u16(values: Vec<u16>, compact: bool) -> Self {
+        if compact && values.iter().all(|&v| v < 256) {
+            Values::U8(values.into_iter().map(|v| v as u8).collect())
+        } else {
+            Values::U16(values)
+        }
+    }
+
+    /// How many values.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::U8(v) => v.len(),
+            Values::U16(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes per value (1 or 2).
+    pub fn value_bytes(&self) -> usize {
+        match self {
+            Values::U8(_) => 1,
+            Values::U16(_) => 2,
+        }
+    }
+
+    /// G(i).
+    ///
+    /// # Panics
+    /// If `i >= len()`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u16 {
+        self.as_ref().get(i)
+    }
+
+    /// A borrowed view.
+    pub fn as_ref(&self) -> ValuesRef<'_> {
+        match self {
+            Values::U8(v) => ValuesRef::U8(v),
+            Values::U16(v) => ValuesRef::U16(v),
+        }
+    }
+
+    /// Keep the first `len` values.
+    pub fn truncate(&mut self, len: usize) {
+        match self {
+            Values::U8(v) => v.truncate(len),
+            Values::U16(v) => v.truncate(len),
+        }
+    }
+
+    /// Room for `more` values without reallocating.
+    pub fn reserve_exact(&mut self, more: usize) {
+        match self {
+            Values::U8(v) => v.reserve_exact(more),
+            Values::U16(v) => v.reserve_exact(more),
+        }
+    }
+
+    /// Append `value`, moving the store to `u16` first if it does not fit a byte.
+    pub fn push(&mut self, value: u16) {
+        if let Values::U8(v) = self {
+            if let Ok(b) = u8::try_from(value) {
+                v.push(b);
+                return;
+            }
+            self.widen();
+        }
+        if let Values::U16(v) = self {
+            v.push(value);
+        }
+    }
+
+    /// Move the store to `u16` (one pass; nothing to do if it is already). The room reserved
+    /// is kept.
+    pub fn widen(&mut self) -> &mut Vec<u16> {
+        if let Values::U8(bytes) = self {
+            let mut wide = Vec::with_capacity(bytes.capacity());
+            wide.extend(bytes.iter().map(|&b| b as u16));
+            *self = Values::U16(wide);
+        }
+        match self {
+            Values::U16(v) => v,
+            Values::U8(_) => unreachable!("widened just above"),
+        }
+    }
+
+    /// G(0), G(1), ... in order.
+    pub fn iter(&self) -> Iter<'_> {
+        self.as_ref().iter()
+    }
+
+    /// The values as `u16` (a copy).
+    pub fn to_vec(&self) -> Vec<u16> {
+        self.as_ref().to_vec()
+    }
+
+    /// The values as `u16`, the store itself when it is `u16`.
+    pub fn into_u16(self) -> Vec<u16> {
+        match self {
+            Values::U8(v) => v.into_iter().map(u16::from).collect(),
+            Values::U16(v) => v,
+        }
+    }
+}
+
+impl From<Vec<u16>> for Values {
+    fn from(values: Vec<u16>) -> Self {
+        Values::U16(values)
+    }
+}
+
+impl PartialEq<Vec<u16>> for Values {
+    fn eq(&self, other: &Vec<u16>) -> bool {
+        self.as_ref() == other[..]
+    }
+}
+
+impl PartialEq<[u16]> for Values {
+    fn eq(&self, other: &[u16]) -> bool {
+        self.as_ref() == *other
+    }
+}
+
+impl Serialize for Values {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+/// A borrowed [`Values`]: G(0..len) in bytes or `u16`.
+#[derive(Debug, Clone, Copy)]
+pub enum ValuesRef<'a> {
+    /// Every value below 256.
+    U8(&'a [u8]),
+    /// Any values.
+    U16(&'a [u16]),
+}
+
+impl<'a> ValuesRef<'a> {
+    /// How many values.
+    pub fn len(&self) -> usize {
+        match self {
+            ValuesRef::U8(v) => v.len(),
+            ValuesRef::U16(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// G(i).
+    ///
+    /// # Panics
+    /// If `i >= len()`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u16 {
+        match self {
+            ValuesRef::U8(v) => v[i] as u16,
+            ValuesRef::U16(v) => v[i],
+        }
+    }
+
+    /// G(range).
+    pub fn slice(
+        &self,
+        range: impl std::slice::SliceIndex<[u8], Output = [u8]>
+            + std::slice::SliceIndex<[u16], Output = [u16]>,
+    ) -> ValuesRef<'a> {
+        match *self {
+            ValuesRef::U8(v) => ValuesRef::U8(&v[range]),
+            ValuesRef::U16(v) => ValuesRef::U16(&v[range]),
+        }
+    }
+
+    /// G(0..len()) in order.
+    pub fn iter(&self) -> Iter<'a> {
+        match *self {
+            ValuesRef::U8(v) => Iter::U8(v.iter()),
+            ValuesRef::U16(v) => Iter::U16(v.iter()),
+        }
+    }
+
+    /// The values as `u16` (a copy).
+    pub fn to_vec(&self) -> Vec<u16> {
+        self.iter().collect()
+    }
+
+    /// The values as `u16`: borrowed when they are, else a copy.
+    pub fn to_u16(&self) -> std::borrow::Cow<'a, [u16]> {
+        match *self {
+            ValuesRef::U8(v) => std::borrow::Cow::Owned(v.iter().map(|&b| b as u16).collect()),
+            ValuesRef::U16(v) => std::borrow::Cow::Borrowed(v),
+        }
+    }
+}
+
+impl PartialEq<[u16]> for ValuesRef<'_> {
+    fn eq(&self, other: &[u16]) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, &b)| a == b)
+    }
+}
+
+impl<'a> From<&'a [u16]> for ValuesRef<'a> {
+    fn from(values: &'a [u16]) -> Self {
+        ValuesRef::U16(values)
+    }
+}
+
+impl<'a> From<&'a Values> for ValuesRef<'a> {
+    fn from(values: &'a Values) -> Self {
+        values.as_ref()
+    }
+}
+
+impl<'a> From<&'a Vec<u16>> for ValuesRef<'a> {
+    fn from(values: &'a Vec<u16>) -> Self {
+        ValuesRef::U16(values)
+    }
+}
+
+/// The iterator of [`Values::iter`].
+#[derive(Debug, Clone)]
+pub enum Iter<'a> {
+    /// Over bytes.
+    U8(std::slice::Iter<'a, u8>),
+    /// Over `u16`.
+    U16(std::slice::Iter<'a, u16>),
+}
+
+impl Iterator for Iter<'_> {
+    type Item = u16;
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        match self {
+            Iter::U8(i) => i.next().map(|&b| b as u16),
+            Iter::U16(i) => i.next().copied(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Iter::U8(i) => i.size_hint(),
+            Iter::U16(i) => i.size_hint(),
+        }
+    }
+    fn nth(&mut self, n: usize) -> Option<u16> {
+        match self {
+            Iter::U8(i) => i.nth(n).map(|&b| b as u16),
+            Iter::U16(i) => i.nth(n).copied(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<u16> {
+        match self {
+            Iter::U8(i) => i.next_back().map(|&b| b as u16),
+            Iter::U16(i) => i.next_back().copied(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_byte_store_widens_at_the_first_value_past_255_and_keeps_every_value() {
+        let mut v = Values::new(true);
+        for x in 0..=255u16 {
+            v.push(x);
+        }
+        assert_eq!(v.value_bytes(), 1);
+        v.push(256);
+        assert_eq!(v.value_bytes(), 2);
+        v.push(7);
+        let want: Vec<u16> = (0..=256).chain([7]).collect();
+        assert_eq!(v, want);
+        assert_eq!(v.iter().next_back(), Some(7));
+        assert_eq!(v.get(256), 256);
+        assert_eq!(Values::from_u16(vec![1, 255], true).value_bytes(), 1);
+        assert_eq!(Values::from_u16(vec![1, 256], true).value_bytes(), 2);
+        assert_eq!(Values::from_u16(vec![1, 2], false).value_bytes(), 2);
+        assert_eq!(
+            serde_json::to_string(&Values::from_u16(vec![3, 200], true)).unwrap(),
+            "[3,200]"
+        );
+    }
+}
