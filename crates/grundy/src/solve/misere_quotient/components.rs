@@ -400,6 +400,17 @@ impl<P: Clone + Eq + std::hash::Hash + Debug> GameQuotient<P> {
         Ok(x)
     }
 
+    /// The genus of `position` when the quotient is tame and read through misère Nim
+    /// ([`super::tame`]; components play the part of heaps); `Ok(None)` otherwise.
+    pub fn genus<G: Game<Position = P>>(
+        &self,
+        game: &G,
+        position: &P,
+    ) -> Result<Option<crate::solve::misere_genus::Genus>, Error> {
+        let x = self.element(game, position)?;
+        Ok(self.quotient.element_genus(x))
+    }
+
     /// The misère outcome of `position`, from the quotient.
     pub fn outcome<G: Game<Position = P>>(&self, game: &G, position: &P) -> Result<Outcome, Error> {
         let x = self.element(game, position)?;
