@@ -107,7 +107,7 @@ impl NimClass {
     }
 
     /// The class of a sum.
-    pub fn mul(self, other: NimClass) -> NimClass {
+    pub fn plus(self, other: NimClass) -> NimClass {
         match (self, other) {
             (NimClass::Fickle(a), NimClass::Fickle(b)) => NimClass::Fickle(a ^ b),
             (x, y) => NimClass::Firm(x.label() ^ y.label()),
@@ -269,7 +269,7 @@ pub fn read(m: &Monoid, p: &[bool], phi: &[u32], normal: &[u32]) -> Result<TameR
         let cx = class[x as usize].expect("queued elements have classes");
         for &(y, cy) in &gens {
             let z = m.mul(x, y) as usize;
-            let cz = cx.mul(cy);
+            let cz = cx.plus(cy);
             match class[z] {
                 None => {
                     class[z] = Some(cz);
@@ -303,7 +303,7 @@ pub fn read(m: &Monoid, p: &[bool], phi: &[u32], normal: &[u32]) -> Result<TameR
             return refuse("the labels do not carry the P-portion onto {e₁, f₀}".to_string());
         }
         for y in 0..n as u32 {
-            if class[m.mul(x, y) as usize] != class[x as usize].mul(class[y as usize]) {
+            if class[m.mul(x, y) as usize] != class[x as usize].plus(class[y as usize]) {
                 return refuse("the labels do not respect the product".to_string());
             }
         }
@@ -327,7 +327,7 @@ mod tests {
         let index = |c: NimClass| el.iter().position(|&d| d == c).unwrap() as u32;
         let table: Vec<u32> = el
             .iter()
-            .flat_map(|&a| el.iter().map(move |&b| a.mul(b)))
+            .flat_map(|&a| el.iter().map(move |&b| a.plus(b)))
             .map(index)
             .collect();
         let p = el.iter().map(|c| c.is_p()).collect();
