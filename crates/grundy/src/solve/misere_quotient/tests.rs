@@ -443,7 +443,7 @@ mod genus {
         for d1 in 0..8u8 {
             for d2 in 0..8u8 {
                 let code = format!("0.{d1}{d2}");
-                let c = check_game(&|| Box::new(Rules::parse(&code).unwrap()), 16, 30, 12);
+                let c = check_game(&|| Box::new(Rules::parse(&code).unwrap()), 16, 30, 14);
                 if c.tame {
                     tame.push(code);
                     heaps += c.heaps;
