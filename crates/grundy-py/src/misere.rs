@@ -82,6 +82,14 @@ impl Quotient {
         })
     }
 
+    /// The genus of the position when the quotient is tame, else None.
+    fn genus(&self, heaps: Vec<u64>) -> PyResult<Option<String>> {
+        guarded(|| {
+            let g = self.q.genus(&heaps).map_err(value_error)?;
+            Ok(g.map(|g| g.symbol()))
+        })
+    }
+
     /// A winning move (`index`, `from`, `to`) or None.
     fn winning_move(&self, py: Python<'_>, heaps: Vec<u64>) -> PyResult<PyObject> {
         guarded(|| {

@@ -278,3 +278,57 @@ def test_the_chapters_python_examples():
         test = doctest.DocTestParser().get_doctest(block, {}, f"misere.md[{i}]", "misere.md", 0)
         runner.run(test)
     assert runner.failures == 0
+
+
+def nim_genus(heaps):
+    """The genus of a misère Nim position (Conway): fickle positions 0^120 and 1^031, firm
+    ones g^(g, g^2)."""
+    g = functools.reduce(lambda a, b: a ^ b, heaps, 0)
+    if all(h <= 1 for h in heaps):
+        return "0^120" if g == 0 else "1^031"
+    digits = [g, g ^ 2]
+    if max(digits) > 9:
+        return f"{g}^({','.join(map(str, digits))})"
+    return f"{g}^{''.join(map(str, digits))}"
+
+
+def test_tame_genus_matches_the_cli_and_conways_recursion():
+    q = grundy.misere_quotient("0.52")
+    assert q.tame and q.report["recognised"] == "T2"
+    assert q.genus == run_cli("misere-quotient", "0.52")["genus"]
+    direct = grundy.misere_genus("0.52", q.computed_to_heap)["genus"]
+    assert q.genus == direct
+    cli = run_cli("misere-quotient", "0.52", "--position", "3", "8", "13")
+    assert q.genus_of([3, 8, 13]) == cli["position"]["genus"]
+    # A certified quotient gives the genus of heaps beyond its range too.
+    assert q.genus_of([1000]) == q.genus_of([1000 - 4])
+    # Each element's genus is that of the Nim position it stands for.
+    for e in q.report["element_genus"]:
+        heaps = [int(h) for h in e["nim"].replace("*", "").split("+")]
+        assert e["genus"] == nim_genus(heaps)
+
+
+def test_nim_itself_reads_as_nim_and_wild_quotients_have_no_genus():
+    q = grundy.misere_quotient(all_but=[], max_heap=15)
+    assert q.report["recognised"] == "T4"
+    for heaps in ([5], [2, 2], [1, 1, 1], [3, 9, 12], [7, 1], []):
+        assert q.genus_of(heaps) == nim_genus(heaps), heaps
+    wild = grundy.misere_quotient("0.75")
+    assert not wild.tame and wild.genus is None and wild.genus_of([1, 2]) is None
+    assert wild.report["element_genus"] is None and wild.report["genus_note"] is None
+    with pytest.raises(ValueError, match="beyond the partial quotient"):
+        grundy.misere_quotient("0.07", max_heap=8).genus_of([9])
+
+
+def test_a_tame_game_of_ones_own_gives_the_genus_of_its_positions():
+    def moves(n):  # 0.52 as a game: remove 1 (the last, or splitting the rest in two), or 2
+        out = [()] if n == 1 else []
+        out += [(a, n - 1 - a) for a in range(1, (n - 1) // 2 + 1)]
+        out += [(n - 2,)] if n > 2 else []
+        return out
+
+    game = grundy.Game(moves, components=grundy.tuple_components)
+    q = grundy.misere_quotient(game, positions=[12])
+    code = grundy.misere_quotient("0.52")
+    for pos in [(3,), (5, 7), (3, 8), (12,), (4, 4, 1)]:
+        assert q.genus_of(pos) == code.genus_of(list(pos)), pos

@@ -69,6 +69,8 @@ struct PositionReport {
     heaps: Vec<u64>,
     outcome: Outcome,
     winning_move: Option<QuotientMove>,
+    /// The position's genus when the quotient is tame (read through misère Nim), else null.
+    genus: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -225,6 +227,7 @@ pub fn run(args: MisereQuotientArgs, json: bool) -> CliResult {
         Some(h) => Some(PositionReport {
             outcome: q.outcome(&h)?,
             winning_move: q.winning_move(&h)?,
+            genus: q.genus(&h)?.map(|g| g.symbol()),
             heaps: h,
         }),
         None => None,
@@ -300,6 +303,19 @@ fn human(f: &Full) -> String {
     }
     s.push_str(&format!("P-portion: {{{}}}\n", r.p_portion.join(", ")));
     s.push_str(&format!("tame: {}\n", if r.tame { "yes" } else { "no" }));
+    if let Some(e) = &r.element_genus {
+        let list: Vec<String> = e
+            .iter()
+            .map(|x| format!("{} = {} {}", x.element, x.nim, x.genus))
+            .collect();
+        s.push_str(&format!(
+            "genus (each element as the misère Nim position it stands for): {}\n",
+            list.join(", ")
+        ));
+    }
+    if let Some(why) = &r.genus_note {
+        s.push_str(&format!("genus: not read: {why}\n"));
+    }
     s.push_str(&format!("idempotents: {{{}}}\n", r.idempotents.join(", ")));
     s.push_str(&format!(
         "kernel ({} elements): {{{}}}\n",
@@ -309,6 +325,12 @@ fn human(f: &Full) -> String {
     s.push_str("pretending function Φ(n) for n = 0, 1, 2, ...:\n");
     for (i, chunk) in r.pretending_function.chunks(10).enumerate() {
         s.push_str(&format!("  {:>5}+ {}\n", i * 10, chunk.join(" ")));
+    }
+    if let Some(g) = &r.genus {
+        s.push_str("genus of heap n for n = 0, 1, 2, ...:\n");
+        for (i, chunk) in g.chunks(10).enumerate() {
+            s.push_str(&format!("  {:>5}+ {}\n", i * 10, chunk.join(" ")));
+        }
     }
     match (&r.certificate, &r.observed_period) {
         (Some(c), _) => {
@@ -355,6 +377,9 @@ fn human(f: &Full) -> String {
                 ));
             }
             None => s.push_str("winning move: none\n"),
+        }
+        if let Some(g) = &p.genus {
+            s.push_str(&format!("genus of the position: {g}\n"));
         }
     }
     if let Some(c) = &f.check {

@@ -36,7 +36,10 @@ class MisereQuotient:
     attributes: ``order``, ``p_portion_size``, ``certified``, ``computed_to_heap``,
     ``presentation``, ``period``, ``preperiod``, ``finish`` (``certified``, ``max_heap``,
     ``stopped`` by the timeout, ``limit``: stopped by ``memory`` or the engine's cap, named
-    in ``limit``; ``complete`` for a game's whole set of components).
+    in ``limit``; ``complete`` for a game's whole set of components). When the quotient is
+    tame (isomorphic to the quotient of misère Nim with heaps below some ``2**k``), ``genus``
+    lists Conway's genus of every heap (as ``report["genus"]``; None otherwise) and
+    :meth:`genus_of` gives a position's.
     """
 
     def __init__(self, inner: Any) -> None:
@@ -51,11 +54,20 @@ class MisereQuotient:
         self.preperiod: Optional[int] = self.report["preperiod"]
         self.finish: str = self.report["finish"]
         self.limit: Optional[str] = self.report["limit"]
+        self.tame: bool = self.report["tame"]
+        self.genus: Optional[List[str]] = self.report["genus"]
 
     def outcome(self, heaps: Iterable[int]) -> str:
         """``"P"`` or ``"N"``: the misère outcome of the position made of these heaps. Heaps
         beyond a partial (uncertified) quotient raise ``ValueError``."""
         return str(self._inner.outcome(_check.u64s("heap", heaps)))
+
+    def genus_of(self, heaps: Iterable[int]) -> Optional[str]:
+        """Conway's genus (e.g. ``"2^20"``) of the position made of these heaps, read from a
+        tame quotient; None when the quotient is not tame. Heaps beyond a partial quotient
+        raise ``ValueError``."""
+        genus: Optional[str] = self._inner.genus(_check.u64s("heap", heaps))
+        return genus
 
     def winning_move(self, heaps: Iterable[int]) -> Optional[Dict[str, Any]]:
         """A move to a misère P-position (``index`` of the heap, ``from``, ``to``: the heaps it
@@ -103,6 +115,12 @@ class GameMisereQuotient(MisereQuotient):
         there is none. Only options of single components are asked for."""
         move: Optional[Dict[str, Any]] = self._inner.winning_move(position)
         return move
+
+    def genus_of(self, position: Hashable) -> Optional[str]:  # type: ignore[override]
+        """Conway's genus of ``position`` (any sum of the components) when the quotient is
+        tame; None otherwise."""
+        genus: Optional[str] = self._inner.genus(position)
+        return genus
 
     def word(self, position: Hashable) -> str:
         """The element of the quotient that ``position`` maps to, as a word."""

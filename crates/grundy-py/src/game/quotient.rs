@@ -114,6 +114,16 @@ impl GameQuotientInner {
         })
     }
 
+    /// The genus of `position` when the quotient is tame, else None.
+    fn genus(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        guarded(|| {
+            let game = rules(position.py(), &self.engine)?;
+            let p = game.position(position.clone())?;
+            let g = self.q.genus(&game, &p).map_err(|e| raise(&game, e))?;
+            Ok(g.map(|g| g.symbol()))
+        })
+    }
+
     /// "P" or "N".
     fn outcome(&self, position: &Bound<'_, PyAny>) -> PyResult<&'static str> {
         guarded(|| {

@@ -192,6 +192,32 @@ pub fn heap_genera(game: &dyn HeapGame, n: u32, max_positions: usize) -> Result<
     Ok(out)
 }
 
+/// The genus of the position made of `heaps` (any multiset of heaps of `game`), by the same
+/// recursion over every position it can reach; refused beyond `max_positions` positions.
+pub fn position_genus(
+    game: &dyn HeapGame,
+    heaps: &[u32],
+    max_positions: usize,
+) -> Result<Genus, Error> {
+    let n = heaps.iter().copied().max().unwrap_or(0);
+    let options: Vec<Vec<Vec<u32>>> = (0..=n).map(|h| options_of(game, h)).collect();
+    for (h, opts) in options.iter().enumerate() {
+        if let Some(&bad) = opts.iter().flatten().find(|&&x| x as usize >= h) {
+            return Err(Error::Invalid(format!(
+                "heap {h} has an option with a heap of {bad}, not smaller: the game may loop"
+            )));
+        }
+    }
+    let mut position: Vec<u32> = heaps
+        .iter()
+        .copied()
+        .filter(|&h| !options[h as usize].is_empty())
+        .collect();
+    position.sort_unstable();
+    let mut memo: FxHashMap<Vec<u32>, Genus> = FxHashMap::default();
+    genus_of(&options, &position, &mut memo, max_positions)
+}
+
 /// Iterative evaluation of one position's genus (positions: sorted heaps that have options).
 fn genus_of(
     options: &[Vec<Vec<u32>>],

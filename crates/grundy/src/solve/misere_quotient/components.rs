@@ -400,6 +400,17 @@ impl<P: Clone + Eq + std::hash::Hash + Debug> GameQuotient<P> {
         Ok(x)
     }
 
+    /// The genus of `position` when the quotient is tame and read through misère Nim
+    /// ([`super::tame`]; components play the part of heaps); `Ok(None)` otherwise.
+    pub fn genus<G: Game<Position = P>>(
+        &self,
+        game: &G,
+        position: &P,
+    ) -> Result<Option<crate::solve::misere_genus::Genus>, Error> {
+        let x = self.element(game, position)?;
+        Ok(self.quotient.element_genus(x))
+    }
+
     /// The misère outcome of `position`, from the quotient.
     pub fn outcome<G: Game<Position = P>>(&self, game: &G, position: &P) -> Result<Outcome, Error> {
         let x = self.element(game, position)?;
@@ -599,6 +610,36 @@ mod tests {
     /// Circular Kayles: every multiset of the enumerated components with at most 14 pins
     /// agrees with the library's plain misère evaluator on the sum, and so does every winning
     /// move.
+    /// A tame code written as a game: the genus read from the game's quotient against Conway's
+    /// recursion over the code's positions.
+    #[test]
+    fn a_tame_code_written_as_a_game_gives_conways_genus() {
+        for (code, n) in [("0.52", 16u32), ("0.156", 14)] {
+            let rules = Rules::parse(code).unwrap();
+            let q = quotient(&CodeAsGame(rules.clone()), &[(1..=n).collect()]);
+            assert!(q.is_complete() && q.report().tame, "{code}");
+            let mut compared = 0;
+            let all = super::super::brute::all_outcomes(&rules, n, 12, 1 << 20).unwrap();
+            for heaps in all.keys().filter(|h| !h.is_empty()) {
+                // Heaps without options are not components (they are the empty sum).
+                let parts: Vec<u32> = heaps
+                    .iter()
+                    .copied()
+                    .filter(|&h| q.components().number(&vec![h]).is_some())
+                    .collect();
+                let read = q
+                    .genus(&CodeAsGame(rules.clone()), &parts)
+                    .unwrap()
+                    .unwrap();
+                let direct =
+                    crate::solve::misere_genus::position_genus(&rules, heaps, 1 << 20).unwrap();
+                assert_eq!(read, direct, "{code} {heaps:?}");
+                compared += 1;
+            }
+            assert!(compared > 100, "{code}");
+        }
+    }
+
     #[test]
     fn circular_kayles_agrees_with_a_plain_misere_search() {
         let game = CircularKayles;

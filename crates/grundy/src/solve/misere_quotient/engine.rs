@@ -494,10 +494,9 @@ fn build<M: MonoidLike + ?Sized>(
     // act[i * k + g]: the reached element i times generator g.
     let k = gens.len();
     let mut act = vec![0u32; r * k];
-    for (i, &x) in order.iter().enumerate() {
-        for (g, &y) in gens.iter().enumerate() {
-            act[i * k + g] = index[&m.mul(x, y)];
-        }
+    m.mul_rows(order, &gens, &mut act);
+    for z in act.iter_mut() {
+        *z = index[&*z];
     }
     // The P-portion from the least words, in order of key: x = parent·Φ(h) is P when its
     // word has options and none of their images is P. The option images of x are those of

@@ -17,7 +17,8 @@
 //! | [`engine`] | `Q_n` heap by heap: conservative extension, adjoining a generator, recalibration |
 //! | [`presentation`] | generators, normal forms, relations in the literature's notation |
 //! | [`periodicity`] | the periodicity certificate (quotient fixed for every heap size) |
-//! | [`structure`] | idempotents, kernel, recognition of T0..T3 and R8 |
+//! | [`structure`] | idempotents, kernel, recognition of T0..T3, R8 and every T_k |
+//! | [`tame`] | tame quotients read through misère Nim: the genus of elements, heaps, positions |
 //! | [`brute`] | the independent reference: outcomes by plain search |
 //! | [`checkpoint`] | saving and resuming long runs (re-verified on load) |
 
@@ -30,6 +31,7 @@ pub mod monoid;
 pub mod periodicity;
 pub mod presentation;
 pub mod structure;
+pub mod tame;
 pub mod verify;
 
 pub use components::{game_quotient, Components, GameQuotient};
@@ -38,6 +40,7 @@ pub use heaps::HeapGame;
 pub use periodicity::Certificate;
 pub use presentation::Presentation;
 
+use crate::solve::misere_genus::Genus;
 use crate::{Error, Outcome};
 use serde::Serialize;
 
@@ -69,6 +72,8 @@ pub struct MisereQuotient {
     /// With [`Finish::Limit`]: the limit that stopped the run, one line.
     pub limit: Option<String>,
     presentation: Presentation,
+    /// The quotient read through misère Nim when it is tame ([`tame::read`]).
+    tame: Result<tame::TameReading, tame::NotRead>,
 }
 
 /// A winning move: in heap number `index` (0-based, as given), replace `from` by `to`.
@@ -210,13 +215,25 @@ pub fn compute_with(
     drop(lock);
     let q = engine.quotient();
     let presentation = Presentation::new(&q.monoid, &q.phi);
+    let tame = read_tame(&engine);
     Ok(MisereQuotient {
         engine,
         certificate,
         finish,
         limit,
         presentation,
+        tame,
     })
+}
+
+/// The quotient read through misère Nim, with `ψ` fixed by the heaps' normal-play values
+/// (computed here from the heaps' options).
+fn read_tame(engine: &QuotientEngine) -> Result<tame::TameReading, tame::NotRead> {
+    let q = engine.quotient();
+    tame::tame_index(&q.monoid, &q.p).ok_or(tame::NotRead::NotTame)?;
+    let options: Vec<&[Vec<u32>]> = (0..=engine.heap()).map(|h| engine.options(h)).collect();
+    let normal = tame::normal_values(&options);
+    tame::read(&q.monoid, &q.p, &q.phi, &normal)
 }
 
 impl MisereQuotient {
@@ -254,6 +271,29 @@ impl MisereQuotient {
                  not certified for larger heaps (compute further with a larger --max-heap)"
             ))),
         }
+    }
+
+    /// The reading of a tame quotient through misère Nim (`Q ≅ T_k` and the Nim class of each
+    /// element), or why there is none.
+    pub fn tame_reading(&self) -> Result<&tame::TameReading, &tame::NotRead> {
+        self.tame.as_ref()
+    }
+
+    /// The genus of element `x`, when the quotient is tame and read ([`tame`]).
+    pub fn element_genus(&self, x: u32) -> Option<Genus> {
+        self.tame.as_ref().ok().map(|r| r.genus(x))
+    }
+
+    /// The genus of a position (a sum of heaps) when the quotient is tame and read: that of
+    /// the product of its heaps' images ([`tame`]); `Ok(None)` otherwise. Heaps beyond a partial
+    /// quotient are refused as by [`MisereQuotient::outcome`].
+    pub fn genus(&self, heaps: &[u64]) -> Result<Option<Genus>, Error> {
+        let m = &self.quotient().monoid;
+        let mut x = 0;
+        for &h in heaps {
+            x = m.mul(x, self.phi(h)?);
+        }
+        Ok(self.element_genus(x))
     }
 
     /// The misère outcome of a position.
@@ -341,6 +381,26 @@ impl MisereQuotient {
             .rev()
             .find(|&h| !in_kernel(q.phi[h as usize]));
         let name = structure::recognise(m, &q.p);
+        let reading = self.tame.as_ref().ok();
+        let mut element_genus: Option<Vec<ElementGenus>> = reading.map(|r| {
+            (0..m.size() as u32)
+                .map(|x| ElementGenus {
+                    element: word(x),
+                    nim: r.class[x as usize].nim_position(),
+                    genus: r.genus(x).symbol(),
+                })
+                .collect()
+        });
+        if let (Some(list), Some(r)) = (element_genus.as_mut(), reading) {
+            // In the order of the Nim classes: 0, *1, *2+*2, *2+*3, *2, *3, ...
+            let mut order: Vec<usize> = (0..list.len()).collect();
+            order.sort_by_key(|&x| r.class[x]);
+            let mut sorted: Vec<ElementGenus> = Vec::with_capacity(list.len());
+            for x in order {
+                sorted.push(list[x].clone());
+            }
+            *list = sorted;
+        }
         let (j, t) = self.engine.game().move_bounds().unwrap_or((0, 0));
         let observed = if self.engine.game().move_bounds().is_some() {
             periodicity::observed_period(&q.phi, j, t)
@@ -362,8 +422,14 @@ impl MisereQuotient {
             computed_to_heap: self.computed_to_heap(),
             order: m.size(),
             p_portion_size: q.p.iter().filter(|&&b| b).count(),
-            tame: matches!(name, Some("T0" | "T1" | "T2" | "T3")),
-            recognised: name.map(str::to_string),
+            tame: !matches!(self.tame, Err(tame::NotRead::NotTame)),
+            recognised: name,
+            genus: reading.map(|r| q.phi.iter().map(|&x| r.genus(x).symbol()).collect()),
+            element_genus,
+            genus_note: match &self.tame {
+                Err(tame::NotRead::Unlabelled(why)) => Some(why.clone()),
+                _ => None,
+            },
             presentation: pres.text(),
             generators: pres
                 .generators
@@ -403,6 +469,17 @@ pub struct GeneratorReport {
     pub heap: u32,
 }
 
+/// The genus of an element of a tame quotient, and the misère Nim position it stands for.
+#[derive(Debug, Clone, Serialize)]
+pub struct ElementGenus {
+    /// The element as a word.
+    pub element: String,
+    /// A Nim position of its class: `0`, `*1`, `*2+*2`, `*2+*3`, `*2`, `*3`, ...
+    pub nim: String,
+    /// Its genus, e.g. `2^20`.
+    pub genus: String,
+}
+
 /// A period seen in `Φ` but not (yet) long enough for the certificate.
 #[derive(Debug, Clone, Serialize)]
 pub struct ObservedPeriod {
@@ -410,7 +487,7 @@ pub struct ObservedPeriod {
     pub preperiod: u32,
     /// `p`.
     pub period: u32,
-    /// The heap `N` the certificate would need (`j·(n0+p) + t - 1`).
+    /// The heap `N` the certificate would need (`j·(max(n0, 1) + p) + t - 1`).
     pub certified_at_heap: u64,
 }
 
@@ -425,8 +502,17 @@ pub struct Report {
     pub computed_to_heap: u32,
     pub order: usize,
     pub p_portion_size: usize,
+    /// Whether `Q` is isomorphic to some `T_k` (the quotient of Nim with heaps below `2^k`).
     pub tame: bool,
     pub recognised: Option<String>,
+    /// When tame (and read through misère Nim, [`tame`]): the genus of each heap
+    /// `0..=computed_to_heap`, as `takebreak --misere` writes it; else null.
+    pub genus: Option<Vec<String>>,
+    /// When tame and read: each element's genus and a Nim position of its class, in the order
+    /// `0, *1, *2+*2, *2+*3, *2, *3, ...`; else null.
+    pub element_genus: Option<Vec<ElementGenus>>,
+    /// When tame but not read through misère Nim: why (one line); else null.
+    pub genus_note: Option<String>,
     pub presentation: String,
     pub generators: Vec<GeneratorReport>,
     pub relations: Vec<String>,

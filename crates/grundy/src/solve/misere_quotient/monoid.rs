@@ -204,6 +204,16 @@ pub trait MonoidLike {
     fn size(&self) -> usize;
     /// The product `x·y`.
     fn mul(&self, x: u32, y: u32) -> u32;
+    /// `out[i * ys.len() + g] = xs[i]·ys[g]`: a block of products, which a product monoid
+    /// computes taking each element apart once rather than once per product.
+    fn mul_rows(&self, xs: &[u32], ys: &[u32], out: &mut [u32]) {
+        let k = ys.len();
+        for (i, &x) in xs.iter().enumerate() {
+            for (g, &y) in ys.iter().enumerate() {
+                out[i * k + g] = self.mul(x, y);
+            }
+        }
+    }
 }
 
 impl MonoidLike for Monoid {
@@ -261,6 +271,33 @@ impl MonoidLike for ProductMonoid {
         }
         z
     }
+
+    fn mul_rows(&self, xs: &[u32], ys: &[u32], out: &mut [u32]) {
+        // Each element's digits once; the products digit by digit.
+        let parts = self.parts.len();
+        let digits = |x: u32, d: &mut [u32]| {
+            for (i, (m, &r)) in self.parts.iter().zip(&self.radix).enumerate() {
+                d[i] = (x / r) % m.size() as u32;
+            }
+        };
+        let k = ys.len();
+        let mut yd = vec![0u32; k * parts];
+        for (g, &y) in ys.iter().enumerate() {
+            digits(y, &mut yd[g * parts..(g + 1) * parts]);
+        }
+        let mut xd = vec![0u32; parts];
+        for (i, &x) in xs.iter().enumerate() {
+            digits(x, &mut xd);
+            for g in 0..k {
+                let y = &yd[g * parts..(g + 1) * parts];
+                let mut z = 0;
+                for (c, m) in self.parts.iter().enumerate() {
+                    z += m.mul(xd[c], y[c]) * self.radix[c];
+                }
+                out[i * k + g] = z;
+            }
+        }
+    }
 }
 
 /// Renumber class ids by first appearance; returns the number of classes.
@@ -276,6 +313,26 @@ fn renumber(class: &mut [u32]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn product_rows_are_products() {
+        let parts = vec![
+            Monoid::cyclic(0, 2),
+            Monoid::cyclic(2, 3),
+            Monoid::cyclic(1, 2),
+        ];
+        let m = ProductMonoid::new(parts).unwrap();
+        let n = m.size() as u32;
+        let xs: Vec<u32> = (0..n).collect();
+        let ys: Vec<u32> = (0..n).step_by(3).collect();
+        let mut out = vec![0u32; xs.len() * ys.len()];
+        m.mul_rows(&xs, &ys, &mut out);
+        for (i, &x) in xs.iter().enumerate() {
+            for (g, &y) in ys.iter().enumerate() {
+                assert_eq!(out[i * ys.len() + g], m.mul(x, y));
+            }
+        }
+    }
 
     #[test]
     fn cyclic_products_and_reduction() {

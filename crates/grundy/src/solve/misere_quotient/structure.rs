@@ -8,8 +8,10 @@
 //! - `R8 = <a,b,c | a2=1, b3=b, bc=ab, c2=b2>` with `P = {a, b2}`, the quotient of order 8
 //!   (Plambeck, "Taming the wild", Integers 2005; the quotient of 0.75).
 //!
-//! A quotient is reported *tame* when it is isomorphic to one of `T0 .. T3` (larger tame
-//! quotients, of Nim with heaps of 8 and more, are not recognised).
+//! A quotient is reported *tame* when it is isomorphic to some `T_k`: `T0 .. T3` are found with
+//! the others by a search for an isomorphism, every `T_k` (`T4`, `T5`, ...: Nim with heaps
+//! below `2^k`) by its structure ([`super::tame::tame_index`]), which also gives the genus of
+//! every element ([`super::tame`]).
 
 use super::monoid::Monoid;
 use super::presentation::Presentation;
@@ -189,12 +191,14 @@ pub fn named() -> Vec<(&'static str, Monoid, Vec<bool>)> {
     out
 }
 
-/// The name of a quotient isomorphic to `(m, p)`, if the literature names it.
-pub fn recognise(m: &Monoid, p: &[bool]) -> Option<&'static str> {
+/// The name of a quotient isomorphic to `(m, p)`, if the literature names it: `T0 .. T3`,
+/// `R8`, or `T_k` for larger `k`.
+pub fn recognise(m: &Monoid, p: &[bool]) -> Option<String> {
     named()
         .into_iter()
         .find(|(_, nm, np)| isomorphic(m, p, nm, np))
-        .map(|(name, _, _)| name)
+        .map(|(name, _, _)| name.to_string())
+        .or_else(|| super::tame::tame_index(m, p).map(|k| format!("T{k}")))
 }
 
 #[cfg(test)]

@@ -67,6 +67,38 @@ fn every_two_digit_octal_code_matches_plain_search() {
     }
 }
 
+/// A certified quotient answers heaps beyond the last one computed: those answers against the
+/// plain search, for every two-digit code (0.01 was once certified too early, at heap 4).
+#[test]
+fn certified_two_digit_quotients_answer_larger_heaps_rightly() {
+    let mut certified = 0;
+    for d1 in 0..8u8 {
+        for d2 in 0..8u8 {
+            let code = format!("0.{d1}{d2}");
+            let rules = Rules::parse(&code).unwrap();
+            let q = compute(Box::new(rules.clone()), 16, true, &|| false, &mut |_, _| {}).unwrap();
+            if q.certificate.is_none() {
+                continue;
+            }
+            certified += 1;
+            let n = q.computed_to_heap();
+            let brute = brute::all_outcomes(&rules, 18, 18, 2_000_000).unwrap();
+            for (pos, &p) in &brute {
+                if pos.iter().all(|&h| h <= n) {
+                    continue;
+                }
+                let heaps: Vec<u64> = pos.iter().map(|&h| h as u64).collect();
+                assert_eq!(
+                    q.outcome(&heaps).unwrap() == Outcome::P,
+                    p,
+                    "{code} (certified at heap {n}): position {pos:?}"
+                );
+            }
+        }
+    }
+    assert!(certified > 0);
+}
+
 #[test]
 fn sample_of_three_digit_codes_matches_plain_search() {
     for code in [
@@ -311,5 +343,173 @@ mod resume {
         .unwrap();
         assert_eq!(q.report().presentation, plain.report().presentation);
         assert_eq!(q.report().orders, plain.report().orders);
+    }
+}
+
+/// The genus read from tame quotients ([`tame`]) against Conway's recursion over positions
+/// ([`crate::solve::misere_genus`]), two independent computations.
+mod genus {
+    use super::*;
+    use crate::solve::misere_genus::{heap_genera, position_genus};
+
+    /// Every multiset of heaps `1..=n` with at most `total` tokens.
+    fn positions(n: u32, total: u32) -> Vec<Vec<u32>> {
+        let mut out = vec![vec![]];
+        let mut i = 0;
+        while i < out.len() {
+            let p: Vec<u32> = out[i].clone();
+            let sum: u32 = p.iter().sum();
+            let from = p.last().copied().unwrap_or(1);
+            for h in from..=n.min(total - sum) {
+                let mut q = p.clone();
+                q.push(h);
+                out.push(q);
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// What one game's check covered.
+    #[derive(Default, Debug)]
+    struct Covered {
+        tame: bool,
+        heaps: usize,
+        sums: usize,
+    }
+
+    /// Compute the quotient up to `max_heap` (stopping at a certificate); when it is tame,
+    /// compare the genus of every heap up to `genus_heaps` and of every sum of at most `total`
+    /// tokens (heaps within the quotient's range) with the recursion. A tame quotient must be
+    /// read (the theorem's labelling by normal-play values must be an isomorphism).
+    fn check_game(
+        make: &dyn Fn() -> Box<dyn HeapGame + Send + Sync>,
+        max_heap: u32,
+        genus_heaps: u32,
+        total: u32,
+    ) -> Covered {
+        let game = make();
+        let name = game.name();
+        let q = compute(make(), max_heap, true, &|| false, &mut |_, _| {}).unwrap();
+        let r = q.report();
+        let reading = q.tame_reading();
+        assert_eq!(
+            r.tame,
+            reading.is_ok(),
+            "{name}: a tame quotient not read: {:?}",
+            r.genus_note
+        );
+        let Ok(_) = reading else {
+            assert!(r.genus.is_none() && r.element_genus.is_none(), "{name}");
+            return Covered::default();
+        };
+        // A certified quotient answers every heap; a partial one its range.
+        let n = if q.certificate.is_some() {
+            genus_heaps
+        } else {
+            q.computed_to_heap().min(genus_heaps)
+        };
+        let direct = heap_genera(game.as_ref(), n, 2_000_000).unwrap();
+        let listed = r.genus.as_ref().unwrap();
+        for h in 0..=n {
+            let read = q.genus(&[h as u64]).unwrap().unwrap();
+            assert_eq!(read, direct[h as usize], "{name}: heap {h}");
+            if let Some(l) = listed.get(h as usize) {
+                assert_eq!(*l, direct[h as usize].symbol(), "{name}: heap {h}");
+            }
+        }
+        let mut sums = 0;
+        for pos in positions(n, total) {
+            if pos.len() < 2 {
+                continue;
+            }
+            let h64: Vec<u64> = pos.iter().map(|&h| h as u64).collect();
+            let read = q.genus(&h64).unwrap().unwrap();
+            let direct = position_genus(game.as_ref(), &pos, 2_000_000).unwrap();
+            assert_eq!(read, direct, "{name}: position {pos:?}");
+            sums += 1;
+        }
+        Covered {
+            tame: true,
+            heaps: n as usize + 1,
+            sums,
+        }
+    }
+
+    #[test]
+    fn genus_of_tame_two_digit_codes_is_conways() {
+        let mut tame = Vec::new();
+        let (mut heaps, mut sums) = (0, 0);
+        for d1 in 0..8u8 {
+            for d2 in 0..8u8 {
+                let code = format!("0.{d1}{d2}");
+                let c = check_game(&|| Box::new(Rules::parse(&code).unwrap()), 16, 30, 14);
+                if c.tame {
+                    tame.push(code);
+                    heaps += c.heaps;
+                    sums += c.sums;
+                }
+            }
+        }
+        eprintln!(
+            "tame two-digit codes: {} ({}), {heaps} heaps and {sums} sums compared",
+            tame.len(),
+            tame.join(" ")
+        );
+        assert!(!tame.is_empty() && sums > 0);
+    }
+
+    #[test]
+    fn genus_of_tame_three_digit_codes_and_subtraction_games_is_conways() {
+        let mut tame = Vec::new();
+        for code in [
+            "0.137", "0.007", "0.777", "0.451", "0.156", "0.355", "0.6", "0.F", "4.7", "0.123",
+            "0.311", "0.132", "0.213", "0.333", "0.171", "0.404", "0.4", "0.44", "0.06",
+        ] {
+            if check_game(&|| Box::new(Rules::parse(code).unwrap()), 16, 26, 13).tame {
+                tame.push(code.to_string());
+            }
+        }
+        for set in [
+            vec![1, 3, 4],
+            vec![1, 2],
+            vec![2, 3],
+            vec![1, 4],
+            vec![1, 2, 4, 8],
+        ] {
+            let g = SubtractionSet::finite(set).unwrap();
+            let name = g.to_string();
+            if check_game(&|| Box::new(g.clone()), 30, 30, 14).tame {
+                tame.push(name);
+            }
+        }
+        eprintln!("tame: {}", tame.join(" "));
+        assert!(!tame.is_empty());
+    }
+
+    #[test]
+    fn nim_itself_reads_as_nim_up_to_t4() {
+        // Nim with heaps below 16: the quotient is T4, the genus of heap g is g^{g(g⊕2)}.
+        let q = compute(
+            Box::new(SubtractionSet::all_but(vec![]).unwrap()),
+            15,
+            false,
+            &|| false,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        let r = q.report();
+        assert_eq!(r.recognised.as_deref(), Some("T4"));
+        let direct = heap_genera(&SubtractionSet::all_but(vec![]).unwrap(), 15, 1 << 20).unwrap();
+        for h in 0..=15u64 {
+            assert_eq!(q.genus(&[h]).unwrap().unwrap(), direct[h as usize], "*{h}");
+        }
+        let p = q.genus(&[5, 9, 12]).unwrap().unwrap();
+        let d = position_genus(
+            &SubtractionSet::all_but(vec![]).unwrap(),
+            &[5, 9, 12],
+            1 << 20,
+        );
+        assert_eq!(p, d.unwrap());
     }
 }
