@@ -170,7 +170,9 @@ fn free_bytes(dir: &std::path::Path) -> Option<u64> {
         }
         // SAFETY: statvfs returned 0, so it filled the buffer.
         let st = unsafe { st.assume_init() };
-        Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+        // The field types differ between platforms (u32 on some 32-bit ones).
+        #[allow(clippy::useless_conversion)]
+        Some(u64::from(st.f_bavail).saturating_mul(u64::from(st.f_frsize)))
     }
     #[cfg(not(unix))]
     {
