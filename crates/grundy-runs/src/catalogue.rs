@@ -199,6 +199,24 @@ impl Catalogue {
         &self.path
     }
 
+    /// An error about this catalogue, in one line naming its file.
+    pub(crate) fn error(&self, e: impl std::fmt::Display) -> Error {
+        db_error(&self.path, e)
+    }
+
+    /// Whether the file has the table `name` (the side tables are created on first use).
+    pub(crate) fn has_table(&self, name: &str) -> Result<bool> {
+        self.conn
+            .query_row(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                [name],
+                |_| Ok(()),
+            )
+            .optional()
+            .map(|o| o.is_some())
+            .map_err(|e| self.error(e))
+    }
+
     /// The connection, for the tables kept beside the runs ([`crate::misere_census`]).
     pub(crate) fn connection(&self) -> &Connection {
         &self.conn
@@ -620,6 +638,50 @@ pub fn list(query: &Query) -> Result<Listing> {
         count: runs.len(),
         runs,
     })
+}
+
+/// The rows of a side table of the catalogue (misère quotients, power summaries) for a
+/// listing: the codes `pattern` stands for (a code or a census pattern; all without one), read
+/// with `read` from the catalogue `db` (else `$GRUNDY_DB`, else the default one) opened
+/// read-only, with the catalogue's path. A chosen file that does not exist is an error that
+/// says what records such rows (`recorded_by`); a missing default catalogue lists nothing.
+pub(crate) fn list_side_table<R>(
+    db: Option<&Path>,
+    pattern: Option<&str>,
+    recorded_by: &str,
+    read: impl FnOnce(&Catalogue) -> Result<Vec<R>>,
+    code_of: impl Fn(&R) -> &str,
+) -> Result<(String, Vec<R>)> {
+    let codes: Option<Vec<String>> = match pattern {
+        Some(p) if p.contains('?') => Some(
+            crate::census::expand_pattern(p)?
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
+        ),
+        Some(p) => Some(vec![Rules::parse(p)?.to_string()]),
+        None => None,
+    };
+    let (path, source) = resolve_path(db)?;
+    let rows = if path.exists() {
+        read(&Catalogue::open_read_only(&path)?)?
+    } else if source == Source::Chosen {
+        return Err(Error::input(format!(
+            "no catalogue at '{}' ({recorded_by})",
+            path.display()
+        )));
+    } else {
+        Vec::new()
+    };
+    let rows = rows
+        .into_iter()
+        .filter(|r| {
+            codes
+                .as_ref()
+                .map_or(true, |c| c.iter().any(|c| c == code_of(r)))
+        })
+        .collect();
+    Ok((path.display().to_string(), rows))
 }
 
 #[cfg(test)]

@@ -120,23 +120,7 @@ fn create(c: &Catalogue) -> Result {
                  recorded_at TEXT NOT NULL DEFAULT (datetime('now'))
              );"
         ))
-        .map_err(|e| db_error(c, e))
-}
-
-fn db_error(c: &Catalogue, e: impl std::fmt::Display) -> Error {
-    Error::input(format!("catalogue '{}': {e}", c.path().display()))
-}
-
-fn has_table(c: &Catalogue) -> Result<bool> {
-    c.connection()
-        .query_row(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
-            [TABLE],
-            |_| Ok(()),
-        )
-        .optional()
-        .map(|o| o.is_some())
-        .map_err(|e| db_error(c, e))
+        .map_err(|e| c.error(e))
 }
 
 const COLUMNS: &str = "code, computed_to_heap, certified, finish, quotient_order, \
@@ -163,17 +147,17 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QuotientRecord> {
 
 /// Every recorded quotient, by code (none when the table does not exist yet).
 pub fn all_quotients(c: &Catalogue) -> Result<Vec<QuotientRecord>> {
-    if !has_table(c)? {
+    if !c.has_table(TABLE)? {
         return Ok(Vec::new());
     }
     let mut stmt = c
         .connection()
         .prepare(&format!("SELECT {COLUMNS} FROM {TABLE} ORDER BY code"))
-        .map_err(|e| db_error(c, e))?;
+        .map_err(|e| c.error(e))?;
     let rows = stmt
         .query_map([], row)
         .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-        .map_err(|e| db_error(c, e));
+        .map_err(|e| c.error(e));
     rows
 }
 
@@ -183,29 +167,13 @@ pub fn list_quotients(
     db: Option<&std::path::Path>,
     pattern: Option<&str>,
 ) -> Result<(String, Vec<QuotientRecord>)> {
-    let codes: Option<Vec<String>> = match pattern {
-        Some(p) if p.contains('?') => {
-            Some(expand_pattern(p)?.iter().map(|c| c.to_string()).collect())
-        }
-        Some(p) => Some(vec![Rules::parse(p)?.to_string()]),
-        None => None,
-    };
-    let (path, source) = crate::catalogue::resolve_path(db)?;
-    let rows = if path.exists() {
-        all_quotients(&Catalogue::open_read_only(&path)?)?
-    } else if source == crate::catalogue::Source::Chosen {
-        return Err(Error::input(format!(
-            "no catalogue at '{}' (quotients are recorded there by census --misere-quotients)",
-            path.display()
-        )));
-    } else {
-        Vec::new()
-    };
-    let rows = rows
-        .into_iter()
-        .filter(|r| codes.as_ref().map_or(true, |c| c.contains(&r.code)))
-        .collect();
-    Ok((path.display().to_string(), rows))
+    crate::catalogue::list_side_table(
+        db,
+        pattern,
+        "quotients are recorded there by census --misere-quotients",
+        all_quotients,
+        |r| &r.code,
+    )
 }
 
 /// Record `r` as the code's row (one row per code), unless the row there is better (certified
@@ -220,7 +188,7 @@ pub fn record_quotient(c: &Catalogue, r: &QuotientRecord) -> Result<QuotientReco
             row,
         )
     };
-    if let Some(old) = get().optional().map_err(|e| db_error(c, e))? {
+    if let Some(old) = get().optional().map_err(|e| c.error(e))? {
         if !r.certified && (old.certified || old.computed_to_heap > r.computed_to_heap) {
             return Ok(old);
         }
@@ -246,8 +214,8 @@ pub fn record_quotient(c: &Catalogue, r: &QuotientRecord) -> Result<QuotientReco
             r.seconds,
         ],
     )
-    .map_err(|e| db_error(c, e))?;
-    get().map_err(|e| db_error(c, e))
+    .map_err(|e| c.error(e))?;
+    get().map_err(|e| c.error(e))
 }
 
 /// Whether a recorded row already answers a census asking for `max_heap` within `timeout`.

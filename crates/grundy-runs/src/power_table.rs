@@ -12,12 +12,9 @@
 //! two that disagree at the same `n` (different values, which no run of grundy should produce)
 //! keep a row each, so the disagreement shows in the listing rather than being overwritten.
 
-use crate::catalogue::{resolve_path, Catalogue, Source};
-use crate::census::expand_pattern;
-use crate::{Error, Result};
+use crate::catalogue::Catalogue;
+use crate::Result;
 use grundy::takebreak::powers::PowerSummary;
-use grundy::takebreak::Rules;
-use rusqlite::OptionalExtension;
 use serde::{Deserialize, Serialize};
 
 /// The table's name.
@@ -67,10 +64,6 @@ impl PowerRecord {
     }
 }
 
-fn db_error(c: &Catalogue, e: impl std::fmt::Display) -> Error {
-    Error::input(format!("catalogue '{}': {e}", c.path().display()))
-}
-
 /// The table, created if needed.
 fn create(c: &Catalogue) -> Result {
     c.connection()
@@ -89,7 +82,7 @@ fn create(c: &Catalogue) -> Result {
                  PRIMARY KEY (code, n, sha256)
              );"
         ))
-        .map_err(|e| db_error(c, e))
+        .map_err(|e| c.error(e))
 }
 
 /// Record a summary (nothing new when the same code, n and values are there already).
@@ -115,25 +108,13 @@ pub fn record(c: &Catalogue, s: &PowerSummary) -> Result {
                 serde_json::to_string(&r.rare_heaps).expect("numbers serialise"),
             ],
         )
-        .map_err(|e| db_error(c, e))?;
+        .map_err(|e| c.error(e))?;
     Ok(())
-}
-
-fn has_table(c: &Catalogue) -> Result<bool> {
-    c.connection()
-        .query_row(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
-            [TABLE],
-            |_| Ok(()),
-        )
-        .optional()
-        .map(|o| o.is_some())
-        .map_err(|e| db_error(c, e))
 }
 
 /// Every recorded summary, by code, then n.
 fn all(c: &Catalogue) -> Result<Vec<PowerRecord>> {
-    if !has_table(c)? {
+    if !c.has_table(TABLE)? {
         return Ok(Vec::new());
     }
     let mut stmt = c
@@ -142,7 +123,7 @@ fn all(c: &Catalogue) -> Result<Vec<PowerRecord>> {
             "SELECT code, n, sha256, max_value, max_first_at, rare_count, last_rare, histogram, \
              rare_heaps, recorded_at FROM {TABLE} ORDER BY code, n, recorded_at"
         ))
-        .map_err(|e| db_error(c, e))?;
+        .map_err(|e| c.error(e))?;
     let rows = stmt
         .query_map([], |r| {
             Ok((
@@ -158,16 +139,15 @@ fn all(c: &Catalogue) -> Result<Vec<PowerRecord>> {
                 r.get::<_, String>(9)?,
             ))
         })
-        .map_err(|e| db_error(c, e))?
+        .map_err(|e| c.error(e))?
         .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(|e| db_error(c, e))?;
+        .map_err(|e| c.error(e))?;
     // A file is trusted only for what it proves: a row whose numbers or JSON do not read back
     // is reported, not listed as if it were whole.
     let bad = |code: &str, n: i64, what: &str| {
-        db_error(
-            c,
-            format!("the summary of {code} at n = {n} is damaged ({what})"),
-        )
+        c.error(format!(
+            "the summary of {code} at n = {n} is damaged ({what})"
+        ))
     };
     rows.into_iter()
         .map(|(code, n, sha, max, at, rare, last, hist, heaps, when)| {
@@ -198,30 +178,13 @@ pub fn list(
     db: Option<&std::path::Path>,
     pattern: Option<&str>,
 ) -> Result<(String, Vec<PowerRecord>)> {
-    let codes: Option<Vec<String>> = match pattern {
-        Some(p) if p.contains('?') => {
-            Some(expand_pattern(p)?.iter().map(|c| c.to_string()).collect())
-        }
-        Some(p) => Some(vec![Rules::parse(p)?.to_string()]),
-        None => None,
-    };
-    let (path, source) = resolve_path(db)?;
-    let rows = if path.exists() {
-        all(&Catalogue::open_read_only(&path)?)?
-    } else if source == Source::Chosen {
-        return Err(Error::input(format!(
-            "no catalogue at '{}' (summaries are recorded there by takebreak --results with \
-             --db)",
-            path.display()
-        )));
-    } else {
-        Vec::new()
-    };
-    let rows = rows
-        .into_iter()
-        .filter(|r| codes.as_ref().map_or(true, |c| c.contains(&r.code)))
-        .collect();
-    Ok((path.display().to_string(), rows))
+    crate::catalogue::list_side_table(
+        db,
+        pattern,
+        "summaries are recorded there by takebreak --results with --db",
+        all,
+        |r| &r.code,
+    )
 }
 
 #[cfg(test)]
@@ -243,7 +206,7 @@ mod tests {
     #[test]
     fn summaries_are_kept_once_and_disagreements_stay_visible() {
         let path = temp_db("roundtrip");
-        let rules = Rules::parse("0.16").unwrap();
+        let rules = grundy::takebreak::Rules::parse("0.16").unwrap();
         let mut naive = grundy::takebreak::Naive::new(rules.clone());
         let values = grundy::takebreak::compute(
             &rules,
