@@ -275,9 +275,7 @@ def catalogue_list(
 ) -> Dict[str, Any]:
     """The recorded runs, with the keys of `grundy catalogue --json`."""
 
-def power_summaries_list(
-    pattern: Optional[str] = None, db: Optional[str] = None
-) -> Dict[str, Any]:
+def power_summaries_list(pattern: Optional[str] = None, db: Optional[str] = None) -> Dict[str, Any]:
     """The recorded summaries at powers of two, as `grundy catalogue --powers --json`."""
 
 def verify_check(
