@@ -245,6 +245,8 @@ fn takebreak_sequence(
         d.set_item("n", computation.n())?;
         d.set_item("engine", finished.engine.name())?;
         d.set_item("threads", finished.engine.threads_used())?;
+        // as the CLI: bytes per stored value (1 while every value is below 256)
+        d.set_item("value_bytes", computation.value_bytes())?;
         d.set_item("period", to_py(py, &computation.period)?)?;
         d.set_item("max_value", computation.max_value)?;
         d.set_item("value_counts", &computation.value_counts)?;
@@ -349,6 +351,7 @@ fn general_sequence(py: Python<'_>, notation: &Notation, n: u64) -> PyResult<PyO
     d.set_item("engine", "general")?;
     // as the CLI: the general engine computes on one thread
     d.set_item("threads", 1)?;
+    d.set_item("value_bytes", 2)?;
     d.set_item("period", to_py(py, &s.period)?)?;
     d.set_item("max_value", s.max_value)?;
     d.set_item("value_counts", &s.value_counts)?;

@@ -290,7 +290,11 @@ def power_summaries(
     """
     if pattern is not None and not isinstance(pattern, str):
         raise TypeError(f"pattern must be a str, not {type(pattern).__name__}")
-    return _grundy.power_summaries_list(pattern, path_or_none("db", db))
+    listing = _grundy.power_summaries_list(pattern, path_or_none("db", db))
+    for s in listing["summaries"]:
+        # pairs as the CLI's JSON has them: lists, not tuples
+        s["histogram"] = [list(p) for p in s["histogram"]]
+    return listing
 
 
 def verify(
