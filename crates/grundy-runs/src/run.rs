@@ -77,12 +77,24 @@ struct PowerWriter<'a> {
     rules: &'a Rules,
     dir: PathBuf,
     done: usize,
+    /// Whether the summaries are kept for a catalogue (not with `--no-record`).
+    keep: bool,
     pending: Vec<grundy::takebreak::powers::PowerSummary>,
     last: Option<(usize, Option<u64>)>,
 }
 
+/// The summary of `prefix = G(0..=p)` and its text file, whatever the store's width.
+fn summarise<V: grundy::takebreak::values::Value>(
+    rules: &Rules,
+    prefix: &[V],
+) -> std::result::Result<(grundy::takebreak::powers::PowerSummary, String), grundy::Error> {
+    let s = grundy::takebreak::powers::summary(rules, prefix)?;
+    let text = s.text(prefix);
+    Ok((s, text))
+}
+
 impl<'a> PowerWriter<'a> {
-    fn new(rules: &'a Rules, base: &std::path::Path) -> Result<Self> {
+    fn new(rules: &'a Rules, base: &std::path::Path, keep: bool) -> Result<Self> {
         let dir = base.join(file_safe(&rules.to_string()));
         std::fs::create_dir_all(&dir).map_err(|e| {
             Error::input(format!(
@@ -94,6 +106,7 @@ impl<'a> PowerWriter<'a> {
             rules,
             dir,
             done: 0,
+            keep,
             pending: Vec::new(),
             last: None,
         })
@@ -117,16 +130,8 @@ impl<'a> PowerWriter<'a> {
         for p in grundy::takebreak::powers::powers_ready(RESULTS_FROM, values.len(), self.done) {
             let path = self.dir.join(format!("{p}.txt"));
             let (summary, text) = match values.slice(..=p) {
-                ValuesRef::U8(prefix) => {
-                    let s = grundy::takebreak::powers::summary(self.rules, prefix)?;
-                    let t = s.text(prefix);
-                    (s, t)
-                }
-                ValuesRef::U16(prefix) => {
-                    let s = grundy::takebreak::powers::summary(self.rules, prefix)?;
-                    let t = s.text(prefix);
-                    (s, t)
-                }
+                ValuesRef::U8(prefix) => summarise(self.rules, prefix)?,
+                ValuesRef::U16(prefix) => summarise(self.rules, prefix)?,
             };
             let tmp = self
                 .dir
@@ -142,7 +147,9 @@ impl<'a> PowerWriter<'a> {
                 })?;
             self.done = p;
             self.last = Some((p, summary.rare_count));
-            self.pending.push(summary);
+            if self.keep {
+                self.pending.push(summary);
+            }
         }
         Ok(())
     }
@@ -421,7 +428,7 @@ pub fn run(
         Ok(())
     };
     let mut writer = match &options.results {
-        Some(dir) => Some(PowerWriter::new(rules, dir)?),
+        Some(dir) => Some(PowerWriter::new(rules, dir, !options.no_record)?),
         None => None,
     };
     let mut standing = Standing {
