@@ -253,9 +253,22 @@ pub(crate) fn drive(
     values: Vec<u16>,
     plan: Plan,
     engine: &mut dyn SequenceEngine,
+    hook: impl FnMut(ValuesRef<'_>, &PeriodDetector) -> Result<Step, Error>,
+) -> Result<Ended, Error> {
+    let values = Values::from_u16(values, engine.compact());
+    drive_values(rules, values, plan, engine, hook)
+}
+
+/// [`drive`] on a store given as it is (a tiered run's mapped file, [`super::tiered`]): the
+/// engine appends to it, and a mapped store is given room (its file grown) before each call
+/// of the engine, so that a full disk is an error here rather than inside an engine.
+pub(crate) fn drive_values(
+    rules: &Rules,
+    mut values: Values,
+    plan: Plan,
+    engine: &mut dyn SequenceEngine,
     mut hook: impl FnMut(ValuesRef<'_>, &PeriodDetector) -> Result<Step, Error>,
 ) -> Result<Ended, Error> {
-    let mut values = Values::from_u16(values, engine.compact());
     let n = plan.n;
     let target = n
         .checked_add(1)
@@ -279,7 +292,7 @@ pub(crate) fn drive(
         )));
     }
     values.truncate(target);
-    if plan.finish == Finish::ComputeAll && target <= plan.max_values {
+    if plan.finish == Finish::ComputeAll && target <= plan.max_values && !values.is_mapped() {
         values.reserve_exact(target - values.len());
     }
     let mut batch = PROGRESS_EVERY;
@@ -295,6 +308,7 @@ pub(crate) fn drive(
         let chunk = if batches { batch_chunk(from, batch) } else { 1 };
         let count = chunk.min(target - from).min(plan.max_values - from);
         let started = batches.then(std::time::Instant::now);
+        values.try_reserve_room(count)?;
         engine.next_values(&mut values, count)?;
         if let Some(started) = started {
             let took = started.elapsed();

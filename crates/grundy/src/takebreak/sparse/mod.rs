@@ -782,7 +782,7 @@ impl SequenceEngine for RareCommon {
 impl CompactEngine for RareCommon {
     fn next_values_in<V: Value>(
         &mut self,
-        values: &mut Vec<V>,
+        values: &mut crate::takebreak::values::Buf<V>,
         count: usize,
     ) -> Result<Option<u16>, Error> {
         let end = values.len() + count;
