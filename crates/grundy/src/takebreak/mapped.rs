@@ -374,6 +374,17 @@ impl<V: Value> MappedVec<V> {
         self.len = self.len.min(len);
     }
 
+    /// Cut the file to the values it holds (the room reserved beyond them is given back to the
+    /// disk; the mapping stays, and grows the file again if pushed to).
+    pub fn trim(&mut self) -> Result<(), Error> {
+        let bytes = (self.len * V::BYTES) as u64;
+        self.file
+            .set_len(bytes)
+            .map_err(|e| io(&self.path, "cannot cut it to its values", e))?;
+        self.file_bytes = bytes;
+        Ok(())
+    }
+
     /// The first value's address.
     pub fn as_mut_ptr(&mut self) -> *mut V {
         self.ptr
@@ -455,7 +466,7 @@ impl MappedVec<u8> {
     pub fn widen(&mut self) -> Result<MappedVec<u16>, Error> {
         use std::os::unix::fs::FileExt;
         let dir = self.path.parent().unwrap_or(Path::new("."));
-        let room = (self.file_bytes as usize).max(self.len + 1);
+        let room = self.len + 1;
         let mut wide = MappedVec::<u16>::create(dir, room)?;
         let view = self.view.clone();
         const BLOCK: usize = 1 << 20;

@@ -70,9 +70,9 @@ const STATE_MAGIC: &str = "grundy tiered store";
 
 /// Memory a tiered run needs besides the values it keeps resident: the program, the engine's
 /// state, the period detector (a fixed allowance).
-pub const ALLOWANCE_BYTES: u64 = 48 << 20;
+pub const ALLOWANCE_BYTES: u64 = 16 << 20;
 /// The least number of bytes kept resident at each end of the values.
-pub const MIN_KEEP_BYTES: u64 = 4 << 20;
+pub const MIN_KEEP_BYTES: u64 = 2 << 20;
 
 /// How the store keeps the process's RAM bounded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -255,12 +255,14 @@ fn crc_of(values: ValuesRef<'_>) -> u32 {
 }
 
 /// The most disk a tiered run to `n` takes: two bytes per value, one more per value for the
-/// byte file while a byte store is widened (both files exist until the next save), a growth
-/// step of the file, and the state (a few bytes per [`CRC_CHUNK`] values).
+/// byte file while a byte store is widened (both files exist until the next save), the room
+/// the file grows by ahead of the values (an eighth, at least [`mapped::GROW_BYTES`]; given
+/// back when the run ends), and the state (a few bytes per [`CRC_CHUNK`] values).
 pub fn disk_bound(n: usize, compact: bool) -> u64 {
     let values = n as u64 + 1;
     let bytes = if compact { 3 } else { 2 };
-    values.saturating_mul(bytes) + mapped::GROW_BYTES + 4096 + 12 * (values / CRC_CHUNK as u64 + 1)
+    let ahead = (2 * values / 8).max(mapped::GROW_BYTES) + mapped::GROW_BYTES;
+    values.saturating_mul(bytes) + ahead + 4096 + 12 * (values / CRC_CHUNK as u64 + 1)
 }
 
 /// A tiered run's store: a directory holding the values file (`values.u8` or `values.u16`)
@@ -649,8 +651,13 @@ pub fn run(
         Ok(Step::Continue)
     })?;
     match ended {
-        Ended::Finished(computation) => {
+        Ended::Finished(mut computation) => {
             store.save(computation.values.as_ref())?;
+            match &mut computation.values {
+                Values::U8(Buf::Mapped(m)) => m.trim()?,
+                Values::U16(Buf::Mapped(m)) => m.trim()?,
+                _ => {}
+            }
             if let Some(p) = control.progress {
                 p(computation.values.len());
             }
