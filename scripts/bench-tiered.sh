@@ -2,8 +2,8 @@
 # Tiered storage (issue 25) against the in-memory run: peak RSS and CPU, alternating the two,
 # ROUNDS rounds (default 3), with the load average before each run.
 #
-#   scripts/bench-tiered.sh                       # 0.16 to 2^26 with --memory 32M
-#   CODE=0.146 N=16777216 MEMORY=24M ROUNDS=1 scripts/bench-tiered.sh
+#   scripts/bench-tiered.sh                       # 0.16 to 2^28 with --memory 64M
+#   CODE=0.146 N=16777216 MEMORY=32M scripts/bench-tiered.sh
 #
 # Each line: mode, wall s, user s, sys s, peak RSS (KB, GNU time's %M), the load average, and
 # for tiered runs the store's own report (releases of the middle, page faults during the run).
@@ -12,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CODE=${CODE:-0.16}
-N=${N:-67108864}
-MEMORY=${MEMORY:-32M}
+N=${N:-268435456}
+MEMORY=${MEMORY:-64M}
 ROUNDS=${ROUNDS:-3}
 THREADS=${THREADS:-1}
 GRUNDY=${GRUNDY:-target/release/grundy}

@@ -618,7 +618,7 @@ fn open_tiered(
     }
     let need = disk_bound(plan.n, compact);
     let mb = |b: u64| b as f64 / 1e6;
-    match free_bytes(&t.dir) {
+    let said = match free_bytes(&t.dir) {
         Some(free) if free < need => {
             return Err(Error::input(format!(
                 "--tiered '{}': the run to n = {} may need {:.0} MB of disk, but only {:.0} MB \
@@ -629,7 +629,7 @@ fn open_tiered(
                 mb(free)
             )))
         }
-        free => tell(Message::Info(format!(
+        free => format!(
             "tiered store '{}': up to {:.0} MB of disk for G(0..={}){}; {:.0} MB of RAM \
              ({} values kept at each end)",
             t.dir.display(),
@@ -638,9 +638,11 @@ fn open_tiered(
             free.map_or(String::new(), |f| format!(" ({:.0} MB free)", mb(f))),
             mb(t.memory),
             policy.keep
-        ))),
-    }
+        ),
+    };
+    // said once the store is open: a refused store is one line
     let (store, values, notices) = TieredStore::open(&t.dir, identity, rules, compact, policy)?;
+    tell(Message::Info(said));
     for notice in notices {
         tell(notice.into());
     }

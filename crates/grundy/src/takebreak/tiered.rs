@@ -88,28 +88,32 @@ pub struct TierPolicy {
 
 impl TierPolicy {
     /// The policy for a run allowed `memory` bytes of RAM with values of `value_bytes` bytes
-    /// (2 is the safe choice: a byte store keeps twice as many values): `M = (memory -
-    /// ALLOWANCE_BYTES) / 4` bytes at each end (so that the two ends take half of what is left
-    /// and the middle's working set the other half), and the middle released when the
-    /// resident set passes 7/8 of `memory`. Refused when `memory` is below the allowance plus
-    /// two ends of [`MIN_KEEP_BYTES`].
+    /// (2 is the safe choice: a byte store keeps twice as many values). Of what is left after
+    /// [`ALLOWANCE_BYTES`], a quarter is kept resident at the two ends (`M` = an eighth at
+    /// each), a quarter is the middle's working set, and half is headroom: the middle is
+    /// released when the resident set passes the allowance plus half of the rest, and the
+    /// headroom absorbs what a fast scan of the whole sequence (a rare value's proof, a
+    /// rebuild of the rare positions) maps before the tender's next look — about 25 MB in 2 ms
+    /// measured on 0.16 (see `docs/performance.md`). Refused when `memory` leaves less than
+    /// [`MIN_KEEP_BYTES`] for each end.
     pub fn for_memory(memory: u64, value_bytes: usize) -> Result<TierPolicy, Error> {
-        let least = ALLOWANCE_BYTES + 4 * MIN_KEEP_BYTES;
+        let least = ALLOWANCE_BYTES + 8 * MIN_KEEP_BYTES;
         if memory < least {
             return Err(Error::Invalid(format!(
                 "--max-memory {} MB is too small for a tiered run: at least {} MB (a fixed {} MB \
-                 for the program and the engine, and {} MB for each end of the values)",
+                 for the program and the engine, {} MB for each end of the values and as much \
+                 again for the middle's reads and headroom)",
                 memory >> 20,
                 least >> 20,
                 ALLOWANCE_BYTES >> 20,
-                2 * MIN_KEEP_BYTES >> 20,
+                MIN_KEEP_BYTES >> 20,
             )));
         }
-        let keep_bytes = (memory - ALLOWANCE_BYTES) / 4;
+        let rest = memory - ALLOWANCE_BYTES;
         Ok(TierPolicy {
-            keep: (keep_bytes / value_bytes.max(1) as u64) as usize,
-            resident_limit: Some(memory / 8 * 7),
-            period: Duration::from_millis(10),
+            keep: (rest / 8 / value_bytes.max(1) as u64) as usize,
+            resident_limit: Some(ALLOWANCE_BYTES + rest / 2),
+            period: Duration::from_millis(2),
         })
     }
 }
@@ -590,8 +594,13 @@ impl TieredStore {
         let chunk = CRC_CHUNK;
         let kept = (self.state.count.min(len) / chunk).min(self.state.crcs.len());
         let mut crcs = self.state.crcs[..kept].to_vec();
+        let keep = self.policy.keep;
         for start in (kept * chunk..len).step_by(chunk) {
-            crcs.push(crc_of(values.slice(start..(start + chunk).min(len))));
+            let end = (start + chunk).min(len);
+            crcs.push(crc_of(values.slice(start..end)));
+            // the chunks hashed give their pages back (not the ends kept resident)
+            let view = self.view.lock().unwrap_or_else(|e| e.into_inner());
+            view.release(start.max(keep), end.min(len.saturating_sub(keep)));
         }
         let old_width = self.state.value_bytes;
         self.state = State {
@@ -895,6 +904,8 @@ mod tests {
         assert!(e.to_string().contains("no such directory"), "{e}");
         assert!(TierPolicy::for_memory(10 << 20, 2).is_err());
         let p = TierPolicy::for_memory(1 << 30, 2).unwrap();
-        assert_eq!(p.keep as u64, ((1u64 << 30) - ALLOWANCE_BYTES) / 8);
+        assert_eq!(p.keep as u64, ((1u64 << 30) - ALLOWANCE_BYTES) / 16);
+        assert!(TierPolicy::for_memory(31 << 20, 2).is_err());
+        assert!(TierPolicy::for_memory(32 << 20, 2).is_ok());
     }
 }

@@ -369,6 +369,24 @@ impl Values {
         }
     }
 
+    /// Give back the process's pages of values `from..to` of a mapped store (they are read
+    /// again from the page cache or the file when needed); nothing for a store in memory.
+    pub fn release(&self, from: usize, to: usize) {
+        match self {
+            #[cfg(unix)]
+            Values::U8(Buf::Mapped(m)) => {
+                m.release(from, to);
+            }
+            #[cfg(unix)]
+            Values::U16(Buf::Mapped(m)) => {
+                m.release(from, to);
+            }
+            _ => {
+                let _ = (from, to);
+            }
+        }
+    }
+
     /// Whether the values are in a mapped file (tiered storage).
     pub fn is_mapped(&self) -> bool {
         match self {
