@@ -12,6 +12,9 @@
 //! The values themselves are the same either way: the engines read them through [`Value`],
 //! whose `get` widens a byte to `u16` (the kernels widen 16 or 32 bytes per vector load).
 //!
+//! Either width lives in a [`Buf`]: a `Vec` in memory, or (tiered storage, `--tiered`) a file
+//! mapped into memory ([`super::mapped`], [`super::tiered`]); the engines see a slice either way.
+//!
 //! Not built (a design, see the `sparse` module docs): a one-byte store for values below 512
 //! whose common values have odd parity under the engine's mask (Officers), rebuilding bit 8.
 //!
