@@ -178,6 +178,7 @@ fn takebreak_sequence(
             record_after: None,
             db,
             results,
+            tiered: None,
         };
         let total = n + 1;
         let stop = AtomicBool::new(false);

@@ -118,6 +118,7 @@ pub fn compute_code(task: &CodeTask, stop: &AtomicBool, tell: Tell<'_>) -> Resul
         no_record: true,
         db: None,
         results: None,
+        tiered: None,
         // a census records every code itself, as one writer (docs/census.md)
         record_after: None,
     };

@@ -60,6 +60,18 @@ pub struct RunOptions {
     /// Write a summary of the values at every power of two from [`RESULTS_FROM`] on, as the
     /// run passes it, into `DIR/CODE/N.txt` ([`grundy::takebreak::powers`]).
     pub results: Option<PathBuf>,
+    /// Tiered storage: the values in a file in this directory, the process's RAM bounded
+    /// ([`grundy::takebreak::tiered`]); the store is the checkpoint (`checkpoint` is not used).
+    pub tiered: Option<Tiered>,
+}
+
+/// Where a tiered run keeps its values, and the RAM it may use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tiered {
+    /// The store's directory (must exist).
+    pub dir: PathBuf,
+    /// The RAM bound in bytes.
+    pub memory: u64,
 }
 
 /// The least power of two a run with `results` summarises.
@@ -245,6 +257,7 @@ impl Default for RunOptions {
             record_after: None,
             db: None,
             results: None,
+            tiered: None,
         }
     }
 }
@@ -349,6 +362,8 @@ pub struct Finished {
     pub engine: Engine,
     /// The catalogue row, when the run was recorded.
     pub record_id: Option<i64>,
+    /// A tiered run: what it did with its memory.
+    pub tiered: Option<grundy::takebreak::tiered::TieredStats>,
 }
 
 /// Compute G(0..=n) (or until a certified period) as `plan` says: resume from the checkpoint
@@ -376,7 +391,29 @@ pub fn run(
         engine: engine.checkpoint_name().to_string(),
         engine_version: engine.version(),
     };
+    #[cfg(unix)]
+    let mut tiered = match &options.tiered {
+        Some(t) => {
+            let compact = engine.as_dyn().compact();
+            Some(open_tiered(
+                rules,
+                &plan,
+                t,
+                identity.clone(),
+                compact,
+                tell,
+            )?)
+        }
+        None => None,
+    };
+    #[cfg(not(unix))]
+    if options.tiered.is_some() {
+        return Err(Error::input(
+            "tiered storage needs a Unix system (memory-mapped files)",
+        ));
+    }
     let mut store = match &options.checkpoint {
+        _ if options.tiered.is_some() => None,
         CheckpointPlace::Off => None,
         CheckpointPlace::At(p) => Some(Store::chosen(p, identity)?),
         CheckpointPlace::Default => {
@@ -404,6 +441,12 @@ pub fn run(
             )));
         }
         values = saved;
+        if let Some(armed) = hooks.checkpointing {
+            armed();
+        }
+    }
+    #[cfg(unix)]
+    if tiered.is_some() {
         if let Some(armed) = hooks.checkpointing {
             armed();
         }
@@ -462,28 +505,43 @@ pub fn run(
         Ok(())
     };
     let start = Instant::now();
-    let outcome = checkpoint::run(
-        rules,
-        values,
-        plan,
-        engine.as_dyn(),
-        Control {
-            every: options.every,
-            save: &mut save,
-            stop: hooks.stop,
-            progress: hooks.progress,
-            search: hooks.search,
-            values: Some(&mut see),
-        },
-    );
+    let control = Control {
+        every: options.every,
+        save: &mut save,
+        stop: hooks.stop,
+        progress: hooks.progress,
+        search: hooks.search,
+        values: Some(&mut see),
+    };
+    let outcome = match () {
+        #[cfg(unix)]
+        () if tiered.is_some() => {
+            let (store, stored) = tiered.as_mut().expect("a tiered run");
+            let stored = std::mem::take(stored);
+            grundy::takebreak::tiered::run(rules, store, stored, plan, engine.as_dyn(), control)
+        }
+        () => checkpoint::run(rules, values, plan, engine.as_dyn(), control),
+    };
     let seconds = start.elapsed().as_secs_f64();
+    #[cfg(unix)]
+    let tiered_place = tiered
+        .as_ref()
+        .map(|(s, _)| (s.dir().to_path_buf(), s.on_file()));
+    #[cfg(not(unix))]
+    let tiered_place: Option<(PathBuf, usize)> = None;
     let computation = match outcome? {
         Outcome::Interrupted(done) => {
-            return Err(Error::Interrupted(match &store {
-                Some(s) if s.on_file() >= done => format!(
+            return Err(Error::Interrupted(match (&store, &tiered_place) {
+                (Some(s), _) if s.on_file() >= done => format!(
                     "interrupted: G(0..{}) saved to '{}'; run the same command again to resume",
                     done - 1,
                     s.path().display()
+                ),
+                (_, Some((dir, on_file))) if *on_file >= done && done > 0 => format!(
+                    "interrupted: G(0..{}) saved in the tiered store '{}'; run the same command \
+                     again to resume",
+                    done - 1,
+                    dir.display()
                 ),
                 _ => "interrupted (nothing saved)".into(),
             }));
@@ -524,11 +582,71 @@ pub fn run(
             tell,
         )
     });
+    #[cfg(unix)]
+    let tiered = tiered.map(|(s, _)| s.stats());
+    #[cfg(not(unix))]
+    let tiered = None;
     Ok(Finished {
         computation,
         engine,
         record_id,
+        tiered,
     })
+}
+
+/// Open the tiered store of a run: the RAM bound's policy, the disk it may take (said up front,
+/// and refused when the file system has less free), and the values it already holds.
+#[cfg(unix)]
+fn open_tiered(
+    rules: &Rules,
+    plan: &Plan,
+    t: &Tiered,
+    identity: Identity,
+    compact: bool,
+    tell: Tell<'_>,
+) -> Result<(
+    grundy::takebreak::tiered::TieredStore,
+    grundy::takebreak::Values,
+)> {
+    use grundy::takebreak::tiered::{disk_bound, TierPolicy, TieredStore};
+    let policy = TierPolicy::for_memory(t.memory, 2).map_err(|e| Error::input(e.to_string()))?;
+    if !t.dir.is_dir() {
+        return Err(Error::input(format!(
+            "--tiered '{}': no such directory (create it first)",
+            t.dir.display()
+        )));
+    }
+    let need = disk_bound(plan.n, compact);
+    let mb = |b: u64| b as f64 / 1e6;
+    let said = match free_bytes(&t.dir) {
+        Some(free) if free < need => {
+            return Err(Error::input(format!(
+                "--tiered '{}': the run to n = {} may need {:.0} MB of disk, but only {:.0} MB \
+                 are free there",
+                t.dir.display(),
+                plan.n,
+                mb(need),
+                mb(free)
+            )))
+        }
+        free => format!(
+            "tiered store '{}': up to {:.0} MB of disk for G(0..={}){}; {:.0} MB of RAM \
+             ({} values kept at each end)",
+            t.dir.display(),
+            mb(need),
+            plan.n,
+            free.map_or(String::new(), |f| format!(" ({:.0} MB free)", mb(f))),
+            mb(t.memory),
+            policy.keep
+        ),
+    };
+    // said once the store is open: a refused store is one line
+    let (store, values, notices) = TieredStore::open(&t.dir, identity, rules, compact, policy)?;
+    tell(Message::Info(said));
+    for notice in notices {
+        tell(notice.into());
+    }
+    Ok((store, values))
 }
 
 /// The period search in a few words: the best candidate and how far its certificate has got.

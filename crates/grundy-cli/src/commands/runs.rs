@@ -56,6 +56,13 @@ pub struct RunOptions {
         allow_hyphen_values = true
     )]
     pub threads: usize,
+    /// Tiered storage: keep the values in a file in DIR (which must exist) instead of RAM, with
+    /// the process's memory bounded by --max-memory (alias --memory, required): the first and
+    /// last values stay in RAM, the middle is read back through the page cache when the engine
+    /// needs it. The directory is the checkpoint (a run resumes from it); the disk it may take
+    /// is said up front and checked against the free space. Octal codes, the sparse engine
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["checkpoint", "no_checkpoint"])]
+    pub tiered: Option<PathBuf>,
 }
 
 /// Refuse a `--threads` above [`grundy_runs::engine::MAX_THREADS`] (the library's check).
@@ -137,6 +144,7 @@ pub fn run_long(
     plan: Plan,
     options: &RunOptions,
     mut engine: Engine,
+    memory: Option<u64>,
 ) -> CliResult<Finished> {
     check_threads(options)?;
     engine.set_threads(options.threads);
@@ -144,19 +152,30 @@ pub fn run_long(
         Some(text) => library::checkpoint_every(text)?,
         None => Duration::from_secs_f64(library::DEFAULT_CHECKPOINT_EVERY),
     };
-    let settings = library::RunOptions {
-        checkpoint: match (&options.checkpoint, options.no_checkpoint) {
-            (_, true) => CheckpointPlace::Off,
-            (Some(p), false) => CheckpointPlace::At(p.clone()),
-            (None, false) => CheckpointPlace::Default,
-        },
-        every,
-        no_record: options.no_record,
-        record_after: (!options.record)
-            .then(|| Duration::from_secs_f64(library::RECORD_AFTER_SECONDS)),
-        db: options.db.clone(),
-        results: options.results.clone(),
-    };
+    let settings =
+        library::RunOptions {
+            checkpoint: match (&options.checkpoint, options.no_checkpoint) {
+                (_, true) => CheckpointPlace::Off,
+                (Some(p), false) => CheckpointPlace::At(p.clone()),
+                (None, false) => CheckpointPlace::Default,
+            },
+            every,
+            no_record: options.no_record,
+            record_after: (!options.record)
+                .then(|| Duration::from_secs_f64(library::RECORD_AFTER_SECONDS)),
+            db: options.db.clone(),
+            results: options.results.clone(),
+            tiered: match (&options.tiered, memory) {
+                (Some(dir), Some(memory)) => Some(library::Tiered {
+                    dir: dir.clone(),
+                    memory,
+                }),
+                (Some(_), None) => return Err(crate::common::CliError::input(
+                    "--tiered needs --max-memory SIZE (alias --memory): the RAM the run may use",
+                )),
+                (None, _) => None,
+            },
+        };
     let bar = LateBar::new(plan.n as u64 + 1, &rules.to_string());
     let tick = |k: usize| bar.tick(k as u64);
     let search = |d: &PeriodDetector| bar.search(d);

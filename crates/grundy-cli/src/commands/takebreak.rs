@@ -74,8 +74,14 @@ pub struct TakebreakArgs {
     /// default the values beyond the certificate are read from the period it proves)
     #[arg(long, conflicts_with = "until_period")]
     pub no_extend: bool,
-    /// Memory the sequence may use, e.g. 800M or 4G [default: 90% of the available memory]
-    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
+    /// Memory the sequence may use, e.g. 800M or 4G [default: 90% of the available memory].
+    /// With --tiered: the bound on the process's RAM (required)
+    #[arg(
+        long,
+        visible_alias = "memory",
+        value_name = "SIZE",
+        allow_hyphen_values = true
+    )]
     pub max_memory: Option<String>,
     /// Analyse the position made of these heaps (e.g. 5,7,9): value, outcome, winning moves
     #[arg(long, value_name = "LIST", allow_hyphen_values = true,
@@ -155,6 +161,10 @@ pub struct SequenceReport {
     /// these as the rare values).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rare_common: Option<RareCommonSplit>,
+    /// With `--tiered`: what the run did with its memory (values kept at each end, releases of
+    /// the middle, page faults during the run, peak resident set, where it resumed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiered: Option<grundy::takebreak::tiered::TieredStats>,
 }
 
 #[derive(Serialize)]
@@ -196,6 +206,18 @@ fn max_memory(args: &TakebreakArgs) -> CliResult<Option<u64>> {
 /// The plan of a sequence run ([`grundy_runs::sequence::plan`]) from the arguments.
 fn plan(args: &TakebreakArgs, rules: &Rules, n: usize, sparse: bool) -> CliResult<Plan> {
     let max_memory = max_memory(args)?;
+    if args.run.tiered.is_some() {
+        // the values go to the store's file: RAM does not bound how many (the disk does, and
+        // is checked when the store opens)
+        let finish = if args.until_period {
+            Finish::AtCertificate
+        } else if args.no_extend {
+            Finish::ComputeAll
+        } else {
+            Finish::Extend
+        };
+        return Ok(Plan::new(n, finish));
+    }
     let request = sequence::Request {
         until_period: args.until_period,
         no_extend: args.no_extend,
@@ -254,7 +276,7 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     }
     let plan = plan(&args, &rules, n, engine.is_sparse())?;
     let started = std::time::Instant::now();
-    let done = super::runs::run_long(&rules, plan, &args.run, engine)?;
+    let done = super::runs::run_long(&rules, plan, &args.run, engine, max_memory(&args)?)?;
     let seconds = started.elapsed().as_secs_f64();
     let engine = (done.engine.name(), done.engine.threads_used());
     let limit = if args.until_period {
@@ -273,19 +295,21 @@ pub fn run(args: TakebreakArgs, json: bool) -> CliResult {
     } else {
         None
     };
-    report_sequence(&args, &rules, &done.computation, engine, limit, json)
+    report_sequence(&args, &rules, &done, engine, limit, json)
 }
 
 /// Report a computed sequence (and draw it if asked).
 pub fn report_sequence(
     args: &TakebreakArgs,
     rules: &Rules,
-    computation: &Computation,
+    done: &grundy_runs::run::Finished,
     engine: (&'static str, usize),
     limit: Option<sequence::LimitReport>,
     json: bool,
 ) -> CliResult {
+    let computation = &done.computation;
     let mut report = sequence_report(rules, computation, engine, args.print);
+    report.tiered = done.tiered.clone();
     report.until_period_limit = limit;
     if args.rare_classes {
         let code = rules.code().ok_or_else(|| {
@@ -330,6 +354,7 @@ pub fn sequence_report(
         until_period_limit: None,
         files: Vec::new(),
         rare_common: None,
+        tiered: None,
     }
 }
 
@@ -653,6 +678,7 @@ fn run_general(args: &TakebreakArgs, notation: &Notation, json: bool) -> CliResu
         files: Vec::new(),
         values: args.print.then_some(s.values),
         rare_common: None,
+        tiered: None,
     };
     emit(json, &report, || human_sequence(&report, false))
 }

@@ -326,7 +326,7 @@ impl CompactEngine for AutoEngine {
     /// trials go value by value as in [`Self::next_value`].
     fn next_values_in<V: Value>(
         &mut self,
-        values: &mut Vec<V>,
+        values: &mut crate::takebreak::values::Buf<V>,
         count: usize,
     ) -> Result<Option<u16>, Error> {
         let end = values.len() + count;

@@ -50,7 +50,7 @@ use super::driver::{drive, Computation, Ended, Plan, Step};
 use super::engine::SequenceEngine;
 use super::period::PeriodDetector;
 use super::rules::Rules;
-use super::values::ValuesRef;
+use super::values::{Value, ValuesRef};
 use crate::Error;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};
@@ -161,7 +161,7 @@ impl Lock {
     }
 }
 
-fn header(identity: &Identity, count: usize) -> Vec<u8> {
+pub(crate) fn header(identity: &Identity, count: usize) -> Vec<u8> {
     let mut h = Vec::with_capacity(64 + identity.code.len());
     h.extend_from_slice(MAGIC);
     h.extend_from_slice(&FORMAT.to_le_bytes());
@@ -403,8 +403,14 @@ const SAMPLE_WORK: u64 = 1 << 27;
 ///   the others (at most [`SAMPLED`]) must each be the mex of their options' values as the
 ///   checkpoint gives them.
 pub fn check_values(rules: &Rules, values: &[u16]) -> Result<(), String> {
+    check_values_of(rules, values)
+}
+
+/// [`check_values`] on a store of either width (a tiered run's mapped file,
+/// [`super::tiered`]).
+pub fn check_values_of<V: Value>(rules: &Rules, values: &[V]) -> Result<(), String> {
     let mut max = 0u16;
-    for (n, &v) in values.iter().enumerate() {
+    for (n, v) in values.iter().map(|v| v.get()).enumerate() {
         let bound = 1u32 << (16 - max.leading_zeros());
         if u32::from(v) > bound {
             return Err(format!(
@@ -416,7 +422,7 @@ pub fn check_values(rules: &Rules, values: &[u16]) -> Result<(), String> {
     let prefix = values.len().min(VERIFIED_PREFIX);
     let mut naive = super::Naive::new(rules.clone());
     let mut g = Vec::with_capacity(prefix);
-    for (n, &v) in values[..prefix].iter().enumerate() {
+    for (n, v) in values[..prefix].iter().map(|v| v.get()).enumerate() {
         // An engine that cannot go on (a value past u16) checks nothing further.
         let Ok(want) = naive.next_value(&g) else {
             break;
@@ -454,10 +460,10 @@ pub fn check_values(rules: &Rules, values: &[u16]) -> Result<(), String> {
     let mut seen = vec![0u64; (1usize << (16 - max.leading_zeros())) / 64 + 1];
     for n in picks {
         let want = mex_from(rules, &values[..n], &mut seen);
-        if u32::from(values[n]) != want {
+        if u32::from(values[n].get()) != want {
             return Err(format!(
                 "G({n}) is {}, but its options' values in the file give {want}",
-                values[n]
+                values[n].get()
             ));
         }
     }
@@ -467,7 +473,7 @@ pub fn check_values(rules: &Rules, values: &[u16]) -> Result<(), String> {
 /// G(n) for `n = g.len()` as the mex of its options' values read from `g` (rules whose moves
 /// leave at most two heaps), `seen` a bit set wide enough for every nim-sum of two values of
 /// `g`, plus one word.
-fn mex_from(rules: &Rules, g: &[u16], seen: &mut [u64]) -> u32 {
+fn mex_from<V: Value>(rules: &Rules, g: &[V], seen: &mut [u64]) -> u32 {
     let n = g.len();
     seen.fill(0);
     let mut mark = |v: u16| seen[usize::from(v) / 64] |= 1 << (v % 64);
@@ -481,19 +487,19 @@ fn mex_from(rules: &Rules, g: &[u16], seen: &mut [u64]) -> u32 {
                     mark(0);
                 }
                 if c.allows(k, 1) && k < n {
-                    mark(g[n - k]);
+                    mark(g[n - k].get());
                 }
                 if c.allows(k, 2) && n >= k + 2 {
                     let r = n - k;
                     for a in 1..=r / 2 {
-                        mark(g[a] ^ g[r - a]);
+                        mark(g[a].xor(g[r - a]));
                     }
                 }
             }
         }
         Rules::GrundysGame => {
             for a in 1..n.div_ceil(2) {
-                mark(g[a] ^ g[n - a]);
+                mark(g[a].xor(g[n - a]));
             }
         }
     }

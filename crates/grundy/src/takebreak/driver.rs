@@ -253,9 +253,22 @@ pub(crate) fn drive(
     values: Vec<u16>,
     plan: Plan,
     engine: &mut dyn SequenceEngine,
+    hook: impl FnMut(ValuesRef<'_>, &PeriodDetector) -> Result<Step, Error>,
+) -> Result<Ended, Error> {
+    let values = Values::from_u16(values, engine.compact());
+    drive_values(rules, values, plan, engine, hook)
+}
+
+/// [`drive`] on a store given as it is (a tiered run's mapped file, [`super::tiered`]): the
+/// engine appends to it, and a mapped store is given room (its file grown) before each call
+/// of the engine, so that a full disk is an error here rather than inside an engine.
+pub(crate) fn drive_values(
+    rules: &Rules,
+    mut values: Values,
+    plan: Plan,
+    engine: &mut dyn SequenceEngine,
     mut hook: impl FnMut(ValuesRef<'_>, &PeriodDetector) -> Result<Step, Error>,
 ) -> Result<Ended, Error> {
-    let mut values = Values::from_u16(values, engine.compact());
     let n = plan.n;
     let target = n
         .checked_add(1)
@@ -263,13 +276,24 @@ pub(crate) fn drive(
     let stop_at_certificate = plan.finish != Finish::ComputeAll;
     let mut detector = PeriodDetector::for_rules(rules);
     let known = values.len().min(target);
-    if let Some(k) = feed(
-        &mut detector,
-        values.as_ref(),
-        0,
-        known,
-        stop_at_certificate,
-    ) {
+    // a block at a time, giving a mapped store's pages back as it goes (see `summarise`)
+    let mut certified = None;
+    const BLOCK: usize = 1 << 20;
+    for start in (0..known).step_by(BLOCK) {
+        let end = (start + BLOCK).min(known);
+        certified = feed(
+            &mut detector,
+            values.as_ref(),
+            start,
+            end,
+            stop_at_certificate,
+        );
+        if certified.is_some() {
+            break;
+        }
+        values.release(start, end);
+    }
+    if let Some(k) = certified {
         values.truncate(k + 1);
         return Ok(Ended::Finished(summarise(
             values,
@@ -279,7 +303,7 @@ pub(crate) fn drive(
         )));
     }
     values.truncate(target);
-    if plan.finish == Finish::ComputeAll && target <= plan.max_values {
+    if plan.finish == Finish::ComputeAll && target <= plan.max_values && !values.is_mapped() {
         values.reserve_exact(target - values.len());
     }
     let mut batch = PROGRESS_EVERY;
@@ -295,6 +319,7 @@ pub(crate) fn drive(
         let chunk = if batches { batch_chunk(from, batch) } else { 1 };
         let count = chunk.min(target - from).min(plan.max_values - from);
         let started = batches.then(std::time::Instant::now);
+        values.try_reserve_room(count)?;
         engine.next_values(&mut values, count)?;
         if let Some(started) = started {
             let took = started.elapsed();
@@ -375,11 +400,21 @@ pub(crate) fn summarise(
         Finish::Extend if period.is_some_and(|p| p.certified) => n,
         _ => values.len() - 1,
     };
-    let max_value = values.iter().max().unwrap_or(0);
-    let mut value_counts = vec![0u64; max_value as usize + 1];
-    for v in values.iter() {
-        value_counts[v as usize] += 1;
+    // one pass, a block at a time: a mapped store (tiered) gives each block's pages back as
+    // it goes, so that the pass does not map the whole file into the process
+    let mut value_counts = vec![0u64; 1];
+    const BLOCK: usize = 1 << 20;
+    for start in (0..values.len()).step_by(BLOCK) {
+        let end = (start + BLOCK).min(values.len());
+        for v in values.as_ref().slice(start..end).iter() {
+            if v as usize >= value_counts.len() {
+                value_counts.resize(v as usize + 1, 0);
+            }
+            value_counts[v as usize] += 1;
+        }
+        values.release(start, end);
     }
+    let max_value = (value_counts.len() - 1) as u16;
     let extra = (last + 1 - values.len()) as u64;
     if let (Some(p), true) = (period, extra > 0) {
         // `extra` values continue the period from the phase where the computed ones end

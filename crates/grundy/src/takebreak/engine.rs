@@ -30,7 +30,7 @@ pub trait SequenceEngine {
     /// byte store is widened first: an engine that reads bytes says so with
     /// [`Self::compact`]).
     fn next_values(&mut self, values: &mut Values, count: usize) -> Result<(), crate::Error> {
-        let values = values.widen();
+        let values = values.try_widen()?;
         for _ in 0..count {
             let v = self.next_value(values)?;
             values.push(v);
@@ -67,7 +67,7 @@ pub(crate) trait CompactEngine {
     /// is). A value past `u16` is an error, as for [`SequenceEngine::next_value`].
     fn next_values_in<V: Value>(
         &mut self,
-        values: &mut Vec<V>,
+        values: &mut crate::takebreak::values::Buf<V>,
         count: usize,
     ) -> Result<Option<u16>, Error>;
 }
@@ -83,10 +83,10 @@ pub(crate) fn next_values_of<E: CompactEngine>(
     if let Values::U8(bytes) = values {
         match engine.next_values_in(bytes, count)? {
             None => return Ok(()),
-            Some(v) => values.push(v), // widens the store
+            Some(v) => values.try_widen()?.push(v),
         }
     }
-    let wide = values.widen();
+    let wide = values.try_widen()?;
     if wide.len() < end {
         let left = end - wide.len();
         if let Some(v) = engine.next_values_in(wide, left)? {

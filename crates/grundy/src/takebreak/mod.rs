@@ -32,6 +32,8 @@ pub mod driver;
 pub mod engine;
 pub mod game;
 pub mod general;
+#[cfg(unix)]
+pub mod mapped;
 pub mod naive;
 pub mod notation;
 pub mod period;
@@ -39,6 +41,8 @@ pub mod position;
 pub mod powers;
 pub mod rules;
 pub mod sparse;
+#[cfg(unix)]
+pub mod tiered;
 pub mod transform;
 pub mod values;
 

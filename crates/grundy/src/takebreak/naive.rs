@@ -399,7 +399,7 @@ impl SequenceEngine for Naive {
 impl CompactEngine for Naive {
     fn next_values_in<V: Value>(
         &mut self,
-        values: &mut Vec<V>,
+        values: &mut crate::takebreak::values::Buf<V>,
         count: usize,
     ) -> Result<Option<u16>, Error> {
         for _ in 0..count {

@@ -12,6 +12,9 @@
 //! The values themselves are the same either way: the engines read them through [`Value`],
 //! whose `get` widens a byte to `u16` (the kernels widen 16 or 32 bytes per vector load).
 //!
+//! Either width lives in a [`Buf`]: a `Vec` in memory, or (tiered storage, `--tiered`) a file
+//! mapped into memory ([`super::mapped`], [`super::tiered`]); the engines see a slice either way.
+//!
 //! Not built (a design, see the `sparse` module docs): a one-byte store for values below 512
 //! whose common values have odd parity under the engine's mask (Officers), rebuilding bit 8.
 //!
@@ -75,18 +78,170 @@ impl Value for u16 {
     }
 }
 
+/// The growable array the values live in: an ordinary vector, or (tiered storage, issue 25) a
+/// file mapped into memory ([`super::mapped::MappedVec`]), whose middle the kernel reads back
+/// from the page cache or the disk when an engine looks at it. The engines see a slice either
+/// way (`Deref<Target = [V]>`), and append with [`Buf::push`] or, in the two-thread pipeline,
+/// with [`Buf::reserve`], [`Buf::as_mut_ptr`] and [`Buf::set_len`] as on a `Vec`.
+#[derive(Debug)]
+pub enum Buf<V: Value> {
+    /// In memory.
+    Heap(Vec<V>),
+    /// In a file mapped into memory.
+    #[cfg(unix)]
+    Mapped(super::mapped::MappedVec<V>),
+}
+
+impl<V: Value> Buf<V> {
+    /// How many values.
+    #[inline]
+    pub fn len(&self) -> usize {
+        match self {
+            Buf::Heap(v) => v.len(),
+            #[cfg(unix)]
+            Buf::Mapped(m) => m.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Append `value`.
+    #[inline]
+    pub fn push(&mut self, value: V) {
+        match self {
+            Buf::Heap(v) => v.push(value),
+            #[cfg(unix)]
+            Buf::Mapped(m) => m.push(value),
+        }
+    }
+
+    /// Keep the first `len` values.
+    pub fn truncate(&mut self, len: usize) {
+        match self {
+            Buf::Heap(v) => v.truncate(len),
+            #[cfg(unix)]
+            Buf::Mapped(m) => m.truncate(len),
+        }
+    }
+
+    /// Room for `more` values beyond `len()` (written through [`Self::as_mut_ptr`]).
+    pub fn reserve(&mut self, more: usize) {
+        match self {
+            Buf::Heap(v) => v.reserve(more),
+            #[cfg(unix)]
+            Buf::Mapped(m) => m.reserve(more),
+        }
+    }
+
+    /// Room for exactly `more` values beyond `len()` (a vector does not over-allocate).
+    pub fn reserve_exact(&mut self, more: usize) {
+        match self {
+            Buf::Heap(v) => v.reserve_exact(more),
+            #[cfg(unix)]
+            Buf::Mapped(m) => m.reserve(more),
+        }
+    }
+
+    /// Room for `more` values, or the reason there is none (a file that cannot grow). A vector
+    /// is left as it is (it grows as it is pushed to, as before).
+    pub fn try_reserve_room(&mut self, more: usize) -> Result<(), crate::Error> {
+        match self {
+            Buf::Heap(_) => Ok(()),
+            #[cfg(unix)]
+            Buf::Mapped(m) => m.try_reserve(more),
+        }
+    }
+
+    /// The start of the values (room reserved beyond `len()` may be written through it).
+    #[inline]
+    pub fn as_mut_ptr(&mut self) -> *mut V {
+        match self {
+            Buf::Heap(v) => v.as_mut_ptr(),
+            #[cfg(unix)]
+            Buf::Mapped(m) => m.as_mut_ptr(),
+        }
+    }
+
+    /// Set the length.
+    ///
+    /// # Safety
+    /// As [`Vec::set_len`]: `len` at most the room reserved, and every value below it written.
+    #[inline]
+    pub unsafe fn set_len(&mut self, len: usize) {
+        match self {
+            // SAFETY: the caller's promise
+            Buf::Heap(v) => unsafe { v.set_len(len) },
+            #[cfg(unix)]
+            // SAFETY: the caller's promise
+            Buf::Mapped(m) => unsafe { m.set_len(len) },
+        }
+    }
+
+    /// Whether the values are in a mapped file.
+    pub fn is_mapped(&self) -> bool {
+        !matches!(self, Buf::Heap(_))
+    }
+}
+
+impl<V: Value> std::ops::Deref for Buf<V> {
+    type Target = [V];
+    #[inline]
+    fn deref(&self) -> &[V] {
+        match self {
+            Buf::Heap(v) => v,
+            #[cfg(unix)]
+            Buf::Mapped(m) => m,
+        }
+    }
+}
+
+impl<V: Value> std::ops::DerefMut for Buf<V> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [V] {
+        match self {
+            Buf::Heap(v) => v,
+            #[cfg(unix)]
+            Buf::Mapped(m) => m,
+        }
+    }
+}
+
+/// A copy is always in memory (a mapped store is one run's; copying it reads the whole file).
+impl<V: Value> Clone for Buf<V> {
+    fn clone(&self) -> Self {
+        Buf::Heap(self.to_vec())
+    }
+}
+
+impl<V: Value> PartialEq for Buf<V> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<V: Value> Eq for Buf<V> {}
+
+impl<V: Value> From<Vec<V>> for Buf<V> {
+    fn from(v: Vec<V>) -> Self {
+        Buf::Heap(v)
+    }
+}
+
 /// G(0), G(1), ... in one byte each while every value is below 256, else in two.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Values {
     /// Every value is below 256.
-    U8(Vec<u8>),
+    U8(Buf<u8>),
     /// Any values.
-    U16(Vec<u16>),
+    U16(Buf<u16>),
 }
 
 impl Default for Values {
     fn default() -> Self {
-        Values::U16(Vec::new())
+        Values::U16(Buf::Heap(Vec::new()))
     }
 }
 
@@ -94,18 +249,18 @@ impl Values {
     /// An empty store: bytes when `compact`, else `u16`.
     pub fn new(compact: bool) -> Self {
         if compact {
-            Values::U8(Vec::new())
+            Values::U8(Buf::Heap(Vec::new()))
         } else {
-            Values::U16(Vec::new())
+            Values::U16(Buf::Heap(Vec::new()))
         }
     }
 
     /// `values` in bytes when `compact` and every value is below 256, else as they are.
     pub fn from_u16(values: Vec<u16>, compact: bool) -> Self {
         if compact && values.iter().all(|&v| v < 256) {
-            Values::U8(values.into_iter().map(|v| v as u8).collect())
+            Values::U8(Buf::Heap(values.into_iter().map(|v| v as u8).collect()))
         } else {
-            Values::U16(values)
+            Values::U16(Buf::Heap(values))
         }
     }
 
@@ -179,15 +334,67 @@ impl Values {
 
     /// Move the store to `u16` (one pass; nothing to do if it is already). The room reserved
     /// is kept.
-    pub fn widen(&mut self) -> &mut Vec<u16> {
+    ///
+    /// # Panics
+    /// If the store is a mapped file that cannot be widened (the disk is full): callers that
+    /// can say so use [`Self::try_widen`].
+    pub fn widen(&mut self) -> &mut Buf<u16> {
+        self.try_widen()
+            .unwrap_or_else(|e| panic!("cannot widen the values: {e}"))
+    }
+
+    /// Move the store to `u16` (one pass; nothing to do if it is already): a mapped store
+    /// writes a second file of two bytes per value ([`super::mapped::MappedVec::widen`]).
+    pub fn try_widen(&mut self) -> Result<&mut Buf<u16>, crate::Error> {
         if let Values::U8(bytes) = self {
-            let mut wide = Vec::with_capacity(bytes.capacity());
-            wide.extend(bytes.iter().map(|&b| b as u16));
+            let wide = match bytes {
+                Buf::Heap(bytes) => {
+                    let mut wide = Vec::with_capacity(bytes.capacity());
+                    wide.extend(bytes.iter().map(|&b| b as u16));
+                    Buf::Heap(wide)
+                }
+                #[cfg(unix)]
+                Buf::Mapped(m) => Buf::Mapped(m.widen()?),
+            };
             *self = Values::U16(wide);
         }
         match self {
-            Values::U16(v) => v,
+            Values::U16(v) => Ok(v),
             Values::U8(_) => unreachable!("widened just above"),
+        }
+    }
+
+    /// Room for `more` values beyond `len()`, or why there is none (see [`Buf::try_reserve_room`]).
+    pub fn try_reserve_room(&mut self, more: usize) -> Result<(), crate::Error> {
+        match self {
+            Values::U8(v) => v.try_reserve_room(more),
+            Values::U16(v) => v.try_reserve_room(more),
+        }
+    }
+
+    /// Give back the process's pages of values `from..to` of a mapped store (they are read
+    /// again from the page cache or the file when needed); nothing for a store in memory.
+    pub fn release(&self, from: usize, to: usize) {
+        match self {
+            #[cfg(unix)]
+            Values::U8(Buf::Mapped(m)) => {
+                m.release(from, to);
+            }
+            #[cfg(unix)]
+            Values::U16(Buf::Mapped(m)) => {
+                m.release(from, to);
+            }
+            _ => {
+                let _ = (from, to);
+            }
+        }
+    }
+
+    /// Whether the values are in a mapped file (tiered storage).
+    pub fn is_mapped(&self) -> bool {
+        match self {
+            Values::U8(v) => v.is_mapped(),
+            Values::U16(v) => v.is_mapped(),
         }
     }
 
@@ -204,15 +411,17 @@ impl Values {
     /// The values as `u16`, the store itself when it is `u16`.
     pub fn into_u16(self) -> Vec<u16> {
         match self {
-            Values::U8(v) => v.into_iter().map(u16::from).collect(),
-            Values::U16(v) => v,
+            Values::U8(v) => v.iter().map(|&b| u16::from(b)).collect(),
+            Values::U16(Buf::Heap(v)) => v,
+            #[cfg(unix)]
+            Values::U16(v) => v.to_vec(),
         }
     }
 }
 
 impl From<Vec<u16>> for Values {
     fn from(values: Vec<u16>) -> Self {
-        Values::U16(values)
+        Values::U16(Buf::Heap(values))
     }
 }
 

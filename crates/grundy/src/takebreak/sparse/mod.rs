@@ -172,17 +172,23 @@
 //! the split must also stay the mask split for the whole run (a re-chosen split that is not a
 //! parity class ends the mode: one more pass to `u16`). Officers stays at two bytes per value.
 //!
-//! # Designs not built yet (issue 25): tiered storage, long runs
+//! # Tiered storage (issue 25): built, in [`crate::takebreak::tiered`]
 //!
-//! *Tiered storage.* A heap `n` reads `G(i)` for the rare positions (a list), for `i` near `n`
-//! (the take moves, the split moves' first and last stretches) and, in the witness search, for
-//! stretches spread over `1..n/2` and their mirror `n/2..n`. So the middle is read, but in long
-//! sequential stretches: kept in a file and read through the page cache (memory-mapped, read
-//! only), with the first and last `M` values in RAM, a search that leaves the RAM tiers reads
-//! the file — correct whatever it reads, only slower, and the slow reads are counted and
-//! reported. The run state (split, rare positions, counts, `n`) is a small file written with
-//! each checkpoint; the values file is appended to and flushed, so resuming costs reading the
-//! state and mapping the file.
+//! A heap `n` reads `G(i)` for the rare positions (a list), for `i` near `n` (the take moves,
+//! the split moves' first and last stretches) and, in the witness search, for stretches spread
+//! over `1..n/2` and their mirror `n/2..n`; a rare value's proof scans every split. So the
+//! middle is read, and this engine is not told where the values live: it reads them through
+//! the same slice `g: &[V]`, which in a tiered run is a shared mapping of the values file
+//! ([`crate::takebreak::mapped`]). A read of a value that is not resident is a page fault the
+//! kernel serves from the page cache or the disk — correct whatever is read, only slower — and
+//! a thread of the store drops the middle's pages from the process when its resident set
+//! passes the bound, keeping the first and last `M` values. The file is the checkpoint: its
+//! state (count, width, a CRC per 2^20 values) is written atomically at each tick, so
+//! resuming maps the file and checks it instead of rewriting it. How often the middle was read
+//! is reported (page faults during the run), not assumed. Measured in `docs/performance.md`
+//! ("Tiered storage").
+//!
+//! # Not built yet (issue 25): long runs
 //!
 //! *Long runs.* A log line every few minutes from the driver's progress callback (rate, `n`,
 //! ETA, rare positions and largest value so far, disk used), checkpoints every minute (so
@@ -782,7 +788,7 @@ impl SequenceEngine for RareCommon {
 impl CompactEngine for RareCommon {
     fn next_values_in<V: Value>(
         &mut self,
-        values: &mut Vec<V>,
+        values: &mut crate::takebreak::values::Buf<V>,
         count: usize,
     ) -> Result<Option<u16>, Error> {
         let end = values.len() + count;

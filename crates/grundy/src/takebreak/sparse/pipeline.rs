@@ -653,7 +653,7 @@ impl RareCommon {
     /// there, every value before it proved and appended).
     pub(super) fn pipeline<V: Value>(
         &mut self,
-        values: &mut Vec<V>,
+        values: &mut crate::takebreak::values::Buf<V>,
         end: usize,
     ) -> Result<Option<u16>, Error> {
         let base = values.len();

@@ -46,7 +46,7 @@ fn piped_on(
     let mut engine = RareCommon::with_policy(code, policy.clone(), tuning).unwrap();
     engine.set_threads(threads);
     // a u16 store (the byte store has its own tests: `compact_tests`)
-    let mut g = crate::takebreak::Values::U16(Vec::new());
+    let mut g = crate::takebreak::Values::U16(Vec::new().into());
     while g.len() <= n {
         let count = chunk.min(n + 1 - g.len());
         engine.next_values(&mut g, count).unwrap();
