@@ -814,4 +814,6 @@ impl CompactEngine for RareCommon {
 #[cfg(test)]
 mod compact_tests;
 #[cfg(test)]
+mod replay_tests;
+#[cfg(test)]
 mod tests;
