@@ -21,6 +21,8 @@
 //! frequent common values, a list of at most `n / 16` or `n / 8` positions (a witness there
 //! only if a part has such a value, else the contiguous scan goes on).
 
+#![allow(clippy::needless_range_loop)] // the loops follow the engine's cursors
+
 use super::wide::Candidate;
 use super::{Mode, RareCommon};
 

@@ -304,6 +304,84 @@ fn collect_listed_any<V: Value>(
     }
 }
 
+/// The witness search's last values with the index's bit `j`, from its list (see
+/// [`BitIndex`]): four stretches per split move in growing chunks, as the contiguous scan,
+/// until every wanted value with bit `j` is found or the list ends. Takes what it finds out of
+/// `set` (and, with a `carry`, puts what the first split move finds in it); returns how many.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn index_tail<V: Value>(
+    list: &BitIndex,
+    j: u32,
+    set: &mut WantedBits<'_>,
+    g: &[V],
+    moves: &OctalMoves,
+    n: usize,
+    collected: &mut Vec<u16>,
+    mut carry: Option<&mut [u32; HUGE_SET / 32]>,
+    stats: &mut SparseStats,
+) -> usize {
+    let mut with_bit = wanted_with_bit(&set.bits[..set.width / 32], j);
+    let mut taken = 0usize;
+    let mut spans: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for (s, m) in moves.split_heaps(n).enumerate() {
+        if m < 2 {
+            continue;
+        }
+        let len = list.positions.partition_point(|&p| (p as usize) < m);
+        for k in 0..SEGMENTS {
+            spans.push((s, m, k * len / SEGMENTS, (k + 1) * len / SEGMENTS));
+        }
+    }
+    let mut step = SEGMENT_CHUNK;
+    loop {
+        let mut moved = false;
+        for span in spans.iter_mut() {
+            let (s, m, lo, end) = *span;
+            if lo >= end {
+                continue;
+            }
+            let hi = (lo + step).min(end);
+            span.2 = hi;
+            moved = true;
+            collected.clear();
+            if !collect_listed_any(
+                set.width,
+                set.bits,
+                g,
+                m,
+                &list.positions[lo..hi],
+                &list.values[lo..hi],
+                collected,
+            ) {
+                return taken; // no such kernel here: the contiguous scan does it all
+            }
+            stats.indexed_positions += (hi - lo) as u64;
+            let mut removed = 0u32;
+            for &x in collected.iter() {
+                let (w, bit) = (x as usize >> 5, 1u32 << (x & 31));
+                let word = set.bits[w];
+                let hit = (word & bit != 0) as u32;
+                removed += hit;
+                with_bit -= hit * (x as u32 >> j & 1);
+                if let (Some(carry), 0) = (carry.as_mut(), s) {
+                    carry[w] |= word & bit;
+                }
+                set.bits[w] = word & !bit;
+            }
+            set.left -= removed;
+            taken += removed as usize;
+            if with_bit == 0 || set.left == 0 {
+                return taken;
+            }
+        }
+        if !moved {
+            return taken;
+        }
+        step = (step * 2).min(1 << 14);
+    }
+}
+
 /// What the witness search of one heap starts from: the options found so far (`found`, bit
 /// `x`), the candidate `free` and the largest value below it that still needs a witness.
 #[derive(Clone, Copy)]
@@ -1038,83 +1116,32 @@ impl Witness {
                     if lo >= state.ends[c] {
                         continue;
                     }
-                    if let (Some((list, j)), Some(set), true, false) =
-                        (index, small.as_mut(), batched, index_done)
-                    {
-                        if remaining <= INDEX_TAIL {
-                            let words = set.width / 32;
-                            let mut with_bit = wanted_with_bit(&set.bits[..words], j);
-                            if with_bit > 0 {
-                                // The last values: those with the index's bit from its list (see
-                                // `BitIndex`), four stretches per split move in growing chunks as
-                                // the contiguous scan; the others are left to it.
-                                index_done = true;
-                                let mut spans: Vec<(usize, usize, usize, usize)> = Vec::new();
-                                for (s, m) in moves.split_heaps(n).enumerate() {
-                                    if m < 2 {
-                                        continue;
-                                    }
-                                    let len = list.positions.partition_point(|&p| (p as usize) < m);
-                                    for k in 0..SEGMENTS {
-                                        spans.push((
-                                            s,
-                                            m,
-                                            k * len / SEGMENTS,
-                                            (k + 1) * len / SEGMENTS,
-                                        ));
-                                    }
-                                }
-                                let mut step = SEGMENT_CHUNK;
-                                'index: loop {
-                                    let mut moved = false;
-                                    for span in spans.iter_mut() {
-                                        let (s, m, lo, end) = *span;
-                                        if lo >= end {
-                                            continue;
-                                        }
-                                        let hi = (lo + step).min(end);
-                                        span.2 = hi;
-                                        moved = true;
-                                        state.collected.clear();
-                                        if !collect_listed_any(
-                                            set.width,
-                                            set.bits,
-                                            g,
-                                            m,
-                                            &list.positions[lo..hi],
-                                            &list.values[lo..hi],
-                                            &mut state.collected,
-                                        ) {
-                                            break 'index;
-                                        }
-                                        stats.indexed_positions += (hi - lo) as u64;
-                                        let carry = &mut state.next_carry.bits;
-                                        let mut removed = 0u32;
-                                        for &x in &state.collected {
-                                            let (w, bit) = (x as usize >> 5, 1u32 << (x & 31));
-                                            let word = set.bits[w];
-                                            let hit = (word & bit != 0) as u32;
-                                            removed += hit;
-                                            with_bit -= hit * (x as u32 >> j & 1);
-                                            if carries && s == 0 {
-                                                carry[w] |= word & bit;
-                                            }
-                                            set.bits[w] = word & !bit;
-                                        }
-                                        set.left -= removed;
-                                        remaining -= removed as usize;
-                                        if remaining == 0 {
-                                            break 'search;
-                                        }
-                                        if with_bit == 0 {
-                                            break 'index;
-                                        }
-                                    }
-                                    if !moved {
-                                        break;
-                                    }
-                                    step = (step * 2).min(1 << 14);
-                                }
+                    if let (Some((list, j)), Some(set), true, false, true) = (
+                        index,
+                        small.as_mut(),
+                        batched,
+                        index_done,
+                        remaining <= INDEX_TAIL,
+                    ) {
+                        // once: the wanted set only shrinks, so with no value of bit `j`
+                        // now there is none later (0.146's tail rarely has its bit 10)
+                        index_done = true;
+                        if wanted_with_bit(&set.bits[..set.width / 32], j) > 0 {
+                            // (out of line: the hot loop below stays as it was for the games
+                            // without an index)
+                            remaining -= index_tail(
+                                list,
+                                j,
+                                set,
+                                g,
+                                moves,
+                                n,
+                                &mut state.collected,
+                                carries.then_some(&mut *state.next_carry.bits),
+                                stats,
+                            );
+                            if remaining == 0 {
+                                break 'search;
                             }
                         }
                     }
