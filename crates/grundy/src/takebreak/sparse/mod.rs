@@ -161,7 +161,9 @@
 //! 6 bytes per listed position), scanned for the values with that bit once at most 16 values
 //! are left; the others stay with the contiguous scan, and a value the list does not find is
 //! proved by it as before. 0.206 to 2^20 (the list from about 2^19.2 on): 14,389 splits and
-//! 1,002 listed positions per heap instead of 22,354 splits. 0.143's values stay below 64 (the
+//! 1,002 listed positions per heap instead of 22,354 splits; user CPU 0.85 of main's to 2^22,
+//! 0.92 to 0.94 to 2^20 (`docs/performance.md`, session 11): the rare options and the
+//! contiguous scan before the tail remain. 0.143's values stay below 64 (the
 //! one-word path, whose search does not use the list) and its tail is split between bit 2 and
 //! the others: not built there.
 //!
