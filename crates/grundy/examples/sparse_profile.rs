@@ -76,10 +76,11 @@ fn main() {
     let s = engine.stats();
     let per = |x: u64| x as f64 / n as f64;
     println!(
-        "per value: rare options {:.1}, scanned options {:.1}; proved directly {:.3}, \
-         hinted {:.3}, exhaustive {:.5}; rebuilds {}, dense values {}",
+        "per value: rare options {:.1}, scanned options {:.1}, indexed positions {:.1}; \
+         proved directly {:.3}, hinted {:.3}, exhaustive {:.5}; rebuilds {}, dense values {}",
         per(s.rare_options),
         per(s.scanned_options),
+        per(s.indexed_positions),
         per(s.proved_directly),
         per(s.hinted),
         per(s.exhaustive_scans),

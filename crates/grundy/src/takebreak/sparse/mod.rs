@@ -134,6 +134,39 @@
 //! apart) — not built.
 
 //!
+//! # A witness index (issue 25, session 11): the last values from the positions of a rare bit
+//!
+//! A split `(a, m - a)` produces `w` only if, for every bit `j` of `w`, exactly one of `G(a)`,
+//! `G(m - a)` has bit `j`: a witness of `w` can be looked for among the positions `p` whose
+//! value has bit `j` (checking `G(m - p) = w ^ G(p)`), and every witness is there. Measured
+//! before building, with a replay on the real values (`replay_tests`: the wanted sets the
+//! candidate stage leaves, the search's order, 200 heaps from the second half of 2^20):
+//!
+//! | | splits per heap today | its last value's least frequent bit | K = 16 last values: splits + listed positions |
+//! |---|---|---|---|
+//! | 0.206 | 26,031 | bit 4 (2.0% of positions; 0.7% to 2^22) in 179 of 201 heaps | 5,340 + 2,526 (one bit indexed) |
+//! | 0.146 | 14,860 | bit 5 (32%) in 105, bit 9 (31.5%) in 30; bit 10 (5.5%) in 2 | 14,747 + 38 (bit 10 indexed) |
+//! | 0.143 | 26,196 (15,265 with hints) | bit 2 (4.9%) in 102 of 200 | 12,312 + 748 (bit 2 indexed) |
+//!
+//! A listed position costs more than a split: its partner `G(m - p)` is far from the last one's
+//! and is gathered (`replay_costs`: 0.11 to 0.13 ns per split of the contiguous kernel, 0.29 to
+//! 0.31 ns per listed position with one gather per 16 positions and the values kept in the
+//! list, 0.7 to 1.2 ns with both values and the wanted set gathered, 0.9 to 1.7 ns one at a
+//! time). So a list pays only for a bit that few positions have: on 0.146 the last values'
+//! bits are set at a third of the positions, and no list (nor a list of the positions of the
+//! least frequent values, which needs 2,200 to 9,300 positions for the last 1 to 32 values) beats
+//! the contiguous scan at 2.5 splits per position: **nothing to gain on 0.146 this way**. On
+//! 0.206 one bit carries the tail, and the list is built ([`wide`]'s `BitIndex`): the least
+//! frequent bit, kept when at most one position in 32 has it (re-chosen every 2^16 positions;
+//! 6 bytes per listed position), scanned for the values with that bit once at most 16 values
+//! are left; the others stay with the contiguous scan, and a value the list does not find is
+//! proved by it as before. 0.206 to 2^20 (the list from about 2^19.2 on): 14,389 splits and
+//! 1,002 listed positions per heap instead of 22,354 splits; user CPU 0.85 of main's to 2^22,
+//! 0.92 to 0.94 to 2^20 (`docs/performance.md`, session 11): the rare options and the
+//! contiguous scan before the tail remain. 0.143's values stay below 64 (the
+//! one-word path, whose search does not use the list) and its tail is split between bit 2 and
+//! the others: not built there.
+//!
 //! # Compact values (issue 25): one byte per value below 256
 //!
 //! The engine reads the values only through `g: &[V]`, generic over the store's element type
@@ -249,6 +282,9 @@ pub struct SparseStats {
     pub hinted: u64,
     /// Values that needed a scan of every option (the sparse mode's expensive case).
     pub exhaustive_scans: u64,
+    /// Listed positions the witness search looked at through its bit index (see `wide`'s
+    /// `BitIndex`), apart from `scanned_options`.
+    pub indexed_positions: u64,
     /// Times the split was re-chosen and the rare positions rebuilt.
     pub rebuilds: u64,
     /// Values computed in the dense mode.
@@ -295,6 +331,7 @@ impl SparseStats {
         self.proved_directly += other.proved_directly;
         self.hinted += other.hinted;
         self.exhaustive_scans += other.exhaustive_scans;
+        self.indexed_positions += other.indexed_positions;
         self.rebuilds += other.rebuilds;
         self.dense_values += other.dense_values;
         self.pipelined += other.pipelined;
@@ -396,6 +433,9 @@ impl OctalMoves {
             .map(move |&k| if k + 2 <= n { n - k } else { 0 })
     }
 }
+
+/// The bit index is re-chosen every this many positions (and at every review).
+const INDEX_REVIEW: usize = 1 << 16;
 
 /// How many past witnesses per value are kept as hints.
 const HINT_DEPTH: usize = 4;
@@ -502,6 +542,8 @@ pub struct RareCommon {
     rare_trigger: u64,
     word: word::WordState,
     wide: wide::WideState,
+    /// The positions whose value has a bit set that few values have (wide path, sparse mode).
+    index: wide::BitIndex,
     stats: SparseStats,
     /// Threads the wide path may use (2 or more: the pipeline of [`pipeline`], one lead and
     /// `threads - 1` verifiers).
@@ -551,6 +593,7 @@ impl RareCommon {
             rare_trigger: 0,
             word: word::WordState::default(),
             wide: wide::WideState::default(),
+            index: wide::BitIndex::default(),
             stats: SparseStats::default(),
             threads: 1,
             backoff: pipeline::Backoff::default(),
@@ -580,6 +623,7 @@ impl RareCommon {
         self.rare_trigger = self.tuning.min_rare_budget as u64;
         self.word = word::WordState::default();
         self.wide = wide::WideState::default();
+        self.index = wide::BitIndex::default();
     }
 
     /// The engine for `rules`, which must be an octal code.
@@ -667,8 +711,22 @@ impl RareCommon {
             self.seen += 1;
             if self.seen >= self.next_review || self.rare_count > self.rare_trigger {
                 self.review(&g[..self.seen]);
+            } else if self.seen % INDEX_REVIEW == 0 {
+                // a bit's share falls between the reviews (0.206's bit 4: 3.5% of the
+                // positions to 2^19, 2.0% to 2^20)
+                self.review_index(&g[..self.seen]);
             }
         }
+    }
+
+    /// Choose the witness search's bit index (see `wide::BitIndex`) for `g` (all absorbed).
+    fn review_index<V: Value>(&mut self, g: &[V]) {
+        let bit = if self.mode == Mode::Sparse && (self.span > 64 || self.tuning.force_wide) {
+            wide::BitIndex::choose(&self.counts, g.len())
+        } else {
+            None
+        };
+        self.index.set_bit(bit, g);
     }
 
     /// Record `G(i) = g[i]`.
@@ -688,6 +746,7 @@ impl RareCommon {
             self.split.try_add(&[key as u32]);
         }
         self.counts[key] += 1;
+        self.index.absorb(i, v);
         if !self.split.is_common(v, q) {
             self.rare_count += 1;
             if self.mode == Mode::Sparse {
@@ -740,6 +799,7 @@ impl RareCommon {
             self.rare_epoch += 1;
         }
         self.mode = mode;
+        self.review_index(g);
         self.next_review = len.saturating_mul(2).max(self.tuning.first_review);
         self.rare_trigger = (2 * self.rare_count).max(memory_budget.min(vectorised_budget));
     }
@@ -819,5 +879,7 @@ impl CompactEngine for RareCommon {
 
 #[cfg(test)]
 mod compact_tests;
+#[cfg(test)]
+mod replay_tests;
 #[cfg(test)]
 mod tests;

@@ -425,10 +425,12 @@ fn verify<V: Value>(
                 } => {
                     let found;
                     (found, words) = words.split_at(count);
+                    // (the bit index is the lead's: a verifier scans contiguously)
                     let open = Open {
                         found,
                         free: job.free,
                         last,
+                        index: None,
                     };
                     searcher.witness.search(moves, span, &mut stats, g, open)
                 }
@@ -915,6 +917,7 @@ impl RareCommon {
         self.stats.rollbacks += 1;
         self.stats.discarded += (lead.next.max(f + 1) - f - 1) as u64;
         self.seen = f;
+        self.index.truncate(f);
         // the maps prepared for later heaps hold options of the discarded values
         self.drop_map_block(f);
         self.drop_word_block();

@@ -179,6 +179,209 @@ impl Default for Witness {
     }
 }
 
+/// A list of the positions whose value has bit `bit` set, chosen when few positions have it
+/// (at most one in [`INDEX_SHARE`]), with their values: the witness search's last values.
+///
+/// Why: a split `(a, m - a)` produces `w` only if exactly one of `G(a)`, `G(m - a)` has each
+/// bit of `w`, so every witness of a wanted value with bit `bit` has one part in this list.
+/// When the coupon collector's last values (see the module docs of `sparse`) have that bit,
+/// scanning the list finds them in far fewer positions than the contiguous scan needs splits
+/// (0.206: bit 4, set at 2% of the positions to 2^20 and 0.7% to 2^22, is the least frequent
+/// bit of its last value in 179 of 201 heaps; `replay_tests`). A listed position costs about
+/// 2.5 splits (a gather of its partner), so the list is kept only for a rare bit and scanned
+/// only for the last few values. It is only a faster place to look: a value found there is a
+/// real option, and a value it does not find is left to the contiguous scan, which proves it
+/// as before.
+///
+/// Kept in step with the values the engine has absorbed (positions `1..seen`, ascending):
+/// appended to by `absorb`, rebuilt when a review chooses another bit, cut back by a rollback
+/// of the pipeline; used by the lead's and the serial searches only.
+#[derive(Clone, Debug, Default)]
+pub(super) struct BitIndex {
+    bit: Option<u32>,
+    positions: Vec<u32>,
+    values: Vec<u16>,
+}
+
+/// A bit is indexed when at most one position in this many has it: the list then costs at most
+/// 6 bytes per 32 positions (0.19 bytes per value), as the rare positions' own bound.
+const INDEX_SHARE: u64 = 32;
+
+/// The contiguous scan hands the values with the index's bit to the index once at most this
+/// many values are still wanted (0.206 to 2^20, replayed: 16 values left after about 4,900
+/// splits per heap, found in about 2,800 listed positions, against about 26,000 splits for
+/// the whole contiguous search).
+const INDEX_TAIL: usize = 16;
+
+impl BitIndex {
+    /// The least frequent bit of the values counted in `counts` (per key `2 v + parity`), if at
+    /// most one position of `len` in [`INDEX_SHARE`] has it.
+    pub(super) fn choose(counts: &[u64], len: usize) -> Option<u32> {
+        let mut per_bit = [0u64; 16];
+        for (key, &c) in counts.iter().enumerate() {
+            let v = key / 2;
+            for (j, b) in per_bit.iter_mut().enumerate() {
+                *b += c * (v >> j & 1) as u64;
+            }
+        }
+        let top = (counts.len() / 2)
+            .max(1)
+            .next_power_of_two()
+            .trailing_zeros() as usize;
+        (0..top.min(16))
+            .filter(|&j| per_bit[j] > 0)
+            .min_by_key(|&j| per_bit[j])
+            .filter(|&j| per_bit[j] * INDEX_SHARE <= len as u64)
+            .map(|j| j as u32)
+    }
+
+    /// Index bit `bit` (none: no index) over the positions `1..g.len()`.
+    pub(super) fn set_bit<V: Value>(&mut self, bit: Option<u32>, g: &[V]) {
+        if bit == self.bit {
+            return;
+        }
+        self.bit = bit;
+        self.positions = Vec::new();
+        self.values = Vec::new();
+        if bit.is_some() {
+            for (i, v) in g.iter().enumerate().skip(1) {
+                self.absorb(i, v.get());
+            }
+        }
+    }
+
+    /// Position `i` (the next one) has the value `v`.
+    #[inline]
+    pub(super) fn absorb(&mut self, i: usize, v: u16) {
+        if let Some(j) = self.bit {
+            if v >> j & 1 == 1 {
+                self.positions.push(i as u32);
+                self.values.push(v);
+            }
+        }
+    }
+
+    /// Forget the positions from `f` on (their values are being rewritten).
+    pub(super) fn truncate(&mut self, f: usize) {
+        let keep = self.positions.partition_point(|&p| (p as usize) < f);
+        self.positions.truncate(keep);
+        self.values.truncate(keep);
+    }
+}
+
+/// How many values of the wanted set `bits` (`width / 32` words) have bit `j`.
+fn wanted_with_bit(bits: &[u32], j: u32) -> u32 {
+    if j >= 5 {
+        bits.iter()
+            .enumerate()
+            .filter(|(w, _)| (w << 5) >> j & 1 == 1)
+            .map(|(_, b)| b.count_ones())
+            .sum()
+    } else {
+        let mask = (0..32u32)
+            .filter(|v| v >> j & 1 == 1)
+            .fold(0u32, |m, v| m | 1 << v);
+        bits.iter().map(|b| (b & mask).count_ones()).sum()
+    }
+}
+
+/// [`kernels::collect_listed_xors`] for a wanted set of `width` values (one of [`SET_WIDTHS`]).
+#[inline(always)]
+fn collect_listed_any<V: Value>(
+    width: usize,
+    bits: &[u32; HUGE_SET / 32],
+    g: &[V],
+    m: usize,
+    positions: &[u32],
+    values: &[u16],
+    out: &mut Vec<u16>,
+) -> bool {
+    match width {
+        512 => kernels::collect_listed_xors(g, m, positions, values, words_of::<16>(bits), out),
+        1024 => kernels::collect_listed_xors(g, m, positions, values, words_of::<32>(bits), out),
+        2048 => kernels::collect_listed_xors(g, m, positions, values, words_of::<64>(bits), out),
+        _ => kernels::collect_listed_xors(g, m, positions, values, words_of::<128>(bits), out),
+    }
+}
+
+/// The witness search's last values with the index's bit `j`, from its list (see
+/// [`BitIndex`]): four stretches per split move in growing chunks, as the contiguous scan,
+/// until every wanted value with bit `j` is found or the list ends. Takes what it finds out of
+/// `set` (and, with a `carry`, puts what the first split move finds in it); returns how many.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn index_tail<V: Value>(
+    list: &BitIndex,
+    j: u32,
+    set: &mut WantedBits<'_>,
+    g: &[V],
+    moves: &OctalMoves,
+    n: usize,
+    collected: &mut Vec<u16>,
+    mut carry: Option<&mut [u32; HUGE_SET / 32]>,
+    stats: &mut SparseStats,
+) -> usize {
+    let mut with_bit = wanted_with_bit(&set.bits[..set.width / 32], j);
+    let mut taken = 0usize;
+    let mut spans: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for (s, m) in moves.split_heaps(n).enumerate() {
+        if m < 2 {
+            continue;
+        }
+        let len = list.positions.partition_point(|&p| (p as usize) < m);
+        for k in 0..SEGMENTS {
+            spans.push((s, m, k * len / SEGMENTS, (k + 1) * len / SEGMENTS));
+        }
+    }
+    let mut step = SEGMENT_CHUNK;
+    loop {
+        let mut moved = false;
+        for span in spans.iter_mut() {
+            let (s, m, lo, end) = *span;
+            if lo >= end {
+                continue;
+            }
+            let hi = (lo + step).min(end);
+            span.2 = hi;
+            moved = true;
+            collected.clear();
+            if !collect_listed_any(
+                set.width,
+                set.bits,
+                g,
+                m,
+                &list.positions[lo..hi],
+                &list.values[lo..hi],
+                collected,
+            ) {
+                return taken; // no such kernel here: the contiguous scan does it all
+            }
+            stats.indexed_positions += (hi - lo) as u64;
+            let mut removed = 0u32;
+            for &x in collected.iter() {
+                let (w, bit) = (x as usize >> 5, 1u32 << (x & 31));
+                let word = set.bits[w];
+                let hit = (word & bit != 0) as u32;
+                removed += hit;
+                with_bit -= hit * (x as u32 >> j & 1);
+                if let (Some(carry), 0) = (carry.as_mut(), s) {
+                    carry[w] |= word & bit;
+                }
+                set.bits[w] = word & !bit;
+            }
+            set.left -= removed;
+            taken += removed as usize;
+            if with_bit == 0 || set.left == 0 {
+                return taken;
+            }
+        }
+        if !moved {
+            return taken;
+        }
+        step = (step * 2).min(1 << 14);
+    }
+}
+
 /// What the witness search of one heap starts from: the options found so far (`found`, bit
 /// `x`), the candidate `free` and the largest value below it that still needs a witness.
 #[derive(Clone, Copy)]
@@ -186,6 +389,9 @@ pub(super) struct Open<'a> {
     pub(super) found: &'a [u64],
     pub(super) free: usize,
     pub(super) last: usize,
+    /// The positions of a rare bit, where the search looks for its last values (none: the
+    /// contiguous scan only).
+    pub(super) index: Option<&'a BitIndex>,
 }
 
 /// The candidate stage's result for one heap.
@@ -514,6 +720,7 @@ impl RareCommon {
             found: &self.wide.found[..words],
             free,
             last,
+            index: Some(&self.index),
         };
         self.wide
             .witness
@@ -710,7 +917,15 @@ impl Witness {
         open: Open<'_>,
     ) -> usize {
         let n = g.len();
-        let Open { found, free, last } = open;
+        let Open {
+            found,
+            free,
+            last,
+            index,
+        } = open;
+        // the index, if it has a bit
+        let index = index.and_then(|x| x.bit.map(|j| (x, j)));
+        let mut index_done = false;
         let state = self;
         if state.hints.len() < free {
             state.hints.resize(free, [[0; HINT_DEPTH]; HINTED_MOVES]);
@@ -901,6 +1116,35 @@ impl Witness {
                     if lo >= state.ends[c] {
                         continue;
                     }
+                    if let (Some((list, j)), Some(set), true, false, true) = (
+                        index,
+                        small.as_mut(),
+                        batched,
+                        index_done,
+                        remaining <= INDEX_TAIL,
+                    ) {
+                        // once: the wanted set only shrinks, so with no value of bit `j`
+                        // now there is none later (0.146's tail rarely has its bit 10)
+                        index_done = true;
+                        if wanted_with_bit(&set.bits[..set.width / 32], j) > 0 {
+                            // (out of line: the hot loop below stays as it was for the games
+                            // without an index)
+                            remaining -= index_tail(
+                                list,
+                                j,
+                                set,
+                                g,
+                                moves,
+                                n,
+                                &mut state.collected,
+                                carries.then_some(&mut *state.next_carry.bits),
+                                stats,
+                            );
+                            if remaining == 0 {
+                                break 'search;
+                            }
+                        }
+                    }
                     let share = if carries && s > 0 { later_share } else { 1 };
                     let hi = (lo + (chunk / share).max(1)).min(state.ends[c]);
                     state.cursors[c] = hi;
@@ -1064,7 +1308,8 @@ mod tests {
     /// `free`. Random values (so many searches end with values never produced, and scan every
     /// split), runs of consecutive heaps searched by one state (0.146's moves 2 and 3: the
     /// witnesses of one heap's first move are carried to the next), with hints recorded (the
-    /// search taking each value at its split) and not (the batches of `BATCH` splits).
+    /// search taking each value at its split) and not (the batches of `BATCH` splits), and with
+    /// a bit index (its last values looked up among the positions of bit 3 or 6).
     #[test]
     fn searches_find_the_mex_of_every_split() {
         let code: crate::takebreak::Code = "0.146".parse().unwrap();
@@ -1079,7 +1324,15 @@ mod tests {
         let mut outcomes = [0usize; 2];
         for span in [512usize, 2048] {
             let g: Vec<u16> = (0..9000).map(|_| (next() % span as u64) as u16).collect();
-            for recording in [true, false] {
+            for (recording, bit) in [
+                (true, None),
+                (false, None),
+                (false, Some(3)),
+                (false, Some(6)),
+            ] {
+                // an index over every position of the values (the search reads below `m`)
+                let mut index = BitIndex::default();
+                index.set_bit(bit, &g);
                 let mut witness = Witness::default();
                 let mut stats = SparseStats::default();
                 for start in [2000usize, 4100, 8000] {
@@ -1114,12 +1367,22 @@ mod tests {
                             found: &found,
                             free,
                             last,
+                            index: Some(&index),
                         };
                         let got = witness.search(&moves, span, &mut stats, &g[..n], open);
-                        assert_eq!(got, expect, "span {span}, heap {n}, recording {recording}");
+                        assert_eq!(
+                            got, expect,
+                            "span {span}, heap {n}, recording {recording}, index {bit:?}"
+                        );
                         outcomes[(expect < free) as usize] += 1;
                     }
                 }
+                // the index was looked at whenever there was one
+                assert_eq!(
+                    stats.indexed_positions > 0,
+                    bit.is_some(),
+                    "span {span}, index {bit:?}"
+                );
             }
         }
         // both outcomes occur: every wanted value witnessed, and a value no split produces
