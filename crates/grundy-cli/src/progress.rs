@@ -48,6 +48,9 @@ struct State {
     len: u64,
     shown: bool,
     last_line: Instant,
+    /// The count at the first tick: a resumed run starts with the values it loaded, which were
+    /// not computed in this process and must not count in its rate or its ETA.
+    base: Option<u64>,
 }
 
 /// Progress of one piece of work (a sequence, a census, an exhaustive check). Safe to tick from
@@ -114,6 +117,7 @@ impl Progress {
                 len: len.unwrap_or(0),
                 shown: false,
                 last_line: start,
+                base: None,
             }),
         }
     }
@@ -157,6 +161,13 @@ impl Progress {
         let Ok(mut s) = self.state.lock() else {
             return;
         };
+        let first = s.base.is_none();
+        let base = *s.base.get_or_insert(done);
+        if first && !self.open_ended {
+            // The loaded part is where the bar starts, not work done in this process.
+            self.bar.set_position(done);
+            self.bar.reset_eta();
+        }
         if let Some(every) = self.plain {
             if s.last_line.elapsed().as_secs_f64() >= every.max(1e-3)
                 && elapsed >= SHOW_AFTER.min(Duration::from_secs_f64(every))
@@ -170,7 +181,7 @@ impl Progress {
                         s.detail
                     )
                 } else {
-                    plain_line(&s, self.unit, done, elapsed)
+                    plain_line(&s, self.unit, done, base, elapsed)
                 };
                 eprintln!("{line}");
             }
@@ -208,9 +219,10 @@ impl Drop for Progress {
 }
 
 /// One log line: `grundy: LABEL: DONE of LEN UNIT (P%), S s, RATE, eta T; DETAIL`.
-fn plain_line(s: &State, unit: &str, done: u64, elapsed: Duration) -> String {
+/// The rate and the ETA count only what was done since the first tick (`base`).
+fn plain_line(s: &State, unit: &str, done: u64, base: u64, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64().max(1e-9);
-    let rate = done as f64 / secs;
+    let rate = done.saturating_sub(base) as f64 / secs;
     let eta = if rate > 0.0 {
         duration_words(s.len.saturating_sub(done) as f64 / rate)
     } else {
@@ -247,5 +259,26 @@ mod tests {
         assert_eq!(duration_words(42.2), "42 s");
         assert_eq!(duration_words(185.0), "3 min 5 s");
         assert_eq!(duration_words(7800.0), "2 h 10 min");
+    }
+
+    #[test]
+    fn a_resumed_run_counts_only_what_it_computed_in_its_rate_and_eta() {
+        let s = State {
+            label: "0.146".into(),
+            detail: String::new(),
+            len: 2_000_000,
+            shown: false,
+            last_line: Instant::now(),
+            base: Some(1_000_000),
+        };
+        // 1,000,000 values loaded, 100,000 computed in 10 s: 10,000 values/s, 900,000 to go
+        // (without the base: 110,000 values/s and 8 s to go).
+        let line = plain_line(&s, "values", 1_100_000, 1_000_000, Duration::from_secs(10));
+        assert!(line.contains("0.010 M values/s"), "{line}");
+        assert!(line.contains("eta 1 min 30 s"), "{line}");
+        // A fresh run: everything counts.
+        let line = plain_line(&s, "values", 100_000, 0, Duration::from_secs(10));
+        assert!(line.contains("0.010 M values/s"), "{line}");
+        assert!(line.contains("eta 3 min 10 s"), "{line}");
     }
 }
