@@ -700,6 +700,8 @@ impl Store {
     }
 }
 
+/// How a run saves the values computed so far ([`Control::save`]).
+pub type Save<'a> = &'a mut dyn FnMut(ValuesRef<'_>) -> Result<(), Error>;
 /// What sees the values of a run as it goes ([`Control::values`]).
 pub type SeeValues<'a> = &'a mut dyn FnMut(ValuesRef<'_>) -> Result<(), Error>;
 
@@ -708,7 +710,7 @@ pub struct Control<'a> {
     /// Time between two saves.
     pub every: Duration,
     /// Save the values computed so far.
-    pub save: &'a mut dyn FnMut(ValuesRef<'_>) -> Result<(), Error>,
+    pub save: Save<'a>,
     /// Set (e.g. by a Ctrl-C handler) to save and stop.
     pub stop: &'a AtomicBool,
     /// Called now and then with the number of values computed.
@@ -743,50 +745,101 @@ pub fn run(
     engine: &mut dyn SequenceEngine,
     control: Control<'_>,
 ) -> Result<Outcome, Error> {
-    let mut last_save = Instant::now();
-    // What the last save took: the next one waits at least four times as long, so that saving
-    // never takes more than a fifth of a run, however short `every` is.
-    let mut last_cost = Duration::ZERO;
-    let mut see = control.values;
+    let (mut ticks, save) = Ticks::of(control);
     let ended = drive(rules, values, plan, engine, |values, detector| {
-        if let Some(s) = control.search {
-            s(detector);
-        }
-        if let Some(f) = see.as_mut() {
-            f(values)?;
-        }
-        if let Some(p) = control.progress {
-            p(values.len());
-        }
-        if control.stop.load(Ordering::Relaxed) {
-            (control.save)(values)?;
-            return Ok(Step::Stop);
-        }
-        if last_save.elapsed() >= control.every.max(last_cost * 4) {
-            let started = Instant::now();
-            (control.save)(values)?;
-            last_cost = started.elapsed();
-            last_save = Instant::now();
-        }
-        Ok(Step::Continue)
+        ticks.tick(values, detector, &mut *save)
     })?;
     match ended {
         Ended::Finished(computation) => {
-            if let Some(p) = control.progress {
-                p(computation.values.len());
-            }
-            if let Some(f) = see.as_mut() {
-                f(computation.values.as_ref())?;
-            }
+            ticks.end(computation.values.as_ref())?;
             Ok(Outcome::Finished(computation))
         }
         Ended::Stopped(values) => Ok(Outcome::Interrupted(values.len())),
         Ended::OverBudget(values) => {
             if !values.is_empty() {
-                (control.save)(values.as_ref())?;
+                save(values.as_ref())?;
             }
             Ok(Outcome::OverBudget(values.len()))
         }
+    }
+}
+
+/// What a resumable run does at each tick of the driver, shared by [`run`] and the tiered run
+/// ([`super::tiered::run`]), which differ only in how they save: show the tick to the
+/// [`Control`]'s hooks, then save and stop when asked to stop, or save when a save is due.
+pub(crate) struct Ticks<'a> {
+    every: Duration,
+    stop: &'a AtomicBool,
+    progress: Option<&'a dyn Fn(usize)>,
+    search: Option<&'a dyn Fn(&PeriodDetector)>,
+    see: Option<SeeValues<'a>>,
+    last_save: Instant,
+    /// What the last save took: the next one waits at least four times as long, so that saving
+    /// never takes more than a fifth of a run, however short `every` is.
+    last_cost: Duration,
+}
+
+impl<'a> Ticks<'a> {
+    /// The ticks of `control`, and its save.
+    pub(crate) fn of(control: Control<'a>) -> (Ticks<'a>, Save<'a>) {
+        let Control {
+            every,
+            save,
+            stop,
+            progress,
+            search,
+            values,
+        } = control;
+        let ticks = Ticks {
+            every,
+            stop,
+            progress,
+            search,
+            see: values,
+            last_save: Instant::now(),
+            last_cost: Duration::ZERO,
+        };
+        (ticks, save)
+    }
+
+    /// One tick with `values` computed so far, saved with `save` when due.
+    pub(crate) fn tick(
+        &mut self,
+        values: ValuesRef<'_>,
+        detector: &PeriodDetector,
+        save: &mut dyn FnMut(ValuesRef<'_>) -> Result<(), Error>,
+    ) -> Result<Step, Error> {
+        if let Some(s) = self.search {
+            s(detector);
+        }
+        if let Some(f) = self.see.as_mut() {
+            f(values)?;
+        }
+        if let Some(p) = self.progress {
+            p(values.len());
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            save(values)?;
+            return Ok(Step::Stop);
+        }
+        if self.last_save.elapsed() >= self.every.max(self.last_cost * 4) {
+            let started = Instant::now();
+            save(values)?;
+            self.last_cost = started.elapsed();
+            self.last_save = Instant::now();
+        }
+        Ok(Step::Continue)
+    }
+
+    /// The end of a finished run: the last progress and the last look at the values.
+    pub(crate) fn end(&mut self, values: ValuesRef<'_>) -> Result<(), Error> {
+        if let Some(p) = self.progress {
+            p(values.len());
+        }
+        if let Some(f) = self.see.as_mut() {
+            f(values)?;
+        }
+        Ok(())
     }
 }
 

@@ -47,8 +47,8 @@
 //! `values.u8`; the byte file is removed once a state naming the new one is on disk.
 
 use super::checkpoint::{check_values_of, write_atomically, CheckpointError, Identity, Lock};
-use super::checkpoint::{Control, Notice, Outcome};
-use super::driver::{drive_values, Ended, Plan, Step};
+use super::checkpoint::{Control, Notice, Outcome, Ticks};
+use super::driver::{drive_values, Ended, Plan};
 use super::engine::SequenceEngine;
 use super::mapped::{self, values_path, MappedVec, SharedView};
 use super::rules::Rules;
@@ -57,7 +57,7 @@ use crate::Error;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Values per CRC of the state file.
 pub const CRC_CHUNK: usize = 1 << 20;
@@ -633,31 +633,11 @@ pub fn run(
     engine: &mut dyn SequenceEngine,
     control: Control<'_>,
 ) -> Result<Outcome, Error> {
-    let mut last_save = Instant::now();
-    let mut last_cost = Duration::ZERO;
-    let mut see = control.values;
+    // `control.save` is not used: the store saves itself
+    let (mut ticks, _) = Ticks::of(control);
     let ended = drive_values(rules, values, plan, engine, |values, detector| {
         store.publish(values.len());
-        if let Some(s) = control.search {
-            s(detector);
-        }
-        if let Some(f) = see.as_mut() {
-            f(values)?;
-        }
-        if let Some(p) = control.progress {
-            p(values.len());
-        }
-        if control.stop.load(Ordering::Relaxed) {
-            store.save(values)?;
-            return Ok(Step::Stop);
-        }
-        if last_save.elapsed() >= control.every.max(last_cost * 4) {
-            let started = Instant::now();
-            store.save(values)?;
-            last_cost = started.elapsed();
-            last_save = Instant::now();
-        }
-        Ok(Step::Continue)
+        ticks.tick(values, detector, &mut |v| store.save(v))
     })?;
     match ended {
         Ended::Finished(mut computation) => {
@@ -667,12 +647,7 @@ pub fn run(
                 Values::U16(Buf::Mapped(m)) => m.trim()?,
                 _ => {}
             }
-            if let Some(p) = control.progress {
-                p(computation.values.len());
-            }
-            if let Some(f) = see.as_mut() {
-                f(computation.values.as_ref())?;
-            }
+            ticks.end(computation.values.as_ref())?;
             Ok(Outcome::Finished(computation))
         }
         Ended::Stopped(values) => Ok(Outcome::Interrupted(values.len())),
