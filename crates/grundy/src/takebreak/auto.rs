@@ -136,6 +136,10 @@ pub struct AutoEngine {
     trial: Option<Trial>,
     /// At the last review, the other engine's median time per value over the current one's.
     other_over_current: f64,
+    /// No trial of the naive engine from this heap size on (see [`Self::keep_reads_near`]).
+    naive_trials_until: usize,
+    /// The heap sizes where trials started, with the engine tried.
+    trials: Vec<(usize, Which)>,
 }
 
 impl std::fmt::Debug for AutoEngine {
@@ -159,6 +163,8 @@ impl AutoEngine {
             stretch_start: Instant::now(),
             trial: None,
             other_over_current: 1.0,
+            naive_trials_until: usize::MAX,
+            trials: Vec::new(),
         })
     }
 
@@ -183,6 +189,11 @@ impl AutoEngine {
     /// the values of short trials). The first entry is `(0, Sparse)`.
     pub fn switches(&self) -> &[(usize, Which)] {
         &self.switches
+    }
+
+    /// The heap sizes where the trials of the other engine started, with the engine tried.
+    pub fn trials(&self) -> &[(usize, Which)] {
+        &self.trials
     }
 
     /// The rare/common engine (its counters describe the values it has seen).
@@ -258,6 +269,17 @@ impl SequenceEngine for AutoEngine {
     fn batches(&self) -> bool {
         self.sparse.batches()
     }
+
+    /// No trial of the naive engine past heap `2 * resident`: a naive value at heap n reads
+    /// every value below n, so a trial there maps the whole of a tiered run's values file in a
+    /// few milliseconds (the run's RAM bound was passed by 3.6 times on 0.16 to 2^28 with
+    /// `--memory 64M`). The naive engine is not the faster one there on any game a tiered run
+    /// can reach: its time per value grows with n, and past a few million values it is hundreds
+    /// of times slower than the rare/common engine even where that one is at its worst. If it is
+    /// the current engine, it stays (its trials of the rare/common engine are kept).
+    fn keep_reads_near(&mut self, resident: usize) {
+        self.naive_trials_until = resident.saturating_mul(2);
+    }
 }
 
 impl AutoEngine {
@@ -265,10 +287,20 @@ impl AutoEngine {
     fn value_of<V: Value>(&mut self, g: &[V]) -> Result<u16, Error> {
         let n = g.len();
         let trial = match self.trial.take() {
-            None if n >= self.next_review => Some(Trial::Other {
-                times: Vec::new(),
-                budget: self.stretch_start.elapsed() / self.trial_share(),
-            }),
+            None if n >= self.next_review
+                && self.current == Which::Sparse
+                && n >= self.naive_trials_until =>
+            {
+                self.next_review = review_after(n);
+                None
+            }
+            None if n >= self.next_review => {
+                self.trials.push((n, self.current.other()));
+                Some(Trial::Other {
+                    times: Vec::new(),
+                    budget: self.stretch_start.elapsed() / self.trial_share(),
+                })
+            }
             t => t,
         };
         let Some(trial) = trial else {
@@ -397,6 +429,26 @@ mod tests {
                 "{code}: {engine:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_tiered_run_tries_the_naive_engine_only_while_the_values_fit_its_ends() {
+        let rules = Rules::parse("0.16").unwrap();
+        let n = 20_000;
+        let (_, free) = auto_sequence(&rules, n, 64);
+        assert!(free.trials().iter().any(|&(at, _)| at >= 1000), "{:?}", free.trials());
+        let mut engine = AutoEngine::for_rules(&rules)
+            .unwrap()
+            .with_first_review(64);
+        engine.keep_reads_near(500);
+        let c = compute(&rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
+        assert_eq!(c.values, sequence_of(&rules, n).unwrap());
+        assert!(!engine.trials().is_empty());
+        assert!(
+            engine.trials().iter().all(|&(at, _)| at < 1000),
+            "{:?}",
+            engine.trials()
+        );
     }
 
     #[test]

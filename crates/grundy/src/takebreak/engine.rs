@@ -49,6 +49,14 @@ pub trait SequenceEngine {
     fn batches(&self) -> bool {
         false
     }
+
+    /// A tiered run ([`super::tiered`]) keeps only the first and the last `resident` values in
+    /// RAM: an engine that has a choice avoids work whose every value reads the whole sequence
+    /// once the sequence is longer than both ends (the automatic engine stops trying the naive
+    /// engine, [`super::auto`]). The values never depend on it.
+    fn keep_reads_near(&mut self, resident: usize) {
+        let _ = resident;
+    }
 }
 
 /// The error an engine reports when G(n) would exceed `u16::MAX`.

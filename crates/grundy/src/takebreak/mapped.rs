@@ -43,9 +43,36 @@ pub fn page_size() -> usize {
 
 /// The process's resident set in bytes (`/proc/self/statm`), `None` where it cannot be read.
 pub fn resident_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * page_size() as u64)
+    ResidentProbe::open()?.bytes()
+}
+
+/// `/proc/self/statm` kept open, so that a look at the resident set is one `pread` (the
+/// tender looks every few hundred microseconds near its limit).
+#[derive(Debug)]
+pub struct ResidentProbe {
+    file: std::fs::File,
+    page: u64,
+}
+
+impl ResidentProbe {
+    /// `None` where the file cannot be opened (not Linux).
+    pub fn open() -> Option<ResidentProbe> {
+        let file = std::fs::File::open("/proc/self/statm").ok()?;
+        Some(ResidentProbe {
+            file,
+            page: page_size() as u64,
+        })
+    }
+
+    /// The resident set now, in bytes.
+    pub fn bytes(&mut self) -> Option<u64> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = [0u8; 128];
+        let len = self.file.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(&buf[..len]).ok()?;
+        let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+        Some(pages * self.page)
+    }
 }
 
 /// The process's peak resident set in bytes (`VmHWM` of `/proc/self/status`).
@@ -532,6 +559,26 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    #[test]
+    fn the_probe_kept_open_sees_the_resident_set_change() {
+        // a second read of the same open file must be a new look, not the first one's text:
+        // after 256 MB more are touched, the probe agrees with a fresh read of the file (other
+        // tests of this process run meanwhile, so both are read at once and compared)
+        let mut probe = ResidentProbe::open().expect("/proc/self/statm");
+        let before = probe.bytes().unwrap();
+        let mut block = vec![0u8; 256 << 20];
+        for i in (0..block.len()).step_by(4096) {
+            block[i] = 1;
+        }
+        let (during, fresh) = (probe.bytes().unwrap(), resident_bytes().unwrap());
+        assert!(
+            during.abs_diff(fresh) < 64 << 20,
+            "the probe says {during}, a fresh read {fresh} (first look {before})"
+        );
+        assert!(during > 256 << 20, "{during} with 256 MB touched");
+        assert_eq!(std::hint::black_box(&block)[4096], 1);
     }
 
     #[test]

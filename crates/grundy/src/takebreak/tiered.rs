@@ -157,11 +157,19 @@ impl Tender {
         let handle = std::thread::Builder::new()
             .name("grundy-tender".into())
             .spawn(move || {
+                let mut probe = mapped::ResidentProbe::open();
+                let mut near = false;
                 while !s.load(Ordering::Relaxed) {
-                    std::thread::sleep(period);
+                    // a quarter of the period once past three quarters of the limit: a fast
+                    // scan maps pages at ~10 MB per ms, and the limit's headroom is finite
+                    std::thread::sleep(if near { period / 4 } else { period });
+                    let rss = probe.as_mut().and_then(|p| p.bytes());
                     let over = match limit {
                         None => true,
-                        Some(l) => mapped::resident_bytes().is_some_and(|rss| rss > l),
+                        Some(l) => {
+                            near = rss.is_some_and(|rss| rss > l - l / 4);
+                            rss.is_some_and(|rss| rss > l)
+                        }
                     };
                     if over {
                         let v = view.lock().unwrap_or_else(|e| e.into_inner());
@@ -635,6 +643,7 @@ pub fn run(
 ) -> Result<Outcome, Error> {
     // `control.save` is not used: the store saves itself
     let (mut ticks, _) = Ticks::of(control);
+    engine.keep_reads_near(store.policy().keep);
     let ended = drive_values(rules, values, plan, engine, |values, detector| {
         store.publish(values.len());
         ticks.tick(values, detector, &mut |v| store.save(v))
