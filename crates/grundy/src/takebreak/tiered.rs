@@ -14,14 +14,19 @@
 //!
 //! # The RAM bound
 //! A thread of the store (the *tender*) looks at the process's resident set every
-//! [`TierPolicy::period`] and, when it is above [`TierPolicy::resident_limit`], drops the
+//! [`TierPolicy::period`] (a quarter of it once the set is past three quarters of the limit;
+//! each look is one `pread` of `/proc/self/statm`, [`mapped::ResidentProbe`]) and, when it is
+//! above [`TierPolicy::resident_limit`], drops the
 //! process's mapping of the middle — every page of `G(keep..len - keep)` — with
 //! `madvise(MADV_DONTNEED)`. On a shared file mapping this loses nothing (a written page goes
 //! to the page cache as dirty, and to the file), so the first and the last `keep` values stay
 //! resident and the middle is read again, when it is, from the page cache or the disk. The
 //! resident set can pass the limit between two looks by what the run maps in that time (a full
 //! scan maps pages as fast as it reads them); the benchmark measures the peak
-//! (`docs/performance.md`, "Tiered storage"). How often the middle was read is reported, not
+//! (`docs/performance.md`, "Tiered storage"). Work that reads the whole sequence for every
+//! value is therefore avoided where there is a choice: the run tells its engine how many
+//! values are resident at each end ([`SequenceEngine::keep_reads_near`]), and the automatic
+//! engine stops trying the naive engine past twice that. How often the middle was read is reported, not
 //! assumed: the process's page faults during the run (minor: from the page cache; major: from
 //! the disk) and the number of releases ([`TieredStats`]).
 //!
