@@ -436,10 +436,12 @@ mod tests {
         let rules = Rules::parse("0.16").unwrap();
         let n = 20_000;
         let (_, free) = auto_sequence(&rules, n, 64);
-        assert!(free.trials().iter().any(|&(at, _)| at >= 1000), "{:?}", free.trials());
-        let mut engine = AutoEngine::for_rules(&rules)
-            .unwrap()
-            .with_first_review(64);
+        assert!(
+            free.trials().iter().any(|&(at, _)| at >= 1000),
+            "{:?}",
+            free.trials()
+        );
+        let mut engine = AutoEngine::for_rules(&rules).unwrap().with_first_review(64);
         engine.keep_reads_near(500);
         let c = compute(&rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
         assert_eq!(c.values, sequence_of(&rules, n).unwrap());
