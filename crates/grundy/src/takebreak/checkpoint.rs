@@ -409,15 +409,26 @@ pub fn check_values(rules: &Rules, values: &[u16]) -> Result<(), String> {
 /// [`check_values`] on a store of either width (a tiered run's mapped file,
 /// [`super::tiered`]).
 pub fn check_values_of<V: Value>(rules: &Rules, values: &[V]) -> Result<(), String> {
+    // Every value is at most 2^b, b the bit length of the largest value before it. A block
+    // whose own largest value is within the bound of the values before the block passes as a
+    // whole (the bound only grows within it); any other block is checked value by value.
     let mut max = 0u16;
-    for (n, v) in values.iter().map(|v| v.get()).enumerate() {
-        let bound = 1u32 << (16 - max.leading_zeros());
-        if u32::from(v) > bound {
-            return Err(format!(
-                "G({n}) = {v}, but the values before it are at most {max}, so it is at most {bound}"
-            ));
+    for (b, block) in values.chunks(4096).enumerate() {
+        let top = block.iter().map(|v| v.get()).max().unwrap_or(0);
+        if u32::from(top) <= 1u32 << (16 - max.leading_zeros()) {
+            max = max.max(top);
+            continue;
         }
-        max = max.max(v);
+        for (i, v) in block.iter().map(|v| v.get()).enumerate() {
+            let bound = 1u32 << (16 - max.leading_zeros());
+            if u32::from(v) > bound {
+                let n = b * 4096 + i;
+                return Err(format!(
+                    "G({n}) = {v}, but the values before it are at most {max}, so it is at most {bound}"
+                ));
+            }
+            max = max.max(v);
+        }
     }
     let prefix = values.len().min(VERIFIED_PREFIX);
     let mut naive = super::Naive::new(rules.clone());
@@ -457,7 +468,7 @@ pub fn check_values_of<V: Value>(rules: &Rules, values: &[V]) -> Result<(), Stri
         prefix + (seed % span) as usize
     }));
     // Option values are below 2^b, b the bit length of the largest value.
-    let mut seen = vec![0u64; (1usize << (16 - max.leading_zeros())) / 64 + 1];
+    let mut seen = vec![false; (1usize << (16 - max.leading_zeros())) + 1];
     for n in picks {
         let want = mex_from(rules, &values[..n], &mut seen);
         if u32::from(values[n].get()) != want {
@@ -471,12 +482,13 @@ pub fn check_values_of<V: Value>(rules: &Rules, values: &[V]) -> Result<(), Stri
 }
 
 /// G(n) for `n = g.len()` as the mex of its options' values read from `g` (rules whose moves
-/// leave at most two heaps), `seen` a bit set wide enough for every nim-sum of two values of
-/// `g`, plus one word.
-fn mex_from<V: Value>(rules: &Rules, g: &[V], seen: &mut [u64]) -> u32 {
+/// leave at most two heaps), `seen` one flag per value, wide enough for every nim-sum of two
+/// values of `g`, plus one. (A flag per byte, not a bit set: marking is then a store with no
+/// read, where setting bits of one word serialised every split of a game with small values.)
+fn mex_from<V: Value>(rules: &Rules, g: &[V], seen: &mut [bool]) -> u32 {
     let n = g.len();
-    seen.fill(0);
-    let mut mark = |v: u16| seen[usize::from(v) / 64] |= 1 << (v % 64);
+    seen.fill(false);
+    let mut mark = |v: u16| seen[usize::from(v)] = true;
     match rules {
         Rules::Code(c) => {
             for (k, _) in c.digits().iter().enumerate() {
@@ -503,11 +515,7 @@ fn mex_from<V: Value>(rules: &Rules, g: &[V], seen: &mut [u64]) -> u32 {
             }
         }
     }
-    let word = seen
-        .iter()
-        .position(|&w| w != u64::MAX)
-        .unwrap_or(seen.len());
-    (word * 64) as u32 + seen.get(word).map_or(0, |w| w.trailing_ones())
+    seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32
 }
 
 /// Something a [`Store`] has to tell the user (the front end prints it).
@@ -1041,6 +1049,15 @@ mod tests {
         jump[50] = 65535;
         let e = refused(&jump);
         assert!(e.contains("G(50) = 65535"), "{e}");
+        // the same past the first block of the bound's pass, at a block's first and last value
+        for at in [12_288, 12_345, 16_383] {
+            let mut far = truth.clone();
+            far[at] = 65000;
+            assert_eq!(
+                check_values(&rules, &far).map_err(|e| e.starts_with(&format!("G({at}) = 65000"))),
+                Err(true)
+            );
+        }
         // Past the recomputed prefix: the last values are always checked ...
         let mut late = truth.clone();
         *late.last_mut().unwrap() ^= 1;
