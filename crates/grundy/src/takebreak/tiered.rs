@@ -51,7 +51,9 @@
 //! The one-time move to two bytes per value (0.146 at heap 5,305) writes `values.u16` beside
 //! `values.u8`; the byte file is removed once a state naming the new one is on disk.
 
-use super::checkpoint::{check_values_of, write_atomically, CheckpointError, Identity, Lock};
+use super::checkpoint::{
+    check_values_releasing, write_atomically, CheckpointError, Identity, Lock,
+};
 use super::checkpoint::{Control, Notice, Outcome, Ticks};
 use super::driver::{drive_values, Ended, Plan};
 use super::engine::SequenceEngine;
@@ -478,9 +480,15 @@ impl TieredStore {
         };
         store.publish(trusted);
         store.start_tender();
+        // the checks read the whole file: its middle is given back as they go
+        let (view, keep) = (store.view.clone(), store.policy.keep);
+        let release = move |from: usize, to: usize| {
+            let v = view.lock().unwrap_or_else(|e| e.into_inner());
+            v.release(from.max(keep), to.min(trusted.saturating_sub(keep)));
+        };
         let checked = match values.as_ref() {
-            ValuesRef::U8(g) => check_values_of(rules, g),
-            ValuesRef::U16(g) => check_values_of(rules, g),
+            ValuesRef::U8(g) => check_values_releasing(rules, g, &release),
+            ValuesRef::U16(g) => check_values_releasing(rules, g, &release),
         };
         if let Err(reason) = checked {
             return Err(CheckpointError::Untrue {
