@@ -39,6 +39,12 @@ fn main() {
     // jobs keep the threads from overlapping (to measure the pipeline itself on a busy machine)
     let tuning = Tuning {
         pipeline_backoff: std::env::var_os("SPARSE_PROFILE_NO_BACKOFF").is_none(),
+        // SPARSE_PROFILE_AHEAD_FROM=D: the verifiers mark the far options of rare positions
+        // from D on (0: the lead marks them all, as before `ahead`)
+        ahead_from: std::env::var("SPARSE_PROFILE_AHEAD_FROM")
+            .ok()
+            .map(|d| d.parse().expect("a heap size"))
+            .unwrap_or(Tuning::default().ahead_from),
         ..Tuning::default()
     };
     let mut engine =
@@ -92,7 +98,7 @@ fn main() {
         println!(
             "pipeline: {} values ({} on one thread), {} rollbacks ({} speculated values \
              discarded); witness searches: {} on the verifiers ({:.2} s), {} on the lead; the \
-             lead waited {:.2} s",
+             lead waited {:.2} s; far blocks marked ahead {} (the lead used {})",
             s.pipelined,
             n as u64 - s.pipelined,
             s.rollbacks,
@@ -100,7 +106,9 @@ fn main() {
             s.second_searches,
             secs_of(s.verify_nanos),
             s.lead_searches,
-            secs_of(s.lead_wait_nanos)
+            secs_of(s.lead_wait_nanos),
+            s.far_blocks_prepared,
+            s.far_blocks_ahead
         );
         // the lead's searches timed at the verifiers' mean (timing each would cost more)
         let per_search = s.verify_nanos as f64 / s.second_searches.max(1) as f64;

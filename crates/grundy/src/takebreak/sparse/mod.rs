@@ -228,6 +228,7 @@
 //! SIGKILL loses at most a minute), and at every power of two the histogram of values, the
 //! rare positions and the largest value written as plain text and into the catalogue.
 
+mod ahead;
 pub mod classes;
 mod far;
 pub mod kernels;
@@ -285,6 +286,11 @@ pub struct SparseStats {
     /// Listed positions the witness search looked at through its bit index (see `wide`'s
     /// `BitIndex`), apart from `scanned_options`.
     pub indexed_positions: u64,
+    /// Pipeline: blocks of byte maps whose far rare options a verifying thread marked ahead of
+    /// the lead (see `ahead`), and of those, the blocks the lead used.
+    pub far_blocks_prepared: u64,
+    /// See `far_blocks_prepared`.
+    pub far_blocks_ahead: u64,
     /// Times the split was re-chosen and the rare positions rebuilt.
     pub rebuilds: u64,
     /// Values computed in the dense mode.
@@ -327,6 +333,8 @@ impl SparseStats {
     /// Add the counters of `other`.
     pub fn add(&mut self, other: &SparseStats) {
         self.rare_options += other.rare_options;
+        self.far_blocks_prepared += other.far_blocks_prepared;
+        self.far_blocks_ahead += other.far_blocks_ahead;
         self.scanned_options += other.scanned_options;
         self.proved_directly += other.proved_directly;
         self.hinted += other.hinted;
@@ -371,6 +379,9 @@ pub struct Tuning {
     /// With two threads, run on one for a while after a batch in which the threads did not
     /// overlap (a timing: tests that count the pipeline's work turn it off).
     pub pipeline_backoff: bool,
+    /// With two threads or more, the far options of the rare positions at or above this are
+    /// marked by the verifying threads ahead of the lead (see `ahead`; 0: never).
+    pub ahead_from: usize,
 }
 
 impl Default for Tuning {
@@ -383,6 +394,7 @@ impl Default for Tuning {
             force_wide: false,
             force_mode: None,
             pipeline_backoff: true,
+            ahead_from: 1024,
         }
     }
 }

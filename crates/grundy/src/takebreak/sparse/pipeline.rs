@@ -122,7 +122,8 @@
 //!   reading: it ignores every job of the failed epoch after `f`, and reads again only for
 //!   jobs of the next epoch, sent after the rewrite.
 
-use super::wide::{Candidate, Open, Witness};
+use super::ahead::Ahead;
+use super::wide::{Candidate, FarLayout, Open, Witness};
 use super::word::{WordCandidate, WordSearch};
 use super::{Mode, OctalMoves, RareCommon, SparseStats};
 use crate::takebreak::engine::value_too_large;
@@ -131,7 +132,7 @@ use crate::Error;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError, TrySendError};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Heaps whose witness searches are sent to a verifier in one message (the wide path) ...
@@ -351,10 +352,20 @@ const POLL: Duration = Duration::from_micros(50);
 /// How long the lead polls for the verifiers' reports before it sleeps.
 const SPIN: Duration = Duration::from_micros(20);
 
-/// The next batch (`None` once the lead has dropped its sender).
-fn next_batch(jobs: &Receiver<Batch>) -> Option<Batch> {
-    let start = Instant::now();
+/// The next batch (`None` once the lead has dropped its sender), doing `spare` work (which
+/// says whether there was any) while none is there.
+fn next_batch(jobs: &Receiver<Batch>, mut spare: impl FnMut() -> bool) -> Option<Batch> {
+    let mut start = Instant::now();
     loop {
+        match jobs.try_recv() {
+            Ok(batch) => return Some(batch),
+            Err(TryRecvError::Disconnected) => return None,
+            Err(TryRecvError::Empty) => {}
+        }
+        if spare() {
+            start = Instant::now();
+            continue;
+        }
         for _ in 0..64 {
             match jobs.try_recv() {
                 Ok(batch) => return Some(batch),
@@ -377,6 +388,7 @@ fn verify<V: Value>(
     shared: &Shared,
     searcher: &mut Searcher,
     moves: &OctalMoves,
+    ahead: Option<&Ahead>,
 ) -> SparseStats {
     let mut stats = SparseStats::default();
     let mut busy = Duration::ZERO;
@@ -386,7 +398,17 @@ fn verify<V: Value>(
     let lock = || shared.report.lock().expect("no thread panics holding it");
     loop {
         let waiting = Instant::now();
-        let next = next_batch(&jobs);
+        let mut prepared = 0;
+        let next = next_batch(&jobs, || {
+            // SAFETY: `Ahead::prepare` asks only for values below the confirmed count, which
+            // were written before it was published and are never rewritten (a rollback
+            // rewrites values at or above the failed heap, which is not confirmed).
+            let marked =
+                ahead.is_some_and(|ahead| unsafe { ahead.prepare(|len| values.prefix(len)) });
+            prepared += u64::from(marked);
+            marked
+        });
+        stats.far_blocks_prepared += prepared;
         idle += waiting.elapsed();
         let Some(batch) = next else { break };
         {
@@ -467,6 +489,9 @@ fn verify<V: Value>(
             } {
                 report.confirmed = report.confirmed.max(upto);
                 report.next_seq += 1;
+            }
+            if let Some(ahead) = ahead {
+                ahead.confirm(report.confirmed);
             }
         }
         // a notification is a system call: only when the lead waits for one (it sets
@@ -692,17 +717,31 @@ impl RareCommon {
         };
         let (senders, receivers): (Vec<_>, Vec<_>) =
             (0..verifiers).map(|_| sync_channel::<Batch>(QUEUE)).unzip();
+        // the far options of the wide path's byte maps, marked ahead by the verifiers when
+        // they have no search to run (see `ahead`)
+        let words = self.span / 64 + 1;
+        let ahead = (self.tuning.ahead_from > 0 && !self.narrow()).then(|| {
+            let layout = FarLayout {
+                stride: words * 64,
+                words,
+                span: self.span,
+            };
+            let (from, epoch) = (self.tuning.ahead_from, self.rare_epoch);
+            Arc::new(Ahead::new(from, &self.rare, epoch, layout, &self.moves, base))
+        });
+        self.wide.ahead = ahead.clone();
         let (start, lead_before) = (Instant::now(), self.stats.lead_searches);
         let times = thread_times();
         let (result, confirmed, mut stats) = std::thread::scope(|scope| {
-            let (shared, moves) = (&shared, &moves);
+            let (shared, moves, ahead) = (&shared, &moves, ahead.as_deref());
             let handles: Vec<_> = receivers
                 .into_iter()
                 .zip(states.iter_mut())
                 .enumerate()
                 .map(|(me, (receiver, searcher))| {
-                    scope
-                        .spawn(move || verify(me, shared_values, receiver, shared, searcher, moves))
+                    scope.spawn(move || {
+                        verify(me, shared_values, receiver, shared, searcher, moves, ahead)
+                    })
                 })
                 .collect();
             let mut lead = Lead {
@@ -737,6 +776,7 @@ impl RareCommon {
             stats.setup_nanos += (spawned + joining.elapsed()).as_nanos() as u64;
             (result.map(|()| overflow), confirmed, stats)
         });
+        self.wide.ahead = None;
         stats.pipeline_nanos += start.elapsed().as_nanos() as u64;
         (stats.lead_cpu_nanos, stats.lead_runqueue_nanos) = thread_times_since(times);
         let (witnesses, words): (Vec<_>, Vec<_>) =

@@ -349,3 +349,74 @@ fn the_back_off_doubles_after_each_poor_batch_and_resets_after_a_good_one() {
     assert!(backoff.ready());
     assert_eq!(skipped(&mut backoff), 1);
 }
+
+#[test]
+fn far_options_marked_ahead_by_the_verifiers_give_the_serial_values() {
+    // Officers with its register path off (so that its far options go through the byte maps),
+    // to 2^17: its last rare position is 20,627, and past it (no new rare position, the case of
+    // a long run) the verifiers prepare most blocks. Thresholds from low (most far options
+    // are theirs) to the default.
+    let c: Code = "0.6".parse().unwrap();
+    let n = 1 << 17;
+    let expect = serial(&c, &SplitPolicy::Frequency, &Tuning::default(), n);
+    for from in [64, 300, 1024] {
+        for threads in [2, 3] {
+            let tuning = Tuning {
+                pipeline_backoff: false,
+                ahead_from: from,
+                ..Tuning::default()
+            };
+            let mut engine = RareCommon::with_policy(&c, SplitPolicy::Frequency, tuning).unwrap();
+            engine.wide.far.enabled = false;
+            engine.set_threads(threads);
+            let mut g = crate::takebreak::Values::U16(Vec::new().into());
+            while g.len() <= n {
+                let count = 4096.min(n + 1 - g.len());
+                engine.next_values(&mut g, count).unwrap();
+            }
+            assert_eq!(g.into_u16(), expect, "from {from}, {threads} threads");
+            let stats = engine.stats();
+            assert!(
+                stats.far_blocks_ahead > 500,
+                "from {from}, {threads} threads: {stats:?}"
+            );
+            assert!(stats.far_blocks_ahead <= stats.far_blocks_prepared);
+        }
+    }
+    // games with new rare positions all along (the prepared blocks are dropped at each: the
+    // values must not change), two split moves (0.146: the second move's reuse of the
+    // first's maps, in each part) and values past 512 (0.437)
+    for text in ["0.206", "0.146", "0.437"] {
+        let c: Code = text.parse().unwrap();
+        for from in [64, 300] {
+            let tuning = Tuning {
+                force_mode: Some(Mode::Sparse),
+                force_wide: true,
+                ahead_from: from,
+                ..Tuning::default()
+            };
+            let n = 30_000;
+            let expect = serial(&c, &SplitPolicy::Frequency, &tuning, n);
+            for threads in [2, 3] {
+                let (got, _) = piped_on(&c, &SplitPolicy::Frequency, &tuning, n, 4096, threads);
+                assert_eq!(got, expect, "{text}, from {from}, {threads} threads");
+            }
+        }
+    }
+}
+
+#[test]
+fn without_verifiers_ahead_the_lead_marks_everything_itself() {
+    // ahead_from 0 turns the preparation off: the same values, no block prepared
+    let c: Code = "0.206".parse().unwrap();
+    let tuning = Tuning {
+        force_mode: Some(Mode::Sparse),
+        force_wide: true,
+        ahead_from: 0,
+        ..Tuning::default()
+    };
+    let expect = serial(&c, &SplitPolicy::Frequency, &tuning, 20_000);
+    let (got, stats) = piped(&c, &SplitPolicy::Frequency, &tuning, 20_000, 4096);
+    assert_eq!(got, expect);
+    assert_eq!(stats.far_blocks_prepared, 0, "{stats:?}");
+}

@@ -31,6 +31,7 @@ fn busy_tuning() -> Tuning {
         force_wide: false,
         force_mode: None,
         pipeline_backoff: true,
+        ahead_from: 64,
     }
 }
 
@@ -351,6 +352,7 @@ fn tuning() -> impl Strategy<Value = Tuning> {
                 _ => Some(Mode::Dense),
             },
             pipeline_backoff: true,
+            ahead_from: 1024,
         })
 }
 

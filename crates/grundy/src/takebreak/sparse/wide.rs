@@ -95,6 +95,8 @@ pub(super) struct WideState {
     pub(super) spare: Option<Witness>,
     /// The witness states of the pipeline's third and later threads.
     pub(super) extra: Vec<Witness>,
+    /// During a pipeline call: the far options its verifiers prepare (see [`super::ahead`]).
+    pub(super) ahead: Option<std::sync::Arc<super::ahead::Ahead>>,
 }
 
 /// The witness search's own state: nothing in it is read by the candidate stage.
@@ -430,6 +432,7 @@ impl Default for WideState {
             witness: Witness::default(),
             spare: None,
             extra: Vec::new(),
+            ahead: None,
         }
     }
 }
@@ -823,12 +826,15 @@ impl RareCommon {
         }
     }
 
-    /// Start a block of byte maps at `g.len()` with the far rare options marked.
+    /// Start the block of byte maps that holds heap `g.len()`, with the far rare options
+    /// marked. Blocks start at multiples of [`MAP_BLOCK`], so that the verifying threads of the
+    /// pipeline can prepare the far options of later blocks by number ([`super::ahead`]).
     fn build_map_block<V: Value>(&mut self, g: &[V], words: usize) {
         let n = g.len();
+        let start = n - n % MAP_BLOCK;
         let rare = &self.rare;
         let block = &mut self.wide.block;
-        block.start = n;
+        block.start = start;
         block.epoch = self.rare_epoch;
         // not a power of two: see `kernels::far_maps` (maps 4096 bytes apart miss the cache)
         block.stride = words * 64;
@@ -841,62 +847,133 @@ impl RareCommon {
         }
         block.near_end = rare.partition_point(|&r| (r as usize) < MAP_BLOCK);
         block.far_end.clear();
-        // The far options of a later split move need no stores of their own: removing `k + d`
-        // from heap `n + d` leaves the same heap `m` as removing `k` from `n`, so heap
-        // `n + d`'s far options under the later move are heap `n`'s under the first (the same
-        // splits `(r, m - r)`, every `r` of the first move's far set below `m`). The first
-        // move's maps are kept apart and or-ed in `d` maps further on; only the first `d` maps
-        // of the block take the later move's stores (0.146: moves 2 and 3, half the stores).
-        let mut first: Option<(usize, usize)> = None; // (m0, far end) of the first move
-        let mut kept = false; // whether `block.first` holds the first move's maps
-        for m0 in self.moves.split_heaps(n) {
+        for m0 in self.moves.split_heaps(start) {
             let far_end = if m0 >= 2 {
-                let end = rare
-                    .partition_point(|&r| (r as usize) < m0)
-                    .max(block.near_end);
-                let far = &rare[block.near_end..end];
-                self.stats.rare_options += (far.len() * MAP_BLOCK) as u64;
-                let stride = block.stride;
-                match first {
-                    None => {
-                        kernels::far_maps(g, far, m0, &mut block.maps, stride, self.span);
-                        first = Some((m0, end));
-                    }
-                    Some((m1, end1)) if m1 - m0 < MAP_BLOCK && end <= end1 => {
-                        let d = m1 - m0;
-                        if block.first.len() < MAP_BLOCK * stride {
-                            block.first.resize(MAP_BLOCK * stride, 0);
-                        }
-                        if !kept {
-                            // the first move's maps alone, before any later move adds to them
-                            block.first[..MAP_BLOCK * stride]
-                                .copy_from_slice(&block.maps[..MAP_BLOCK * stride]);
-                            kept = true;
-                        }
-                        for j in d..MAP_BLOCK {
-                            let from = &block.first[(j - d) * stride..][..words * 64];
-                            let to = &mut block.maps[j * stride..][..words * 64];
-                            for (t, &f) in to.iter_mut().zip(from) {
-                                *t |= f;
-                            }
-                        }
-                        for j in 0..d {
-                            let map = &mut block.maps[j * stride..][..stride];
-                            for &r in far {
-                                let r = r as usize;
-                                map[(g[r].get() ^ g[m0 + j - r].get()) as usize] = 1;
-                            }
-                        }
-                    }
-                    Some(_) => kernels::far_maps(g, far, m0, &mut block.maps, stride, self.span),
-                }
-                end
+                rare.partition_point(|&r| (r as usize) < m0)
+                    .max(block.near_end)
             } else {
                 block.near_end
             };
             block.far_end.push(far_end);
         }
+        let layout = FarLayout {
+            stride: block.stride,
+            words,
+            span: self.span,
+        };
+        // the far options of the positions at or above `ahead.from`, prepared by a verifier
+        let prepared = match &self.wide.ahead {
+            Some(ahead) if ahead.fits(self.rare_epoch, rare.len(), layout) => {
+                ahead.take(start / MAP_BLOCK).map(|maps| (ahead.clone(), maps))
+            }
+            _ => None,
+        };
+        let far = &rare[block.near_end..];
+        match prepared {
+            Some((ahead, maps)) => {
+                let low = &far[..far.partition_point(|&r| (r as usize) < ahead.from())];
+                self.stats.rare_options +=
+                    mark_far(g, low, self.moves.split_heaps(start), &mut block.maps, &mut block.first, layout);
+                let bytes = words * 64;
+                for (to, from) in block
+                    .maps
+                    .chunks_exact_mut(block.stride)
+                    .zip(maps.chunks_exact(block.stride))
+                    .take(MAP_BLOCK)
+                {
+                    for (t, &f) in to[..bytes].iter_mut().zip(&from[..bytes]) {
+                        *t |= f;
+                    }
+                }
+                self.stats.rare_options += ahead.options(start);
+                self.stats.far_blocks_ahead += 1;
+                ahead.give_back(start / MAP_BLOCK, maps);
+            }
+            None => {
+                self.stats.rare_options +=
+                    mark_far(g, far, self.moves.split_heaps(start), &mut block.maps, &mut block.first, layout);
+            }
+        }
     }
+}
+
+/// The shape of a block's byte maps: bytes per map, the bit-set words a map packs into
+/// (`stride = 64 * words`) and the span (a power of two above every value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct FarLayout {
+    pub(super) stride: usize,
+    pub(super) words: usize,
+    pub(super) span: usize,
+}
+
+/// Mark in `maps` ([`MAP_BLOCK`] cleared maps of `layout.stride` bytes, those of the heaps
+/// `start..start + MAP_BLOCK`) the options `G(r) ^ G(m0 + j - r)` of every split move, where
+/// `m0 = start - k` runs over `heaps` (the split moves' `split_heaps(start)`), for the rare
+/// positions of `far` (ascending, each at least [`MAP_BLOCK`]) below `m0`. Reads `G(i)` for
+/// `i < start - far[0] + MAP_BLOCK` only. Returns the number of options marked.
+pub(super) fn mark_far<V: Value>(
+    g: &[V],
+    far: &[u32],
+    heaps: impl Iterator<Item = usize>,
+    maps: &mut [u8],
+    first_maps: &mut Vec<u8>,
+    layout: FarLayout,
+) -> u64 {
+    let FarLayout {
+        stride,
+        words,
+        span,
+    } = layout;
+    let mut options = 0;
+    // The far options of a later split move need no stores of their own: removing `k + d`
+    // from heap `n + d` leaves the same heap `m` as removing `k` from `n`, so heap
+    // `n + d`'s far options under the later move are heap `n`'s under the first (the same
+    // splits `(r, m - r)`, every `r` of the first move's far set below `m`). The first
+    // move's maps are kept apart and or-ed in `d` maps further on; only the first `d` maps
+    // of the block take the later move's stores (0.146: moves 2 and 3, half the stores).
+    let mut first: Option<(usize, usize)> = None; // (m0, far end) of the first move
+    let mut kept = false; // whether `first_maps` holds the first move's maps
+    for m0 in heaps {
+        if m0 < 2 {
+            continue;
+        }
+        let end = far.partition_point(|&r| (r as usize) < m0);
+        let far = &far[..end];
+        options += (far.len() * MAP_BLOCK) as u64;
+        match first {
+            None => {
+                kernels::far_maps(g, far, m0, maps, stride, span);
+                first = Some((m0, end));
+            }
+            Some((m1, end1)) if m1 - m0 < MAP_BLOCK && end <= end1 => {
+                let d = m1 - m0;
+                if first_maps.len() < MAP_BLOCK * stride {
+                    first_maps.resize(MAP_BLOCK * stride, 0);
+                }
+                if !kept {
+                    // the first move's maps alone, before any later move adds to them
+                    first_maps[..MAP_BLOCK * stride].copy_from_slice(&maps[..MAP_BLOCK * stride]);
+                    kept = true;
+                }
+                for j in d..MAP_BLOCK {
+                    let from = &first_maps[(j - d) * stride..][..words * 64];
+                    let to = &mut maps[j * stride..][..words * 64];
+                    for (t, &f) in to.iter_mut().zip(from) {
+                        *t |= f;
+                    }
+                }
+                for j in 0..d {
+                    let map = &mut maps[j * stride..][..stride];
+                    for &r in far {
+                        let r = r as usize;
+                        map[(g[r].get() ^ g[m0 + j - r].get()) as usize] = 1;
+                    }
+                }
+            }
+            Some(_) => kernels::far_maps(g, far, m0, maps, stride, span),
+        }
+    }
+    options
 }
 
 impl Witness {
