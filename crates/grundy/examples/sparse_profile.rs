@@ -55,6 +55,53 @@ fn main() {
     // through the driver, as the CLI (its chunks, its period detector); SPARSE_PROFILE_U16=1:
     // the values in u16 whatever they are (the engine seen as one that does not read bytes,
     // to compare the two stores on one build)
+    // SPARSE_PROFILE_PREFIX=FILE: start from G(0..K) read from FILE (K values, u16
+    // little-endian, as in a checkpoint's body) and compute N more, in chunks of 4096 as the
+    // driver hands them at 25 ms each: the work of a long run's frontier without running to it
+    // (the engine first rebuilds its state from the prefix, not timed)
+    if let Some(path) = std::env::var_os("SPARSE_PROFILE_PREFIX") {
+        let bytes = std::fs::read(&path).expect("a readable prefix file");
+        let prefix: Vec<u16> = bytes
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        let base = prefix.len();
+        let mut g = grundy::takebreak::Values::U16(prefix.into());
+        engine.next_values(&mut g, 1).expect("a value");
+        let before = engine.stats().clone();
+        let start = Instant::now();
+        while g.len() < base + 1 + n {
+            let count = 4096.min(base + 1 + n - g.len());
+            engine.next_values(&mut g, count).expect("values");
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let s = engine.stats();
+        let (prepared, used) = (
+            s.far_blocks_prepared - before.far_blocks_prepared,
+            s.far_blocks_ahead - before.far_blocks_ahead,
+        );
+        let searches = (
+            s.second_searches - before.second_searches,
+            s.lead_searches - before.lead_searches,
+        );
+        let checksum = g.into_u16()[base + 1..].iter().fold(0u64, |c, &v| {
+            c.wrapping_mul(1_000_003).wrapping_add(v as u64)
+        });
+        println!(
+            "{code} from {base}, {n} values: {secs:.2} s, {:.3} million values/s, checksum \
+             {checksum:016x}; far blocks marked ahead {prepared} (the lead used {used}) of {}; \
+             searches {} on the verifiers, {} on the lead; verifiers searched {:.2} s, waited \
+             {:.2} s; the lead waited {:.2} s",
+            n as f64 / secs / 1e6,
+            n / 16,
+            searches.0,
+            searches.1,
+            (s.verify_nanos - before.verify_nanos) as f64 * 1e-9,
+            (s.verifier_idle_nanos - before.verifier_idle_nanos) as f64 * 1e-9,
+            (s.lead_wait_nanos - before.lead_wait_nanos) as f64 * 1e-9,
+        );
+        return;
+    }
     let g = if std::env::var_os("SPARSE_PROFILE_U16").is_some() {
         let mut wide = WideOnly(&mut engine);
         compute(&rules, n - 1, Finish::ComputeAll, &mut wide, None)

@@ -25,6 +25,9 @@
 //! `far` marks the options of the rare positions far below a block of 32 heaps in AVX-512
 //! registers instead of one byte store each.
 //!
+//! With two threads or more (the [`pipeline`]), the verifying threads also mark the far rare
+//! options of later blocks of byte maps when they have no search to run ([`ahead`]).
+//!
 //! The witness search looks its wanted values up 32 splits at a time in AVX-512 registers when
 //! every value is below 4096 (one register for 512 values, two for 1024, four for 2048, eight
 //! for 4096); beyond that, or without AVX-512, one split at a time in a byte map.

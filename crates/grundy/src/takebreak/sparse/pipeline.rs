@@ -98,13 +98,22 @@
 //!
 //! Going past `1 / L` needs the candidate stage spread too, and the rare options are where it
 //! can be: heap `n + d`'s options with a rare position `r >= d` read only `G(m - r)` with
-//! `m - r <= n`, values the lead has already written. With a window of `d` heaps, stripes of
-//! the rare list (Rogalski's organisation) could be marked by other threads ahead of the lead,
-//! leaving it the rare positions below `d`, the take moves and the mex: `L` would shrink to the
-//! bookkeeping and the driver (about 10% of a thread), so about 8 threads could be kept busy
-//! before the lead limits again. On 64 cores the serial part (the lead's per-heap mex and
-//! bookkeeping, about 0.1 µs per heap) bounds Officers near 10 million values/s whatever is
-//! spread; a run would need the driver's detector off the lead as well. Not built.
+//! `m - r <= n`. This is built ([`super::ahead`], Rogalski's organisation of striping the rare
+//! list, turned around: stripes of heaps): a verifier with no search to run marks the far
+//! options of a later block of byte maps for the rare positions at or above `D = 1024`,
+//! reading only confirmed values, and the lead ors them in and marks the rest. On the wide
+//! path of 0.206 at its frontier (`sparse_profile` from G(0..6.4·10^8), one thread, `perf`)
+//! the far options are about 39% of the work (of the samples outside the resume), the rest of
+//! the candidate stage about 8% and the bookkeeping a few per cent, so `L` was about 0.5 — two threads were the most this engine could use on 0.206, whatever the
+//! machine. With the far options of the positions from 1024 on prepared ahead (96% of 0.206's
+//! 10,338 rare positions) the lead keeps the candidate's rest and 4% of the far options: `L`
+//! about 0.13, so about 7 threads before the lead limits again (on paper: this machine has 2
+//! cores). On 2 cores it neither gains nor loses: both threads are already busy (0.206 at the
+//! frontier: the verifier searches 88% of the time), and each block a verifier marks is a
+//! search the lead then runs (`docs/performance.md`, "Two threads at the frontier").
+//! On 64 cores the serial part (the lead's per-heap mex and bookkeeping, about 0.1 µs per
+//! heap) bounds Officers near 10 million values/s whatever is spread; a run would need the
+//! driver's detector off the lead as well.
 
 //! # Sharing the values without a data race
 //! The values live in the caller's `Vec<u16>`, with room reserved for the whole batch up front
@@ -727,7 +736,14 @@ impl RareCommon {
                 span: self.span,
             };
             let (from, epoch) = (self.tuning.ahead_from, self.rare_epoch);
-            Arc::new(Ahead::new(from, &self.rare, epoch, layout, &self.moves, base))
+            Arc::new(Ahead::new(
+                from,
+                &self.rare,
+                epoch,
+                layout,
+                &self.moves,
+                base,
+            ))
         });
         self.wide.ahead = ahead.clone();
         let (start, lead_before) = (Instant::now(), self.stats.lead_searches);

@@ -863,17 +863,23 @@ impl RareCommon {
         };
         // the far options of the positions at or above `ahead.from`, prepared by a verifier
         let prepared = match &self.wide.ahead {
-            Some(ahead) if ahead.fits(self.rare_epoch, rare.len(), layout) => {
-                ahead.take(start / MAP_BLOCK).map(|maps| (ahead.clone(), maps))
-            }
+            Some(ahead) if ahead.fits(self.rare_epoch, rare.len(), layout) => ahead
+                .take(start / MAP_BLOCK)
+                .map(|maps| (ahead.clone(), maps)),
             _ => None,
         };
         let far = &rare[block.near_end..];
         match prepared {
             Some((ahead, maps)) => {
                 let low = &far[..far.partition_point(|&r| (r as usize) < ahead.from())];
-                self.stats.rare_options +=
-                    mark_far(g, low, self.moves.split_heaps(start), &mut block.maps, &mut block.first, layout);
+                self.stats.rare_options += mark_far(
+                    g,
+                    low,
+                    self.moves.split_heaps(start),
+                    &mut block.maps,
+                    &mut block.first,
+                    layout,
+                );
                 let bytes = words * 64;
                 for (to, from) in block
                     .maps
@@ -890,8 +896,14 @@ impl RareCommon {
                 ahead.give_back(start / MAP_BLOCK, maps);
             }
             None => {
-                self.stats.rare_options +=
-                    mark_far(g, far, self.moves.split_heaps(start), &mut block.maps, &mut block.first, layout);
+                self.stats.rare_options += mark_far(
+                    g,
+                    far,
+                    self.moves.split_heaps(start),
+                    &mut block.maps,
+                    &mut block.first,
+                    layout,
+                );
             }
         }
     }
