@@ -45,6 +45,8 @@ fn main() {
             .ok()
             .map(|d| d.parse().expect("a heap size"))
             .unwrap_or(Tuning::default().ahead_from),
+        // SPARSE_PROFILE_NO_INDEX=1: no list of a rare bit's positions for the witness search
+        bit_index: std::env::var_os("SPARSE_PROFILE_NO_INDEX").is_none(),
         ..Tuning::default()
     };
     let mut engine =
@@ -99,6 +101,13 @@ fn main() {
             (s.verify_nanos - before.verify_nanos) as f64 * 1e-9,
             (s.verifier_idle_nanos - before.verifier_idle_nanos) as f64 * 1e-9,
             (s.lead_wait_nanos - before.lead_wait_nanos) as f64 * 1e-9,
+        );
+        let (bit, listed) = engine.bit_index();
+        println!(
+            "bit index: {bit:?}, {listed} positions; per value: scanned options {:.1}, indexed \
+             positions {:.1}",
+            (s.scanned_options - before.scanned_options) as f64 / n as f64,
+            (s.indexed_positions - before.indexed_positions) as f64 / n as f64,
         );
         return;
     }

@@ -385,6 +385,9 @@ pub struct Tuning {
     /// With two threads or more, the far options of the rare positions at or above this are
     /// marked by the verifying threads ahead of the lead (see `ahead`; 0: never).
     pub ahead_from: usize,
+    /// Whether the witness search may keep a list of the positions of a rare bit (`wide`'s
+    /// `BitIndex`).
+    pub bit_index: bool,
 }
 
 impl Default for Tuning {
@@ -398,6 +401,7 @@ impl Default for Tuning {
             force_mode: None,
             pipeline_backoff: true,
             ahead_from: 1024,
+            bit_index: true,
         }
     }
 }
@@ -689,6 +693,12 @@ impl RareCommon {
         self.rare_count
     }
 
+    /// The witness search's bit index: the bit it lists the positions of (none: no index) and
+    /// how many positions it lists.
+    pub fn bit_index(&self) -> (Option<u32>, usize) {
+        self.index.summary()
+    }
+
     /// Distinct values that occur at some rare position under the current split.
     pub fn rare_values(&self) -> usize {
         self.counts
@@ -736,7 +746,10 @@ impl RareCommon {
 
     /// Choose the witness search's bit index (see `wide::BitIndex`) for `g` (all absorbed).
     fn review_index<V: Value>(&mut self, g: &[V]) {
-        let bit = if self.mode == Mode::Sparse && (self.span > 64 || self.tuning.force_wide) {
+        let bit = if self.mode == Mode::Sparse
+            && (self.span > 64 || self.tuning.force_wide)
+            && self.tuning.bit_index
+        {
             wide::BitIndex::choose(&self.counts, g.len())
         } else {
             None

@@ -32,6 +32,7 @@ fn busy_tuning() -> Tuning {
         force_mode: None,
         pipeline_backoff: true,
         ahead_from: 64,
+        bit_index: true,
     }
 }
 
@@ -353,6 +354,7 @@ fn tuning() -> impl Strategy<Value = Tuning> {
             },
             pipeline_backoff: true,
             ahead_from: 1024,
+            bit_index: true,
         })
 }
 

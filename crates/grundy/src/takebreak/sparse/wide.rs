@@ -263,6 +263,11 @@ impl BitIndex {
         }
     }
 
+    /// The bit and the number of positions listed.
+    pub(super) fn summary(&self) -> (Option<u32>, usize) {
+        (self.bit, self.positions.len())
+    }
+
     /// Forget the positions from `f` on (their values are being rewritten).
     pub(super) fn truncate(&mut self, f: usize) {
         let keep = self.positions.partition_point(|&p| (p as usize) < f);
