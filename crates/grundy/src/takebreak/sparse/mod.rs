@@ -296,6 +296,9 @@ pub struct SparseStats {
     pub far_blocks_ahead: u64,
     /// Times the split was re-chosen and the rare positions rebuilt.
     pub rebuilds: u64,
+    /// Values computed on one thread with the bit index left out, because a trial found the
+    /// search faster without it (see `IndexTrial`).
+    pub unindexed_values: u64,
     /// Values computed in the dense mode.
     pub dense_values: u64,
     /// Values computed by the two-thread pipeline (see [`RareCommon::set_threads`]).
@@ -338,6 +341,7 @@ impl SparseStats {
         self.rare_options += other.rare_options;
         self.far_blocks_prepared += other.far_blocks_prepared;
         self.far_blocks_ahead += other.far_blocks_ahead;
+        self.unindexed_values += other.unindexed_values;
         self.scanned_options += other.scanned_options;
         self.proved_directly += other.proved_directly;
         self.hinted += other.hinted;
@@ -570,6 +574,76 @@ pub struct RareCommon {
     /// When the two threads did not overlap (the machine's other cores busy): how the
     /// pipeline backs off (see [`pipeline`]).
     backoff: pipeline::Backoff,
+    /// Whether the witness search uses `index` (see [`IndexTrial`]).
+    use_index: bool,
+    index_trial: IndexTrial,
+}
+
+/// Heaps between two trials of the witness search's bit index ...
+const INDEX_TRIAL_EVERY: usize = 1 << 23;
+/// ... and the chunks (calls of `next_values`) of a trial, alternately with and without it.
+const INDEX_TRIAL_CHUNKS: u32 = 8;
+
+/// Whether the bit index pays, measured rather than assumed.
+///
+/// The index saves contiguous splits at the price of a read of `G(m - p)` from anywhere in the
+/// values for each listed position. 0.206 on one thread (`docs/performance.md`, "Two threads
+/// at the frontier"): it takes 0.79 of the time without it from 2^26, 0.94 from 2^29, and 1.16
+/// to 1.31 from 6.4·10^8, where each listed position's read costs twice what it did at 2^29 —
+/// a jump between 1.0 and 1.2 GiB of values that depends on the machine's caches and address
+/// translation, so no fixed size could say where it stops paying. So every
+/// [`INDEX_TRIAL_EVERY`] heaps a serial run times [`INDEX_TRIAL_CHUNKS`] of its chunks, one
+/// with the index and one without in turn, and keeps whichever took less time per heap. Both
+/// are exact: only the time changes, never a value. (Pipelined chunks are not timed: there the
+/// lead runs only a few per cent of the searches.)
+#[derive(Debug, Clone, Default)]
+struct IndexTrial {
+    /// The index is left out (the last trial found it slower).
+    off: bool,
+    /// The next trial starts at the first serial chunk from this heap on.
+    next_at: usize,
+    /// Chunks of the running trial still to time (0: none running).
+    left: u32,
+    /// Time and heaps of the trial's chunks with the index (0) and without (1).
+    nanos: [u64; 2],
+    heaps: [u64; 2],
+}
+
+impl IndexTrial {
+    /// A serial chunk starts at heap `n`: whether it uses the index (`indexed`: whether there
+    /// is one to use).
+    fn begin(&mut self, n: usize, indexed: bool) -> bool {
+        if self.left == 0 && indexed && n >= self.next_at {
+            self.left = INDEX_TRIAL_CHUNKS;
+            self.nanos = [0; 2];
+            self.heaps = [0; 2];
+        }
+        if self.left > 0 {
+            self.left % 2 == 0
+        } else {
+            !self.off
+        }
+    }
+
+    /// The chunk begun at `n` computed `heaps` values in `nanos` (`with`: using the index).
+    fn end(&mut self, n: usize, heaps: usize, nanos: u64, with: bool) {
+        if self.left == 0 {
+            return;
+        }
+        let k = usize::from(!with);
+        self.nanos[k] += nanos;
+        self.heaps[k] += heaps as u64;
+        self.left -= 1;
+        if self.left == 0 {
+            // slower per heap with the index than without (cross-multiplied: no division)
+            let [with_ns, without_ns] = self.nanos.map(u128::from);
+            let [with_heaps, without_heaps] = self.heaps.map(u128::from);
+            self.off = with_heaps > 0
+                && without_heaps > 0
+                && with_ns * without_heaps > without_ns * with_heaps;
+            self.next_at = n + heaps + INDEX_TRIAL_EVERY;
+        }
+    }
 }
 
 impl std::fmt::Debug for RareCommon {
@@ -616,6 +690,8 @@ impl RareCommon {
             stats: SparseStats::default(),
             threads: 1,
             backoff: pipeline::Backoff::default(),
+            use_index: true,
+            index_trial: IndexTrial::default(),
         };
         engine.reset();
         Ok(engine)
@@ -882,6 +958,33 @@ impl CompactEngine for RareCommon {
         let end = values.len() + count;
         let two_threads =
             self.threads > 1 && (!self.tuning.pipeline_backoff || self.backoff.ready());
+        // a serial chunk: timed, when a trial of the bit index runs (see `IndexTrial`)
+        let (start, from) = (std::time::Instant::now(), values.len());
+        self.use_index = two_threads || {
+            let indexed = self.index.summary().0.is_some();
+            self.index_trial.begin(from, indexed)
+        };
+        let result = self.next_values_from(values, end, two_threads);
+        if !two_threads {
+            let nanos = start.elapsed().as_nanos() as u64;
+            let with = self.use_index;
+            self.index_trial.end(from, values.len() - from, nanos, with);
+            if !with {
+                self.stats.unindexed_values += (values.len() - from) as u64;
+            }
+        }
+        result
+    }
+}
+
+impl RareCommon {
+    /// [`CompactEngine::next_values_in`]'s loop: `G(values.len()..end)`.
+    fn next_values_from<V: Value>(
+        &mut self,
+        values: &mut crate::takebreak::values::Buf<V>,
+        end: usize,
+        two_threads: bool,
+    ) -> Result<Option<u16>, Error> {
         while values.len() < end {
             if two_threads {
                 self.sync(values);

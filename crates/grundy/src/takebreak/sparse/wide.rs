@@ -728,7 +728,7 @@ impl RareCommon {
             found: &self.wide.found[..words],
             free,
             last,
-            index: Some(&self.index),
+            index: self.use_index.then_some(&self.index),
         };
         self.wide
             .witness
