@@ -588,7 +588,7 @@ const INDEX_TRIAL_CHUNKS: u32 = 8;
 ///
 /// The index saves contiguous splits at the price of a read of `G(m - p)` from anywhere in the
 /// values for each listed position. 0.206 on one thread (`docs/performance.md`, "Two threads
-/// at the frontier"): it takes 0.79 of the time without it from 2^26, 0.94 from 2^29, and 1.16
+/// at the frontier"): it takes 0.79 of the time without it from 2^26, 0.90 from 2^29, and 1.16
 /// to 1.31 from 6.4·10^8, where each listed position's read costs twice what it did at 2^29 —
 /// a jump between 1.0 and 1.2 GiB of values that depends on the machine's caches and address
 /// translation, so no fixed size could say where it stops paying. So every
