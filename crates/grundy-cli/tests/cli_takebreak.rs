@@ -369,3 +369,73 @@ fn rare_classes_are_the_engines_split_of_the_computed_values() {
         "--misere",
     );
 }
+
+/// `scripts/check-results.py` (plain Python, independent of the program) accepts a run's own
+/// checkpoint and summaries, and reports a forged count, a flipped value and a broken
+/// checkpoint (exit status 1, the difference named).
+#[test]
+fn check_results_script_accepts_a_run_and_reports_forgeries() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let res = dir.path().join("res");
+    grundy()
+        .args([
+            "takebreak",
+            "0.146",
+            "-n",
+            "9000",
+            "--no-extend",
+            "--no-record",
+        ])
+        .arg("--checkpoint")
+        .arg(&ckpt)
+        .arg("--results")
+        .arg(&res)
+        .assert()
+        .success();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scripts/check-results.py"
+    );
+    let check = |ckpt: &std::path::Path, files: &[std::path::PathBuf]| {
+        let out = std::process::Command::new("python3")
+            .arg(script)
+            .arg(ckpt)
+            .args(files)
+            .output()
+            .expect("python3 runs (CI installs it)");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let summaries: Vec<_> = [1024, 2048, 4096, 8192]
+        .iter()
+        .map(|n| res.join("0.146").join(format!("{n}.txt")))
+        .collect();
+    let (code, text) = check(&ckpt, &summaries);
+    assert_eq!(code, Some(0), "{text}");
+    // a count changed in a copy of the 8192 summary
+    let forged = dir.path().join("8192.txt");
+    let original = std::fs::read_to_string(&summaries[3]).unwrap();
+    let line = original
+        .lines()
+        .find(|l| l.starts_with("5 "))
+        .expect("a count of value 5");
+    let count: u64 = line[2..].parse().unwrap();
+    std::fs::write(&forged, original.replace(line, &format!("5 {}", count + 1))).unwrap();
+    let (code, text) = check(&ckpt, std::slice::from_ref(&forged));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("the value counts differ"), "{text}");
+    // one value flipped in the checkpoint: its CRC no longer matches
+    let mut bytes = std::fs::read(&ckpt).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    let broken = dir.path().join("broken.ckpt");
+    std::fs::write(&broken, &bytes).unwrap();
+    let (code, text) = check(&broken, &summaries[..1]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("CRC-32 DIFFERS"), "{text}");
+}
