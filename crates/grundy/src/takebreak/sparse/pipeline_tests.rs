@@ -354,7 +354,7 @@ fn the_back_off_doubles_after_each_poor_batch_and_resets_after_a_good_one() {
 fn far_options_marked_ahead_by_the_verifiers_give_the_serial_values() {
     // Officers with its register path off (so that its far options go through the byte maps),
     // to 2^17: its last rare position is 20,627, and past it (no new rare position, the case of
-    // a long run) the verifiers prepare most blocks. Thresholds from low (most far options
+    // a long run) the verifiers prepare most blocks on a quiet machine. Thresholds from low (most far options
     // are theirs) to the default.
     let c: Code = "0.6".parse().unwrap();
     let n = 1 << 17;
@@ -375,11 +375,10 @@ fn far_options_marked_ahead_by_the_verifiers_give_the_serial_values() {
                 engine.next_values(&mut g, count).unwrap();
             }
             assert_eq!(g.into_u16(), expect, "from {from}, {threads} threads");
+            // how many blocks the verifiers prepare is a matter of timing (a busy machine
+            // leaves them none): the merging itself is tested deterministically in
+            // `tests::prepared_far_options_and_the_leads_own_give_the_serial_values`
             let stats = engine.stats();
-            assert!(
-                stats.far_blocks_ahead > 500,
-                "from {from}, {threads} threads: {stats:?}"
-            );
             assert!(stats.far_blocks_ahead <= stats.far_blocks_prepared);
         }
     }

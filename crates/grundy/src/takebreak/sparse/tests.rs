@@ -508,3 +508,47 @@ fn values_are_the_same_with_and_without_the_bit_index() {
         assert!(bit.is_some() && listed > 0, "{text}: {bit:?} {listed}");
     }
 }
+
+#[test]
+fn prepared_far_options_and_the_leads_own_give_the_serial_values() {
+    // The merging of `ahead` on one thread, deterministically: a "verifier" (this thread)
+    // prepares every block it may after each heap, the engine computes the next heap serially
+    // with the prepared blocks in reach (as the lead of a pipeline does), and a fresh ring is
+    // taken every 4096 heaps (as every pipeline call does). Officers with its register path
+    // off, so that its far options go through the byte maps; thresholds from low to default.
+    use super::ahead::Ahead;
+    use super::wide::FarLayout;
+    use std::sync::Arc;
+    let c = code("0.6");
+    let n = 1 << 17;
+    let expect = run(&mut with_far(&c, false), n);
+    for from in [64, 300, 1024] {
+        let mut e = with_far(&c, false);
+        let mut g: Vec<u16> = Vec::with_capacity(n + 1);
+        while g.len() <= n {
+            if g.len() % 4096 == 0 && g.len() >= 1 << 14 {
+                let words = e.span / 64 + 1;
+                let layout = FarLayout {
+                    stride: words * 64,
+                    words,
+                    span: e.span,
+                };
+                let ring = Ahead::new(from, &e.rare, e.rare_epoch, layout, &e.moves, g.len());
+                e.wide.ahead = Some(Arc::new(ring));
+            }
+            let v = e.next_value(&g).unwrap();
+            g.push(v);
+            if let Some(ahead) = e.wide.ahead.clone() {
+                ahead.confirm(g.len());
+                // SAFETY: `g` is not written while the slices live.
+                while unsafe { ahead.prepare(|len| &g[..len]) } {
+                    e.stats.far_blocks_prepared += 1;
+                }
+            }
+        }
+        assert_eq!(g, expect, "from {from}");
+        let stats = &e.stats;
+        assert!(stats.far_blocks_ahead > 3000, "from {from}: {stats:?}");
+        assert!(stats.far_blocks_ahead <= stats.far_blocks_prepared);
+    }
+}
