@@ -20,10 +20,13 @@
 //! positions).
 //!
 //! What makes a prepared block valid, and how each is checked:
-//! - *the values it read*: all below the confirmed count when the verifier started, which no
-//!   rollback rewrites (a failure is always at or above it); read through the pipeline's
-//!   shared values after an acquire of that count, which the verifiers publish under the
-//!   report's lock after confirming (so every value below it was written before);
+//! - *the values it read*: all below the confirmed count, less one, when the verifier started,
+//!   which no rollback rewrites (a failure is always at or above the count); read through the
+//!   pipeline's shared values after an acquire of that count, which the verifiers publish under
+//!   the report's lock after confirming. Less one because the last confirmed heap's value may
+//!   not be written yet (see [`Ahead::confirm`]; found by an independent review: the read of
+//!   it needs a split move that takes nothing, a rare position at exactly `D` and a block
+//!   in the ring, so with `D = 1024` it could not happen, but the slice covered it);
 //! - *the rare positions*: a copy taken when the pipeline call starts, with the engine's
 //!   `rare_epoch` and the number of rare positions; the lead uses a prepared block only while
 //!   both are unchanged (a new split changes the epoch, a new rare position is appended to
@@ -93,7 +96,8 @@ pub(super) struct Ahead {
     /// one-word path or marking its far options in registers never does, and then nothing is
     /// prepared).
     lead_block: AtomicUsize,
-    /// Every heap below it is proved (published by the verifiers, see the module docs).
+    /// Every heap below it is proved and its value written (published by the verifiers, see
+    /// [`Ahead::confirm`]).
     confirmed: AtomicUsize,
     /// Set by the lead once its state no longer matches (the verifiers stop preparing).
     stale: AtomicBool,
@@ -211,10 +215,17 @@ impl Ahead {
             .sum()
     }
 
-    /// A verifier: every heap below `confirmed` is proved (called under the report's lock,
-    /// after the values below it were written).
+    /// A verifier: every heap below `confirmed` is proved (called under the report's lock).
+    ///
+    /// Published is one less: the values below `confirmed - 1` were written before the batches
+    /// that confirm them were sent, but `G(confirmed - 1)` may not be — a lead that waits for a
+    /// heap to be proved before it takes a value (`settle(n + 1)`) sends a batch covering heap
+    /// `n` and writes `G(n)` only after the wait (and not at all when it does not fit the
+    /// store). Every batch covers at most one heap past the values written, so every value
+    /// below `confirmed - 1` is written.
     pub(super) fn confirm(&self, confirmed: usize) {
-        self.confirmed.fetch_max(confirmed, Ordering::Release);
+        self.confirmed
+            .fetch_max(confirmed.saturating_sub(1), Ordering::Release);
     }
 
     /// A verifier with nothing to search: prepare the next block that can be, if any.

@@ -409,8 +409,8 @@ fn verify<V: Value>(
         let waiting = Instant::now();
         let mut prepared = 0;
         let next = next_batch(&jobs, || {
-            // SAFETY: `Ahead::prepare` asks only for values below the confirmed count, which
-            // were written before it was published and are never rewritten (a rollback
+            // SAFETY: `Ahead::prepare` asks only for values below the confirmed count less one,
+            // which were written before it was published and are never rewritten (a rollback
             // rewrites values at or above the failed heap, which is not confirmed).
             let marked =
                 ahead.is_some_and(|ahead| unsafe { ahead.prepare(|len| values.prefix(len)) });
