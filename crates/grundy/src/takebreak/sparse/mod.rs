@@ -958,20 +958,22 @@ impl CompactEngine for RareCommon {
         let end = values.len() + count;
         let two_threads =
             self.threads > 1 && (!self.tuning.pipeline_backoff || self.backoff.ready());
-        // a serial chunk: timed, when a trial of the bit index runs (see `IndexTrial`)
-        let (start, from) = (std::time::Instant::now(), values.len());
+        // a serial chunk: timed only while a trial of the bit index runs (see `IndexTrial`;
+        // the driver may hand one value at a time, and reading the clock costs some 25 ns)
+        let from = values.len();
         self.use_index = two_threads || {
             let indexed = self.index.summary().0.is_some();
             self.index_trial.begin(from, indexed)
         };
+        let timed = (!two_threads && self.index_trial.left > 0).then(std::time::Instant::now);
         let result = self.next_values_from(values, end, two_threads);
-        if !two_threads {
+        let with = self.use_index;
+        if let Some(start) = timed {
             let nanos = start.elapsed().as_nanos() as u64;
-            let with = self.use_index;
             self.index_trial.end(from, values.len() - from, nanos, with);
-            if !with {
-                self.stats.unindexed_values += (values.len() - from) as u64;
-            }
+        }
+        if !with {
+            self.stats.unindexed_values += (values.len() - from) as u64;
         }
         result
     }
