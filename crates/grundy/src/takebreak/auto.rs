@@ -51,6 +51,19 @@ const MARGIN: f64 = 0.9;
 const FAR_BEHIND: f64 = 4.0;
 /// See [`FAR_BEHIND`].
 const FAR_TRIAL_SHARE: u32 = 512;
+/// When the other engine measured at least this many times slower at the last review, its
+/// next trial is a single value. Past a few hundred thousand heaps even [`TRIAL_MIN`] values of
+/// the naive engine cost more than the 1/[`FAR_TRIAL_SHARE`] of the time they are allowed (each
+/// reads every value below n): on 0.16 to 2^24 the trials were 4.5% of a one-thread run and 8%
+/// of the lead thread's time on two. One value decides nothing wrongly in this direction: the
+/// other engine's time can only be inflated (by a deschedule), which keeps the current engine,
+/// and the current engine still computes at least [`TRIAL_MIN`] values, whose median does not
+/// move for one value descheduled. The next review is then the first past twice the heap size
+/// (one per doubling of n instead of about three): the untimed catch-up before a naive trial
+/// costs as much again as its values, so fewer trials is what saves most. A gap this wide does
+/// not close within a doubling of n (the naive engine's time per value doubles with n); when it
+/// narrows below this, trials are of [`TRIAL_MIN`] values at every review point again.
+const VERY_FAR_BEHIND: f64 = 32.0;
 
 /// The review point after heap size `n`: the least number above `n` of the form 3·2^k, 5·2^k
 /// or 7·2^k (so 12288, 14336, 20480, 24576, 28672, 40960, ...). Each trial costs at most 1/32 of the
@@ -223,6 +236,24 @@ impl AutoEngine {
         }
     }
 
+    /// The review after one that ended at heap size `n` (see [`VERY_FAR_BEHIND`]).
+    fn review_after_trial(&self, n: usize) -> usize {
+        if self.other_over_current >= VERY_FAR_BEHIND {
+            review_after(n.saturating_mul(2))
+        } else {
+            review_after(n)
+        }
+    }
+
+    /// The fewest values the other engine computes in the next trial.
+    fn trial_min(&self) -> usize {
+        if self.other_over_current >= VERY_FAR_BEHIND {
+            1
+        } else {
+            TRIAL_MIN
+        }
+    }
+
     fn compute<V: Value>(&mut self, which: Which, g: &[V]) -> Result<u16, Error> {
         match which {
             Which::Sparse => self.sparse.next_value(g),
@@ -312,8 +343,8 @@ impl AutoEngine {
                 let (v, t) = self.timed(other, g)?;
                 times.push(t);
                 let spent: Duration = times.iter().sum();
-                let done =
-                    times.len() >= TRIAL_VALUES || (times.len() >= TRIAL_MIN && spent >= budget);
+                let done = times.len() >= TRIAL_VALUES
+                    || (times.len() >= self.trial_min() && spent >= budget);
                 self.trial = Some(if done {
                     Trial::Current {
                         times: Vec::with_capacity(times.len()),
@@ -330,7 +361,7 @@ impl AutoEngine {
             } => {
                 let (v, t) = self.timed(self.current, g)?;
                 times.push(t);
-                if times.len() < other_times.len() {
+                if times.len() < other_times.len().max(TRIAL_MIN) {
                     self.trial = Some(Trial::Current {
                         times,
                         other: other_times,
@@ -343,7 +374,7 @@ impl AutoEngine {
                         self.switches.push((n + 1, other));
                         self.other_over_current = 1.0;
                     }
-                    self.next_review = review_after(n + 1);
+                    self.next_review = self.review_after_trial(n + 1);
                     self.stretch_start = Instant::now();
                 }
                 Ok(v)
@@ -484,6 +515,54 @@ mod tests {
         let c = compute(&rules, 6000, Finish::ComputeAll, &mut engine, None).unwrap();
         assert_eq!(c.values, sequence_of(&rules, 6000).unwrap());
         assert!(engine.next_review > 6000 / 2, "{:?}", engine.next_review);
+    }
+
+    #[test]
+    fn a_very_far_slower_engine_gets_one_value_and_the_current_one_five() {
+        let rules = Rules::parse("0.6").unwrap();
+        let mut engine = AutoEngine::for_rules(&rules).unwrap();
+        assert_eq!(engine.trial_min(), TRIAL_MIN);
+        engine.other_over_current = VERY_FAR_BEHIND * 0.99;
+        assert_eq!(engine.trial_min(), TRIAL_MIN);
+        engine.other_over_current = VERY_FAR_BEHIND;
+        assert_eq!(engine.trial_min(), 1);
+        // a review at 3000 whose time budget is spent from the start (a budget is a share of
+        // the time since the last review: not something a test can fix): the naive engine
+        // computes one value, the rare/common engine five, and the review ends with the values
+        // still the definition's
+        let mut engine = engine.with_first_review(3000);
+        let g = sequence_of(&rules, 3005).unwrap();
+        let mut values = Values::from_u16(g[..3000].to_vec(), true);
+        engine.trial = Some(Trial::Other {
+            times: Vec::new(),
+            budget: Duration::ZERO,
+        });
+        engine.next_values(&mut values, 1).unwrap();
+        assert!(matches!(&engine.trial, Some(Trial::Current { other, .. }) if other.len() == 1));
+        engine.next_values(&mut values, 4).unwrap();
+        assert!(matches!(&engine.trial, Some(Trial::Current { times, .. }) if times.len() == 4));
+        engine.next_values(&mut values, 1).unwrap();
+        assert!(
+            engine.trial.is_none(),
+            "the review ends after five values of the current engine"
+        );
+        assert!(
+            engine.next_review >= review_after(3005),
+            "{}",
+            engine.next_review
+        );
+        assert_eq!(values.to_vec(), g);
+    }
+
+    #[test]
+    fn a_very_far_slower_engine_is_reviewed_once_per_doubling() {
+        let rules = Rules::parse("0.6").unwrap();
+        let mut engine = AutoEngine::for_rules(&rules).unwrap();
+        engine.other_over_current = VERY_FAR_BEHIND * 0.99;
+        assert_eq!(engine.review_after_trial(20480), 24576);
+        engine.other_over_current = VERY_FAR_BEHIND;
+        assert_eq!(engine.review_after_trial(20480), 49152);
+        assert_eq!(engine.review_after_trial(usize::MAX / 2 + 7), usize::MAX);
     }
 
     #[test]

@@ -374,6 +374,10 @@ fn feed(
         stop: bool,
     ) -> Option<usize> {
         for k in from..to {
+            if !stop && detector.is_certified() {
+                detector.skip_certified(to);
+                return None;
+            }
             detector.push_from(&g[..=k]);
             if stop && detector.is_certified() {
                 return Some(k);
