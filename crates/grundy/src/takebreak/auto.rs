@@ -306,8 +306,11 @@ impl SequenceEngine for AutoEngine {
     /// few milliseconds (the run's RAM bound was passed by 3.6 times on 0.16 to 2^28 with
     /// `--memory 64M`). The naive engine is not the faster one there on any game a tiered run
     /// can reach: its time per value grows with n, and past a few million values it is hundreds
-    /// of times slower than the rare/common engine even where that one is at its worst. If it is
-    /// the current engine, it stays (its trials of the rare/common engine are kept).
+    /// of times slower than the rare/common engine even where that one is at its worst. Past that
+    /// heap the naive engine computes nothing: a trial in progress is dropped, and if the naive
+    /// engine is the current one the rare/common engine takes over there for good (before
+    /// session 14 it stayed, reading the whole file at every heap: the bound held only for
+    /// games the rare/common engine was winning).
     fn keep_reads_near(&mut self, resident: usize) {
         self.naive_trials_until = resident.saturating_mul(2);
     }
@@ -317,6 +320,17 @@ impl AutoEngine {
     /// G(n) for `n = g.len()` (values in bytes or `u16`).
     fn value_of<V: Value>(&mut self, g: &[V]) -> Result<u16, Error> {
         let n = g.len();
+        if n >= self.naive_trials_until && (self.current == Which::Naive || self.trial.is_some()) {
+            // a tiered run's bound (see `keep_reads_near`): no naive value from here on
+            self.trial = None;
+            if self.current == Which::Naive {
+                self.current = Which::Sparse;
+                self.switches.push((n, Which::Sparse));
+                self.other_over_current = 1.0;
+            }
+            self.next_review = review_after(n);
+            self.stretch_start = Instant::now();
+        }
         let trial = match self.trial.take() {
             None if n >= self.next_review
                 && self.current == Which::Sparse
@@ -487,6 +501,34 @@ mod tests {
             "{:?}",
             engine.trials()
         );
+        assert!(engine
+            .switches()
+            .iter()
+            .all(|&(at, which)| at < 1000 || which == Which::Sparse));
+        assert_eq!(engine.current(), Which::Sparse);
+    }
+
+    #[test]
+    fn past_a_tiered_bound_the_naive_engine_hands_over_for_good() {
+        // the naive engine current (as on a game where it wins) when the bound is reached: the
+        // rare/common engine takes over at the bound and keeps the values the definition's
+        let rules = Rules::parse("0.346").unwrap();
+        let n = 6000;
+        let mut engine = AutoEngine::for_rules(&rules)
+            .unwrap()
+            .with_first_review(5000);
+        engine.current = Which::Naive;
+        engine.switches = vec![(0, Which::Naive)];
+        engine.keep_reads_near(1500);
+        let c = compute(&rules, n, Finish::ComputeAll, &mut engine, None).unwrap();
+        assert_eq!(c.values, sequence_of(&rules, n).unwrap());
+        assert_eq!(
+            engine.switches(),
+            [(0, Which::Naive), (3000, Which::Sparse)]
+        );
+        assert_eq!(engine.current(), Which::Sparse);
+        // (reviews from 5000 on, past the bound, try nothing)
+        assert!(engine.trials().is_empty(), "{:?}", engine.trials());
     }
 
     #[test]
