@@ -208,7 +208,9 @@ fn a_log_gets_plain_progress_lines() {
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = err.lines().collect();
-    assert!(lines.len() >= 10, "{err}");
+    // a line at each chunk's end at a multiple of 4096: the rare/common engine's chunks double
+    // while they take under 25 ms (4096, 8192, 16384, 32768, 65536 here at the fastest)
+    assert!(lines.len() >= 4, "{err}");
     for line in lines {
         assert!(line.starts_with("grundy: 0.6: G(0.."), "{line}");
         assert!(
