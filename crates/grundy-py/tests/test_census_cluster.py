@@ -99,8 +99,10 @@ def test_the_task_is_a_picklable_function_returning_plain_data():
 def test_a_worker_killed_in_the_middle_of_a_long_code_is_replaced_and_the_result_is_the_same(
     client, tmp_path
 ):
-    # 0.04 has no sparse space: its time grows like n^2, a few seconds at this n
-    n = 60_000
+    # 0.04 has no sparse space: its time grows like n^2, one to two seconds at this n (at
+    # 60,000 it took 0.6 s, and since the rare/common engine takes chunks on one thread its last
+    # chunk there was half the run: no checkpoint was due before the code ended)
+    n = 150_000
     ckpt = tmp_path / "ckpt"
     ckpt.mkdir()
     out = {}
