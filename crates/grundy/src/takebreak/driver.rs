@@ -26,8 +26,8 @@ use serde::Serialize;
 /// batches is handed longer chunks, see [`BATCH_TIME`]).
 pub const PROGRESS_EVERY: usize = 1 << 12;
 
-/// An engine that batches ([`SequenceEngine::batches`]: the rare/common engine on several
-/// threads) is handed chunks of [`PROGRESS_EVERY`] values at first, twice as many after each
+/// An engine that batches ([`SequenceEngine::batches`]: the rare/common engine, on any number
+/// of threads) is handed chunks of [`PROGRESS_EVERY`] values at first, twice as many after each
 /// chunk that took less than this (up to [`MAX_BATCH`]), half as many after one that took more
 /// than four times this: each chunk starts and drains its threads' pipeline, which costs tens of
 /// microseconds, while the callback still comes several times a second.

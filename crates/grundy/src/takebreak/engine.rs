@@ -20,11 +20,11 @@ pub trait SequenceEngine {
     fn next_value(&mut self, g: &[u16]) -> Result<u16, crate::Error>;
 
     /// Append the next `count` values to `values` (which holds G(0..n)): G(n), ...,
-    /// G(n + count - 1). The driver calls this in chunks of at most
-    /// [`super::driver::PROGRESS_EVERY`] values, so an engine that computes several values at
-    /// once (the rare/common engine's two-thread pipeline, [`super::sparse`]) can, while the
-    /// driver still sees every value in order for the period detector, progress and
-    /// checkpoints. On an error the values appended so far are all correct (fewer than
+    /// G(n + count - 1). The driver calls this with one value at a time, or, for an engine that
+    /// [batches](Self::batches), in chunks of [`super::driver::PROGRESS_EVERY`] values or more
+    /// (see [`super::driver::BATCH_TIME`]), so an engine that computes several values at once
+    /// (the rare/common engine, [`super::sparse`]) can, while the driver still sees every value
+    /// in order for the period detector, progress and checkpoints. On an error the values appended so far are all correct (fewer than
     /// `count`). A value that does not fit a one-byte store moves it to `u16` (once).
     /// The default computes them one by one with [`Self::next_value`], on a `u16` store (a
     /// byte store is widened first: an engine that reads bytes says so with
@@ -45,7 +45,8 @@ pub trait SequenceEngine {
     }
 
     /// Whether [`Self::next_values`] gains from long chunks. The driver otherwise asks for one
-    /// value at a time, so that a run stopping at a certified period computes nothing past it.
+    /// value at a time, so that a run stopping at a certified period computes nothing past it
+    /// (an engine that batches computes up to one chunk past it, dropped).
     fn batches(&self) -> bool {
         false
     }
@@ -93,6 +94,9 @@ pub(crate) fn next_values_of<E: CompactEngine>(
             None => return Ok(()),
             Some(v) => values.try_widen()?.push(v),
         }
+        // a widened mapped store has room for that value only: room for the rest of the chunk
+        // is asked for here, so that a full disk is an error rather than a panic in a push
+        values.try_reserve_room(end - values.len())?;
     }
     let wide = values.try_widen()?;
     if wide.len() < end {
