@@ -109,20 +109,22 @@ fn memory_is_the_limit_and_is_checked_up_front() {
         "too large for a picture",
     );
     assert!(!svg.exists(), "nothing drawn for a refused picture");
-    // a run that may end by a certificate starts, and stops clearly when the budget runs out
-    bad_input(
-        &[
-            "takebreak",
-            "0.6",
-            "-n",
-            "100000",
-            "--max-memory",
-            "64.01M",
-            "--no-checkpoint",
-            "--no-record",
-        ],
-        "needs more memory than allowed",
+    // a run that may end by a certificate starts, is told where its budget will stop it, and
+    // stops clearly when the budget runs out: the note, then the one line of the error
+    let out = grundy()
+        .args(["takebreak", "0.6", "-n", "100000", "--max-memory", "64.01M"])
+        .args(["--no-checkpoint", "--no-record"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let lines: Vec<&str> = err.trim_end().lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].contains("the run stops after G(0..=4933)"),
+        "{err}"
     );
+    assert!(lines[1].contains("needs more memory than allowed"), "{err}");
     // the same budget is plenty for a game certified early
     let v = json(&[
         "takebreak",
@@ -163,6 +165,8 @@ fn a_run_stopped_by_its_budget_resumes_bit_identically_with_more_memory() {
         err.contains("the first 100000 values") && err.contains("saved to"),
         "{err}"
     );
+    // and it was told before the work where the budget would stop it
+    assert!(err.contains("stops after G(0..=99999)"), "{err}");
     let print = |checkpoint: &[&str]| {
         let mut args = vec!["takebreak", "0.6", "-n", "300000", "--no-record", "--print"];
         args.extend_from_slice(checkpoint);

@@ -372,6 +372,10 @@ pub struct Finished {
 ///
 /// A checkpoint of another computation or a corrupt one, and a catalogue that cannot be
 /// opened, are refused before any work is done.
+/// How many values a run computes (or half its budget, if less) before it is told that its
+/// budget stops it short of `n` ([`crate::sequence::budget_note`]).
+const BUDGET_NOTE_AFTER: usize = 1 << 20;
+
 pub fn run(
     rules: &Rules,
     plan: Plan,
@@ -429,6 +433,10 @@ pub fn run(
     if let (Some(store), false) = (&store, plan.finish == Finish::AtCertificate) {
         state_disk_use(store.path(), n.saturating_add(1) as u64, tell);
     }
+    // told once the run is past the first million values (or half its budget) without a
+    // certified period: most periodic games never get there, and need not hear of a limit they
+    // will not meet
+    let mut budget_note = crate::sequence::budget_note(&plan, engine.is_sparse());
     let mut values = Vec::new();
     if let Some(store) = &mut store {
         let (saved, notices) = store.resume(n.saturating_add(1))?;
@@ -482,6 +490,11 @@ pub fn run(
     };
     let mut seen = 1; // heap 0 takes part in no standing
     let mut see = |v: ValuesRef<'_>| {
+        if v.len() >= BUDGET_NOTE_AFTER.min(plan.max_values / 2) {
+            if let Some(note) = budget_note.take() {
+                tell(Message::Info(note));
+            }
+        }
         if let Some(w) = &mut writer {
             w.see(v)?;
             standing.rare = w.last;

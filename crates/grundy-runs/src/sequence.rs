@@ -316,6 +316,18 @@ pub fn plan(request: &Request, rules: &Rules, n: usize, sparse: bool) -> Result<
         Finish::Extend
     };
     let bytes = request.max_memory.or_else(budget::default_bytes);
+    if let Some(b) = bytes.filter(|&b| b < budget::FIXED_BYTES) {
+        return Err(Error::input(format!(
+            "{} {} MB, below the {} MB any run needs (the engine's tables and the period search)",
+            if request.max_memory.is_some() {
+                "--max-memory allows"
+            } else {
+                "the memory available now (90%) is"
+            },
+            b >> 20,
+            budget::FIXED_BYTES >> 20
+        )));
+    }
     let mut max_values = bytes.map_or(usize::MAX, budget::values_within);
     if sparse {
         max_values = max_values.min(MAX_COMPUTED as usize);
@@ -348,6 +360,33 @@ pub fn plan(request: &Request, rules: &Rules, n: usize, sparse: bool) -> Result<
     })
 }
 
+/// What a run that may stop early by a certified period is told before it starts when its
+/// plan cannot reach `n`: how far it can go and why, so that a long run does not surprise its
+/// user hours later (`None` when nothing stands between the run and `n`).
+pub fn budget_note(plan: &Plan, sparse: bool) -> Option<String> {
+    let wanted = plan.n as u128 + 1;
+    if plan.finish == Finish::ComputeAll || plan.max_values as u128 >= wanted {
+        return None;
+    }
+    let last = plan.max_values.saturating_sub(1);
+    Some(if sparse && plan.max_values as u64 >= MAX_COMPUTED {
+        format!(
+            "the rare/common engine computes at most {MAX_COMPUTED} values: unless a period is \
+             certified first, the run stops after G(0..={last})"
+        )
+    } else {
+        format!(
+            "G(0..={}) would need about {} MB, and the memory budget (--max-memory, else 90% of \
+             the memory available at the start) holds {} values: unless a period is certified \
+             first, the run stops after G(0..={last}) (--tiered DIR keeps the middle of the \
+             values on disk)",
+            plan.n,
+            budget::bytes_for(plan.n.saturating_add(1)) >> 20,
+            plan.max_values
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,14 +408,37 @@ mod tests {
     #[test]
     fn plans_refuse_what_must_be_kept_and_does_not_fit() {
         let rules = Rules::parse("0.07").unwrap();
-        let small = Request {
+        let tiny = Request {
             max_memory: Some(1 << 20),
             ..Request::default()
         };
-        // extended by the period: given the budget, not refused
+        // below the fixed allowance no run fits, whatever its end
+        let e = plan(&tiny, &rules, 100, false).unwrap_err();
+        assert!(e.to_string().contains("below the 64 MB"), "{e}");
+        let small = Request {
+            max_memory: Some(65 << 20),
+            ..Request::default()
+        };
+        // extended by the period: given the budget, not refused, and told where it stops
         let p = plan(&small, &rules, 10_000_000, true).unwrap();
         assert_eq!(p.finish, Finish::Extend);
-        assert_eq!(p.max_values, budget::values_within(1 << 20));
+        assert_eq!(p.max_values, budget::values_within(65 << 20));
+        let note = budget_note(&p, true).unwrap();
+        let last = format!("stops after G(0..={})", p.max_values - 1);
+        assert!(
+            note.contains(&last) && note.contains("--max-memory"),
+            "{note}"
+        );
+        // nothing to say when the budget reaches n, or for the engine's own limit when it is
+        // the one that binds
+        assert!(budget_note(&plan(&small, &rules, 1000, true).unwrap(), true).is_none());
+        let far = Plan {
+            n: 1 << 40,
+            finish: Finish::Extend,
+            max_values: MAX_COMPUTED as usize,
+        };
+        let note = budget_note(&far, true).unwrap();
+        assert!(note.contains("at most 4294967294 values"), "{note}");
         // every value kept: refused at once
         let keep = Request {
             keep_all: true,

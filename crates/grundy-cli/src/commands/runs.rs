@@ -176,7 +176,11 @@ pub fn run_long(
                 (None, _) => None,
             },
         };
-    let bar = LateBar::new(plan.n as u64 + 1, &rules.to_string());
+    // a run its budget stops short of n shows progress (and its ETA) towards where it stops
+    let reach = (plan.n as u64)
+        .saturating_add(1)
+        .min(plan.max_values as u64);
+    let bar = LateBar::new(reach, &rules.to_string());
     let tick = |k: usize| bar.tick(k as u64);
     let search = |d: &PeriodDetector| bar.search(d);
     let standing = |s: &Standing| bar.standing(s);
