@@ -367,3 +367,33 @@ fn argument_splitting() {
         vec!["grundy", "x", "a b", ""]
     );
 }
+
+/// The summaries of the frontier runs in docs/results/ (0.143, 0.146 and 0.206, each written by
+/// `--results` during runs of hours) begin with what the program computes today: the files up
+/// to 2^16 are recomputed here and must be byte for byte the published ones, so neither the
+/// files nor the summary code can drift. (The larger ones are checked against the runs'
+/// checkpoints by `scripts/check-results.py`, see docs/results.md.)
+#[test]
+fn published_frontier_summaries_up_to_2_16_are_recomputed_exactly() {
+    let out = tempfile::tempdir().unwrap();
+    for code in ["0.143", "0.146", "0.206"] {
+        let status = common::grundy()
+            .args(["takebreak", code, "-n", "65536", "--no-extend", "--results"])
+            .arg(out.path())
+            .args(["--no-record", "--no-checkpoint"])
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{code}: {status:?}");
+        let mut compared = 0;
+        for k in 10..=16 {
+            let name = format!("{}.txt", 1u64 << k);
+            let ours = std::fs::read_to_string(out.path().join(code).join(&name)).unwrap();
+            let published =
+                std::fs::read_to_string(repo_root().join("docs/results").join(code).join(&name))
+                    .unwrap_or_else(|e| panic!("docs/results/{code}/{name}: {e}"));
+            assert!(ours == published, "{code} {name} differs from docs/results");
+            compared += 1;
+        }
+        assert_eq!(compared, 7);
+    }
+}
