@@ -50,9 +50,31 @@ impl From<grundy_runs::Error> for CliError {
 /// Show what a library run has to say on stderr, one line each.
 pub fn tell(message: grundy_runs::Message) {
     match message {
-        grundy_runs::Message::Info(m) => eprintln!("grundy: {m}"),
-        grundy_runs::Message::Note(m) => eprintln!("grundy: note: {m}"),
-        grundy_runs::Message::Warning(m) => eprintln!("grundy: warning: {m}"),
+        grundy_runs::Message::Info(m) => eprintln!("grundy: {}", as_written(&m)),
+        grundy_runs::Message::Note(m) => eprintln!("grundy: note: {}", as_written(&m)),
+        grundy_runs::Message::Warning(m) => eprintln!("grundy: warning: {}", as_written(&m)),
+    }
+}
+
+/// Whether the user wrote `--memory`, the alias of `--max-memory` (set once by `main`).
+static MEMORY_ALIAS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+/// Remember which spelling of `--max-memory` the command line used.
+pub fn note_spellings(args: &[std::ffi::OsString]) {
+    let alias = args.iter().any(|a| {
+        let a = a.to_string_lossy();
+        a == "--memory" || a.starts_with("--memory=")
+    });
+    let _ = MEMORY_ALIAS.set(alias);
+}
+
+/// A message of the library with its flags named as the user wrote them: the library says
+/// `--max-memory`, a user who wrote `--memory` reads `--memory`.
+pub fn as_written(message: &str) -> std::borrow::Cow<'_, str> {
+    if MEMORY_ALIAS.get() == Some(&true) && message.contains("--max-memory") {
+        message.replace("--max-memory", "--memory").into()
+    } else {
+        message.into()
     }
 }
 

@@ -127,6 +127,7 @@ fn main() {
         );
         std::process::exit(2);
     }
+    common::note_spellings(&args);
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -141,7 +142,10 @@ fn main() {
     };
     if let Err(CliError { message, code }) = run(cli) {
         // Whatever a message quotes, it stays one line (newlines, NULs escaped).
-        eprintln!("grundy: {}", common::shown_line(&message));
+        eprintln!(
+            "grundy: {}",
+            common::shown_line(&common::as_written(&message))
+        );
         std::process::exit(code);
     }
 }

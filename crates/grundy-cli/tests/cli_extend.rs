@@ -94,6 +94,15 @@ fn memory_is_the_limit_and_is_checked_up_front() {
         &["takebreak", "0.07", "--max-memory", "lots"],
         "is not a size",
     );
+    // a budget below the fixed allowance is refused before any run, in the user's spelling
+    bad_input(
+        &["takebreak", "0.6", "-n", "100", "--max-memory", "1K"],
+        "--max-memory allows 1024 bytes, below the 64 MB any run needs",
+    );
+    bad_input(
+        &["takebreak", "0.6", "-n", "100", "--memory=20M"],
+        "--memory allows 20 MB, below the 64 MB any run needs",
+    );
     // (the picture's place exists: a missing directory is refused first, for its own reason)
     let pictures = tempfile::tempdir().unwrap();
     let svg = pictures.path().join("x.svg");

@@ -145,7 +145,8 @@ fn bad_tiered_input_is_one_line_and_exit_status_2() {
             "--memory",
             "10M",
         ],
-        "too small for a tiered run",
+        // named as the user wrote it (the library says --max-memory)
+        "--memory 10 MB is too small for a tiered run",
     );
     bad_input(
         &["takebreak", "0.16", "-n", "1000", "--tiered", store],

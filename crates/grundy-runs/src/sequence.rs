@@ -318,13 +318,13 @@ pub fn plan(request: &Request, rules: &Rules, n: usize, sparse: bool) -> Result<
     let bytes = request.max_memory.or_else(budget::default_bytes);
     if let Some(b) = bytes.filter(|&b| b < budget::FIXED_BYTES) {
         return Err(Error::input(format!(
-            "{} {} MB, below the {} MB any run needs (the engine's tables and the period search)",
+            "{} {}, below the {} MB any run needs (the engine's tables and the period search)",
             if request.max_memory.is_some() {
                 "--max-memory allows"
             } else {
                 "the memory available now (90%) is"
             },
-            b >> 20,
+            budget::size_words(b),
             budget::FIXED_BYTES >> 20
         )));
     }

@@ -36,6 +36,16 @@ fn parse_meminfo(text: &str) -> Option<u64> {
     }
 }
 
+/// A memory size as a message gives it: whole MB (2^20 bytes), or bytes below one MB (so that
+/// `--max-memory 1K` is not shown as "0 MB").
+pub fn size_words(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{} MB", bytes >> 20)
+    }
+}
+
 /// The most values a run may compute with `bytes` of memory.
 pub fn values_within(bytes: u64) -> usize {
     let usable = bytes.saturating_sub(FIXED_BYTES) as f64;

@@ -107,10 +107,10 @@ impl TierPolicy {
         let least = ALLOWANCE_BYTES + 8 * MIN_KEEP_BYTES;
         if memory < least {
             return Err(Error::Invalid(format!(
-                "--max-memory {} MB is too small for a tiered run: at least {} MB (a fixed {} MB \
+                "--max-memory {} is too small for a tiered run: at least {} MB (a fixed {} MB \
                  for the program and the engine, {} MB for each end of the values and as much \
                  again for the middle's reads and headroom)",
-                memory >> 20,
+                super::budget::size_words(memory),
                 least >> 20,
                 ALLOWANCE_BYTES >> 20,
                 MIN_KEEP_BYTES >> 20,
