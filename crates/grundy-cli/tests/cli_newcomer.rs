@@ -188,3 +188,24 @@ fn wythoff_values_come_from_the_table_at_once() {
     assert!(v["grundy_value"].is_null());
     assert!(v["note"].as_str().unwrap().contains("2000000"), "{v}");
 }
+
+#[test]
+fn heap_sizes_may_be_written_as_powers() {
+    // researchers write frontiers as 2^30 and 1e9: -n reads them as the numbers they are
+    let power = json(&["takebreak", "0.6", "-n", "2^12", "--no-record"]);
+    let plain = json(&["takebreak", "0.6", "-n", "4096", "--no-record"]);
+    assert_eq!(power["n"], 4096);
+    assert_eq!(power["value_counts"], plain["value_counts"]);
+    assert_eq!(
+        json(&["takebreak", "0.07", "-n", "1e12", "--no-record"])["n"],
+        1_000_000_000_000u64
+    );
+    bad_input(
+        &["takebreak", "0.6", "-n", "2^60"],
+        "heap size '2^60' is too large: at most 9007199254740991",
+    );
+    bad_input(
+        &["takebreak", "0.6", "-n", "2^x"],
+        "is not a non-negative whole number, B^K or MeK",
+    );
+}

@@ -110,6 +110,46 @@ pub fn parse_u64_capped(what: &str, word: &str, cap: u64, why: &str) -> Result<u
     }
 }
 
+/// [`parse_u64_capped`] that also reads a power as researchers write sizes: `B^K` (`2^30`,
+/// `10^9`) and `MeK` (`1e9`, `3e11`: a whole mantissa times a power of ten). Each part is a
+/// whole number in [`parse_big`]'s form; a power past the cap is refused with the word as
+/// typed, however large it is (`2^1000000` is not computed: an exponent past 4096 is refused
+/// as too large at once).
+pub fn parse_u64_power(what: &str, word: &str, cap: u64, why: &str) -> Result<u64, Error> {
+    let split = word.split_once('^').map(|(b, k)| (b, k, None)).or_else(|| {
+        word.split_once(['e', 'E'])
+            .map(|(m, k)| (m, k, Some(BigUint::from(10u32))))
+    });
+    let Some((first, exponent, ten)) = split else {
+        return parse_u64_capped(what, word, cap, why);
+    };
+    let (first, exponent) = (parse_big(what, first), parse_big(what, exponent));
+    let (Ok(first), Ok(exponent)) = (first, exponent) else {
+        return Err(Error::Invalid(format!(
+            "{what} '{}' is not a non-negative whole number, B^K or MeK (e.g. 1000000, 2^20, 1e6)",
+            shown(word)
+        )));
+    };
+    let too_large = || {
+        Error::Invalid(format!(
+            "{what} '{}' is too large: at most {cap} ({why})",
+            shown(word)
+        ))
+    };
+    let k = u32::try_from(&exponent)
+        .ok()
+        .filter(|&k| k <= 4096)
+        .ok_or_else(too_large)?;
+    let value = match ten {
+        None => first.pow(k),
+        Some(ten) => first * ten.pow(k),
+    };
+    u64::try_from(&value)
+        .ok()
+        .filter(|&n| n <= cap)
+        .ok_or_else(too_large)
+}
+
 /// Parse a comma- (or whitespace-) separated list of u64.
 pub fn parse_u64_list(what: &str, text: &str) -> Result<Vec<u64>, Error> {
     text.split(|c: char| c == ',' || c.is_whitespace())
@@ -259,6 +299,39 @@ mod tests {
 
     /// Regression (issue 27): `-n 18446744073709551616` announced a cap of 2^64 - 1 where the
     /// real one is 2^53 - 1.
+    #[test]
+    fn sizes_read_as_powers() {
+        let p = |w: &str| parse_u64_power("heap size", w, (1 << 53) - 1, "2^53 - 1");
+        assert_eq!(p("2^30").unwrap(), 1 << 30);
+        assert_eq!(p("10^9").unwrap(), 1_000_000_000);
+        assert_eq!(p("1e9").unwrap(), 1_000_000_000);
+        assert_eq!(p("3E11").unwrap(), 300_000_000_000);
+        assert_eq!(p("2^0").unwrap(), 1);
+        assert_eq!(p("1_000").unwrap(), 1000);
+        assert_eq!(
+            p("2^53").unwrap_err().to_string(),
+            "heap size '2^53' is too large: at most 9007199254740991 (2^53 - 1)"
+        );
+        assert!(p("2^52").is_ok() && p("9e15").is_ok() && p("1e16").is_err());
+        for huge in ["2^1000000", "10^99999999999999999999", "7e4097"] {
+            let e = p(huge).unwrap_err().to_string();
+            assert!(e.contains("too large"), "{huge}: {e}");
+        }
+        for bad in ["2^", "^3", "2^-1", "1.5e3", "e9", "2^3^4", "-2^3"] {
+            let e = p(bad).unwrap_err().to_string();
+            assert!(
+                e.contains("is not a non-negative whole number"),
+                "{bad}: {e}"
+            );
+        }
+        // a plain number is read as before
+        assert_eq!(p("12345").unwrap(), 12345);
+        assert!(p("abc")
+            .unwrap_err()
+            .to_string()
+            .contains("not a non-negative whole number"));
+    }
+
     #[test]
     fn capped_numbers_name_their_cap() {
         let cap = (1 << 53) - 1;

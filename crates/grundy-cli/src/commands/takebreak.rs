@@ -57,7 +57,8 @@ pub struct TakebreakArgs {
     /// The code in CGSuite's notation (e.g. 0.77, .07, 4.07, 0.F, 0.&63;7, 4!.0) or a named game
     #[arg(value_name = "CODE")]
     pub code: String,
-    /// Compute G(0..=N) [default: 1000]. With --until-period N is the limit of the search; by
+    /// Compute G(0..=N) [default: 1000]; N may be written as a power (2^30, 1e9). With
+    /// --until-period N is the limit of the search; by
     /// default the values that fit in 1 GiB of memory (about 474 million; less when 90% of the
     /// available memory, or --max-memory, is less), or for the naive engine 1000000 (200000
     /// when moves may leave three or more heaps, where no certificate is possible). A search
@@ -826,10 +827,11 @@ pub fn tour_stop() -> (String, Vec<String>) {
     )
 }
 
-/// `-n N` as typed: refused past 2^53 - 1, the cap every run has (n and the counts stay exact
-/// JSON numbers), with that cap named even past 2^64.
+/// `-n N` as typed (a whole number, or a power: `2^30`, `1e9`): refused past 2^53 - 1, the
+/// cap every run has (n and the counts stay exact JSON numbers), with that cap named even past
+/// 2^64.
 fn heap_size_word(word: &str) -> CliResult<u64> {
-    Ok(grundy::text::parse_u64_capped(
+    Ok(grundy::text::parse_u64_power(
         "heap size",
         word,
         sequence::MAX_JSON_INT,
