@@ -214,15 +214,21 @@ fn state_disk_use(path: &std::path::Path, values: u64, tell: Tell<'_>) {
     };
     let free = free_bytes(dir);
     let mb = |b: u64| b as f64 / 1e6;
+    // (a small checkpoint on a full file system: "202 bytes", not "0 MB")
+    let size = |b: u64| match b {
+        0..1_000_000 => format!("{b} bytes"),
+        _ => format!("{:.0} MB", mb(b)),
+    };
     match free {
         Some(free) if free < need => tell(Message::Warning(format!(
-            "the checkpoint '{}' may need {:.0} MB of disk ({} values, two copies while saving), \
-             but only {:.0} MB are free there: give --checkpoint a place with more room, a \
-             smaller -n, or --no-checkpoint",
+            "the checkpoint '{}' may need {} of disk ({} values, two copies while saving), \
+             but only {} {} free there: give --checkpoint a place with more room, a smaller \
+             -n, or --no-checkpoint",
             path.display(),
-            mb(need),
+            size(need),
             values,
-            mb(free)
+            size(free),
+            if free == 1 { "is" } else { "are" }
         ))),
         Some(free) if need >= DISK_NOTICE_BYTES => tell(Message::Info(format!(
             "the checkpoint '{}' may take up to {:.0} MB of disk (two copies while saving); \
@@ -717,6 +723,19 @@ mod tests {
                 )
             }
             other => panic!("{other:?}"),
+        }
+        // a file system with no room at all (Linux's /proc): sizes below a MB in bytes
+        #[cfg(target_os = "linux")]
+        if free_bytes(std::path::Path::new("/proc")) == Some(0) {
+            state_disk_use(std::path::Path::new("/proc/x.ckpt"), 100, &tell);
+            match said.lock().unwrap().pop() {
+                Some(Message::Warning(w)) => assert!(
+                    w.contains(&format!("may need {} bytes", checkpoint_disk_bound(100)))
+                        && w.contains("only 0 bytes are free there"),
+                    "{w}"
+                ),
+                other => panic!("{other:?}"),
+            }
         }
         let free = free_bytes(dir.path()).unwrap();
         if free > checkpoint_disk_bound(200_000_000) {
