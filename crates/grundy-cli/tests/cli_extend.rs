@@ -97,11 +97,17 @@ fn memory_is_the_limit_and_is_checked_up_front() {
     // a budget below the fixed allowance is refused before any run, in the user's spelling
     bad_input(
         &["takebreak", "0.6", "-n", "100", "--max-memory", "1K"],
-        "--max-memory allows 1024 bytes, below the 64 MB any run needs",
+        "--max-memory allows 1024 bytes, not enough for any run",
     );
     bad_input(
         &["takebreak", "0.6", "-n", "100", "--memory=20M"],
-        "--memory allows 20 MB, below the 64 MB any run needs",
+        "--memory allows 20 MB, not enough for any run",
+    );
+    // the search for a period sizes its default limit from the same budget, and refuses it
+    // the same way (it used to subtract one from no values at all)
+    bad_input(
+        &["takebreak", "0.6", "--until-period", "--memory", "1K"],
+        "--memory allows 1024 bytes, not enough for any run",
     );
     // (the picture's place exists: a missing directory is refused first, for its own reason)
     let pictures = tempfile::tempdir().unwrap();

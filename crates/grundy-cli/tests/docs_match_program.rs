@@ -384,7 +384,6 @@ fn published_frontier_summaries_up_to_2_16_are_recomputed_exactly() {
             .output()
             .unwrap();
         assert!(status.status.success(), "{code}: {status:?}");
-        let mut compared = 0;
         for k in 10..=16 {
             let name = format!("{}.txt", 1u64 << k);
             let ours = std::fs::read_to_string(out.path().join(code).join(&name)).unwrap();
@@ -392,8 +391,6 @@ fn published_frontier_summaries_up_to_2_16_are_recomputed_exactly() {
                 std::fs::read_to_string(repo_root().join("docs/results").join(code).join(&name))
                     .unwrap_or_else(|e| panic!("docs/results/{code}/{name}: {e}"));
             assert!(ours == published, "{code} {name} differs from docs/results");
-            compared += 1;
         }
-        assert_eq!(compared, 7);
     }
 }

@@ -372,16 +372,16 @@ pub struct Finished {
     pub tiered: Option<grundy::takebreak::tiered::TieredStats>,
 }
 
+/// How many values a run computes (or half its budget, if less) before it is told that its
+/// budget stops it short of `n` ([`crate::sequence::budget_note`]).
+const BUDGET_NOTE_AFTER: usize = 1 << 20;
+
 /// Compute G(0..=n) (or until a certified period) as `plan` says: resume from the checkpoint
 /// if there is one, save it every `options.every` and when `hooks.stop` is set, report
 /// progress, and record the result in the catalogue.
 ///
 /// A checkpoint of another computation or a corrupt one, and a catalogue that cannot be
 /// opened, are refused before any work is done.
-/// How many values a run computes (or half its budget, if less) before it is told that its
-/// budget stops it short of `n` ([`crate::sequence::budget_note`]).
-const BUDGET_NOTE_AFTER: usize = 1 << 20;
-
 pub fn run(
     rules: &Rules,
     plan: Plan,
@@ -495,8 +495,19 @@ pub fn run(
         rare: None,
     };
     let mut seen = 1; // heap 0 takes part in no standing
+                      // The note is told at a progress tick (where the period search is shown first, and says
+                      // whether it has certified a period), never at the run's end: a run that finished, or
+                      // certified its period while replaying a checkpoint, has nothing to be warned of.
+    let uncertified_tick = std::cell::Cell::new(false);
+    let search = |d: &PeriodDetector| {
+        uncertified_tick.set(!d.is_certified());
+        if let Some(f) = hooks.search {
+            f(d);
+        }
+    };
     let mut see = |v: ValuesRef<'_>| {
-        if v.len() >= BUDGET_NOTE_AFTER.min(plan.max_values / 2) {
+        if uncertified_tick.replace(false) && v.len() >= BUDGET_NOTE_AFTER.min(plan.max_values / 2)
+        {
             if let Some(note) = budget_note.take() {
                 tell(Message::Info(note));
             }
@@ -529,7 +540,7 @@ pub fn run(
         save: &mut save,
         stop: hooks.stop,
         progress: hooks.progress,
-        search: hooks.search,
+        search: Some(&search),
         values: Some(&mut see),
     };
     let outcome = match () {

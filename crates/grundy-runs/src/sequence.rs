@@ -92,7 +92,10 @@ pub fn until_period_default(
             ),
             _ => (UNTIL_PERIOD_BYTES, "1 GiB"),
         };
-        let n = (budget::values_within(bytes) as u64).min(MAX_COMPUTED) - 1;
+        // (a budget that holds no value is refused by `plan`, with its reason)
+        let n = (budget::values_within(bytes) as u64)
+            .min(MAX_COMPUTED)
+            .saturating_sub(1);
         (
             n,
             format!(
@@ -316,9 +319,10 @@ pub fn plan(request: &Request, rules: &Rules, n: usize, sparse: bool) -> Result<
         Finish::Extend
     };
     let bytes = request.max_memory.or_else(budget::default_bytes);
-    if let Some(b) = bytes.filter(|&b| b < budget::FIXED_BYTES) {
+    if let Some(b) = bytes.filter(|&b| budget::values_within(b) == 0) {
         return Err(Error::input(format!(
-            "{} {}, below the {} MB any run needs (the engine's tables and the period search)",
+            "{} {}, not enough for any run: {} MB fixed (the engine's tables and the period \
+             search) plus about 2 bytes per value",
             if request.max_memory.is_some() {
                 "--max-memory allows"
             } else {
@@ -360,9 +364,10 @@ pub fn plan(request: &Request, rules: &Rules, n: usize, sparse: bool) -> Result<
     })
 }
 
-/// What a run that may stop early by a certified period is told before it starts when its
-/// plan cannot reach `n`: how far it can go and why, so that a long run does not surprise its
-/// user hours later (`None` when nothing stands between the run and `n`).
+/// What a run that may stop early by a certified period is told, once it has computed a good
+/// part of what it may (see `run::run`), when its plan cannot reach `n`: how far it can go and
+/// why, so that a long run does not surprise its user hours later (`None` when nothing stands
+/// between the run and `n`).
 pub fn budget_note(plan: &Plan, sparse: bool) -> Option<String> {
     let wanted = plan.n as u128 + 1;
     if plan.finish == Finish::ComputeAll || plan.max_values as u128 >= wanted {
@@ -414,7 +419,13 @@ mod tests {
         };
         // below the fixed allowance no run fits, whatever its end
         let e = plan(&tiny, &rules, 100, false).unwrap_err();
-        assert!(e.to_string().contains("below the 64 MB"), "{e}");
+        assert!(e.to_string().contains("not enough for any run"), "{e}");
+        // nor just past it, where not one value fits
+        let edge = Request {
+            max_memory: Some(budget::FIXED_BYTES + 1),
+            ..Request::default()
+        };
+        assert!(plan(&edge, &rules, 100, false).is_err());
         let small = Request {
             max_memory: Some(65 << 20),
             ..Request::default()

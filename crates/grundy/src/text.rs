@@ -113,8 +113,7 @@ pub fn parse_u64_capped(what: &str, word: &str, cap: u64, why: &str) -> Result<u
 /// [`parse_u64_capped`] that also reads a power as researchers write sizes: `B^K` (`2^30`,
 /// `10^9`) and `MeK` (`1e9`, `3e11`: a whole mantissa times a power of ten). Each part is a
 /// whole number in [`parse_big`]'s form; a power past the cap is refused with the word as
-/// typed, however large it is (`2^1000000` is not computed: an exponent past 4096 is refused
-/// as too large at once).
+/// typed, however large it is, from the sizes of its parts (`2^1000000` is never computed).
 pub fn parse_u64_power(what: &str, word: &str, cap: u64, why: &str) -> Result<u64, Error> {
     let split = word.split_once('^').map(|(b, k)| (b, k, None)).or_else(|| {
         word.split_once(['e', 'E'])
@@ -136,13 +135,33 @@ pub fn parse_u64_power(what: &str, word: &str, cap: u64, why: &str) -> Result<u6
             shown(word)
         ))
     };
-    let k = u32::try_from(&exponent)
-        .ok()
-        .filter(|&k| k <= 4096)
-        .ok_or_else(too_large)?;
+    let zero = BigUint::from(0u32);
+    let one = BigUint::from(1u32);
+    // Nothing large is computed: a power that must pass 2^64 is refused from its size alone.
     let value = match ten {
-        None => first.pow(k),
-        Some(ten) => first * ten.pow(k),
+        // 0^0 = 1, 0^K = 0, 1^K = 1, whatever K's size
+        None if first == zero || first == one => {
+            if exponent == zero {
+                one
+            } else {
+                first
+            }
+        }
+        None => {
+            let k = u64::try_from(&exponent).map_err(|_| too_large())?;
+            if (first.bits() - 1).saturating_mul(k) >= 64 {
+                return Err(too_large());
+            }
+            first.pow(k as u32)
+        }
+        Some(_) if first == zero => zero,
+        Some(ten) => {
+            let k = u32::try_from(&exponent)
+                .ok()
+                .filter(|&k| k <= 19 && first.bits() <= 64)
+                .ok_or_else(too_large)?;
+            first * ten.pow(k)
+        }
     };
     u64::try_from(&value)
         .ok()
@@ -297,8 +316,6 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
 mod tests {
     use super::*;
 
-    /// Regression (issue 27): `-n 18446744073709551616` announced a cap of 2^64 - 1 where the
-    /// real one is 2^53 - 1.
     #[test]
     fn sizes_read_as_powers() {
         let p = |w: &str| parse_u64_power("heap size", w, (1 << 53) - 1, "2^53 - 1");
@@ -317,6 +334,15 @@ mod tests {
             let e = p(huge).unwrap_err().to_string();
             assert!(e.contains("too large"), "{huge}: {e}");
         }
+        // 0 and 1 to any power, and zero times any power of ten, are small
+        assert_eq!(p("0^99999").unwrap(), 0);
+        assert_eq!(p("0^0").unwrap(), 1);
+        assert_eq!(p(&format!("1^{}", "9".repeat(1000))).unwrap(), 1);
+        assert_eq!(p("0e5000").unwrap(), 0);
+        // a huge base is refused from its size, not computed
+        let e = p(&format!("{}^4096", "7".repeat(100_000))).unwrap_err();
+        assert!(e.to_string().contains("too large"), "{e}");
+        assert!(p("18446744073709551616e0").is_err() && p("1e19").is_err());
         for bad in ["2^", "^3", "2^-1", "1.5e3", "e9", "2^3^4", "-2^3"] {
             let e = p(bad).unwrap_err().to_string();
             assert!(
@@ -332,6 +358,8 @@ mod tests {
             .contains("not a non-negative whole number"));
     }
 
+    /// Regression (issue 27): `-n 18446744073709551616` announced a cap of 2^64 - 1 where the
+    /// real one is 2^53 - 1.
     #[test]
     fn capped_numbers_name_their_cap() {
         let cap = (1 << 53) - 1;

@@ -1,7 +1,7 @@
 //! `--misere` of `grundy takebreak` and `grundy subtraction`: misère Grundy values and Conway's
 //! genus of single heaps (the library's `solve::misere_genus`).
 
-use crate::common::{emit, parse_u64, CliError, CliResult};
+use crate::common::{emit, CliError, CliResult};
 use grundy::solve::misere_genus::GenusReport;
 use grundy::solve::misere_quotient::HeapGame;
 
@@ -13,7 +13,8 @@ pub const MAX_POSITIONS: usize = 3_000_000;
 /// Compute and print the genera of heaps `0..=n`.
 pub fn run(game: &dyn HeapGame, n: Option<&str>, print: bool, json: bool) -> CliResult {
     let n = match n {
-        Some(t) => parse_u64("-n", t)?,
+        // as takebreak's -n reads it (a power: 2^5), though genera stop far below
+        Some(t) => grundy::text::parse_u64_power("-n", t, u64::MAX, "2^64 - 1")?,
         None => DEFAULT_N,
     };
     if n > 100_000 {
