@@ -495,9 +495,10 @@ pub fn run(
         rare: None,
     };
     let mut seen = 1; // heap 0 takes part in no standing
-                      // The note is told at a progress tick (where the period search is shown first, and says
-                      // whether it has certified a period), never at the run's end: a run that finished, or
-                      // certified its period while replaying a checkpoint, has nothing to be warned of.
+
+    // The budget note is told at a progress tick (where the period search is shown first, and
+    // says whether it has certified a period), never at the run's end: a run that finished, or
+    // certified its period while replaying a checkpoint, has nothing to be warned of.
     let uncertified_tick = std::cell::Cell::new(false);
     let search = |d: &PeriodDetector| {
         uncertified_tick.set(!d.is_certified());

@@ -115,11 +115,12 @@ pub fn parse_u64_capped(what: &str, word: &str, cap: u64, why: &str) -> Result<u
 /// whole number in [`parse_big`]'s form; a power past the cap is refused with the word as
 /// typed, however large it is, from the sizes of its parts (`2^1000000` is never computed).
 pub fn parse_u64_power(what: &str, word: &str, cap: u64, why: &str) -> Result<u64, Error> {
-    let split = word.split_once('^').map(|(b, k)| (b, k, None)).or_else(|| {
-        word.split_once(['e', 'E'])
-            .map(|(m, k)| (m, k, Some(BigUint::from(10u32))))
-    });
-    let Some((first, exponent, ten)) = split else {
+    // (B, K, false) for B^K, (M, K, true) for MeK
+    let split = word
+        .split_once('^')
+        .map(|(b, k)| (b, k, false))
+        .or_else(|| word.split_once(['e', 'E']).map(|(m, k)| (m, k, true)));
+    let Some((first, exponent, decimal)) = split else {
         return parse_u64_capped(what, word, cap, why);
     };
     let (first, exponent) = (parse_big(what, first), parse_big(what, exponent));
@@ -138,29 +139,29 @@ pub fn parse_u64_power(what: &str, word: &str, cap: u64, why: &str) -> Result<u6
     let zero = BigUint::from(0u32);
     let one = BigUint::from(1u32);
     // Nothing large is computed: a power that must pass 2^64 is refused from its size alone.
-    let value = match ten {
+    let value = match decimal {
         // 0^0 = 1, 0^K = 0, 1^K = 1, whatever K's size
-        None if first == zero || first == one => {
+        false if first == zero || first == one => {
             if exponent == zero {
                 one
             } else {
                 first
             }
         }
-        None => {
+        false => {
             let k = u64::try_from(&exponent).map_err(|_| too_large())?;
             if (first.bits() - 1).saturating_mul(k) >= 64 {
                 return Err(too_large());
             }
             first.pow(k as u32)
         }
-        Some(_) if first == zero => zero,
-        Some(ten) => {
+        true if first == zero => zero,
+        true => {
             let k = u32::try_from(&exponent)
                 .ok()
                 .filter(|&k| k <= 19 && first.bits() <= 64)
                 .ok_or_else(too_large)?;
-            first * ten.pow(k)
+            first * BigUint::from(10u32).pow(k)
         }
     };
     u64::try_from(&value)

@@ -24,8 +24,9 @@ pub trait SequenceEngine {
     /// [batches](Self::batches), in chunks of [`super::driver::PROGRESS_EVERY`] values or more
     /// (see [`super::driver::BATCH_TIME`]), so an engine that computes several values at once
     /// (the rare/common engine, [`super::sparse`]) can, while the driver still sees every value
-    /// in order for the period detector, progress and checkpoints. On an error the values appended so far are all correct (fewer than
-    /// `count`). A value that does not fit a one-byte store moves it to `u16` (once).
+    /// in order for the period detector, progress and checkpoints. On an error the values
+    /// appended so far are all correct (fewer than `count`). A value that does not fit a
+    /// one-byte store moves it to `u16` (once).
     /// The default computes them one by one with [`Self::next_value`], on a `u16` store (a
     /// byte store is widened first: an engine that reads bytes says so with
     /// [`Self::compact`]).
