@@ -437,7 +437,8 @@ pub fn run(
     // A run that stops at its first certified period (`--until-period`) has a limit, not a
     // length: most stop within a few thousand values, so only runs to a chosen n are told.
     if let (Some(store), false) = (&store, plan.finish == Finish::AtCertificate) {
-        state_disk_use(store.path(), n.saturating_add(1) as u64, tell);
+        // (what the run can reach: a budget that stops it short of n bounds its file too)
+        state_disk_use(store.path(), plan.reach() as u64, tell);
     }
     // told once the run is past the first million values (or half its budget) without a
     // certified period: most periodic games never get there, and need not hear of a limit they

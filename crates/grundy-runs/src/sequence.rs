@@ -434,6 +434,9 @@ mod tests {
         let p = plan(&small, &rules, 10_000_000, true).unwrap();
         assert_eq!(p.finish, Finish::Extend);
         assert_eq!(p.max_values, budget::values_within(65 << 20));
+        // what it can reach (its progress's length, its checkpoint's size) is the budget's
+        assert_eq!(p.reach(), p.max_values);
+        assert_eq!(plan(&small, &rules, 1000, true).unwrap().reach(), 1001);
         let note = budget_note(&p, true).unwrap();
         let last = format!("stops after G(0..={})", p.max_values - 1);
         assert!(

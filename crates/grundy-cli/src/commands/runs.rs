@@ -177,9 +177,7 @@ pub fn run_long(
             },
         };
     // a run its budget stops short of n shows progress (and its ETA) towards where it stops
-    let reach = (plan.n as u64)
-        .saturating_add(1)
-        .min(plan.max_values as u64);
+    let reach = plan.reach() as u64;
     let bar = LateBar::new(reach, &rules.to_string());
     let tick = |k: usize| bar.tick(k as u64);
     let search = |d: &PeriodDetector| bar.search(d);

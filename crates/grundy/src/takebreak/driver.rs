@@ -227,6 +227,12 @@ impl Plan {
             max_values: usize::MAX,
         }
     }
+
+    /// How many values the run can hold at most: G(0..=n), or fewer when its budget stops it
+    /// first (what its progress counts towards and what its checkpoint may grow to).
+    pub fn reach(&self) -> usize {
+        self.n.saturating_add(1).min(self.max_values)
+    }
 }
 
 /// How [`drive`] ended.
