@@ -531,9 +531,7 @@ fn mex_from<V: Value>(
                     let mut from = 1;
                     while from <= r / 2 {
                         let to = (from + RELEASE_EVERY).min(r / 2 + 1);
-                        for a in from..to {
-                            mark(g[a].xor(g[r - a]));
-                        }
+                        mark_pairs(g, r, from, to, &mut mark);
                         release(from, to);
                         release(r + 1 - to, r + 1 - from);
                         from = to;
@@ -548,6 +546,28 @@ fn mex_from<V: Value>(
         }
     }
     seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32
+}
+
+/// `mark(G(a) ⊕ G(r - a))` for every `a` in `from..to` (`to <= r / 2 + 1`). The nim-sums are
+/// taken a block at a time into a buffer (a loop the compiler vectorises, the mirrored block
+/// read backwards) and marked from there: the checks of the last values of a checkpoint at
+/// 2^31 read 2^30 pairs each, and one pair at a time the loop took 1.9 ns a pair.
+fn mark_pairs<V: Value>(g: &[V], r: usize, from: usize, to: usize, mark: &mut impl FnMut(u16)) {
+    const BLOCK: usize = 64;
+    let mut sums = [0u16; BLOCK];
+    let mut a = from;
+    while a + BLOCK <= to {
+        let low = &g[a..a + BLOCK];
+        let high = &g[r + 1 - a - BLOCK..r + 1 - a];
+        for (i, s) in sums.iter_mut().enumerate() {
+            *s = low[i].xor(high[BLOCK - 1 - i]);
+        }
+        sums.iter().for_each(|&s| mark(s));
+        a += BLOCK;
+    }
+    for a in a..to {
+        mark(g[a].xor(g[r - a]));
+    }
 }
 
 /// Something a [`Store`] has to tell the user (the front end prints it).
@@ -1054,6 +1074,30 @@ mod tests {
 
     /// Regression (issue 27): a checkpoint with a valid checksum was trusted for its values —
     /// all zeros gave 0.6 a "certified" period 1, a value 65535 panicked an engine.
+    #[test]
+    fn pairs_marked_a_block_at_a_time_are_the_pairs_one_at_a_time() {
+        let g16: Vec<u16> = (0..700u32)
+            .map(|i| ((i * 2654435761) >> 7) as u16 % 1000)
+            .collect();
+        let g8: Vec<u8> = g16.iter().map(|&v| v as u8).collect();
+        for r in [1, 2, 63, 64, 65, 128, 129, 300, 699] {
+            for from in [1, 2, 30, 64] {
+                let to = r / 2 + 1;
+                if from > to {
+                    continue;
+                }
+                let mut got = Vec::new();
+                mark_pairs(&g16, r, from, to, &mut |v| got.push(v));
+                let want: Vec<u16> = (from..to).map(|a| g16[a] ^ g16[r - a]).collect();
+                assert_eq!(got, want, "r {r} from {from}");
+                let mut got = Vec::new();
+                mark_pairs(&g8, r, from, to, &mut |v| got.push(v));
+                let want: Vec<u16> = (from..to).map(|a| u16::from(g8[a] ^ g8[r - a])).collect();
+                assert_eq!(got, want, "bytes: r {r} from {from}");
+            }
+        }
+    }
+
     #[test]
     fn values_that_cannot_be_true_are_refused_with_a_valid_checksum() {
         let dir = temp_dir();

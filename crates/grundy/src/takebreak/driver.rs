@@ -379,15 +379,23 @@ fn feed(
         to: usize,
         stop: bool,
     ) -> Option<usize> {
-        for k in from..to {
+        let mut k = from;
+        while k < to {
             if !stop && detector.is_certified() {
                 detector.skip_certified(to);
                 return None;
+            }
+            // as many values as provably change nothing but the runs, then one at a time
+            let quiet = detector.push_quiet_from(&g[..to]);
+            if quiet > 0 {
+                k += quiet;
+                continue;
             }
             detector.push_from(&g[..=k]);
             if stop && detector.is_certified() {
                 return Some(k);
             }
+            k += 1;
         }
         None
     }
