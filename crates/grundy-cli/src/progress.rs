@@ -48,9 +48,10 @@ struct State {
     len: u64,
     shown: bool,
     last_line: Instant,
-    /// The count at the first tick: a resumed run starts with the values it loaded, which were
-    /// not computed in this process and must not count in its rate or its ETA.
-    base: Option<u64>,
+    /// The count and the time elapsed at the first tick: a resumed run starts with the values
+    /// it loaded, which were not computed in this process, after loading and checking them
+    /// (26 s for 0.206 at 2^31); neither counts in its rate or its ETA.
+    base: Option<(u64, Duration)>,
 }
 
 /// Progress of one piece of work (a sequence, a census, an exhaustive check). Safe to tick from
@@ -162,7 +163,7 @@ impl Progress {
             return;
         };
         let first = s.base.is_none();
-        let base = *s.base.get_or_insert(done);
+        let base = *s.base.get_or_insert((done, elapsed));
         if first && !self.open_ended {
             // The loaded part is where the bar starts, not work done in this process.
             self.bar.set_position(done);
@@ -219,10 +220,18 @@ impl Drop for Progress {
 }
 
 /// One log line: `grundy: LABEL: DONE of LEN UNIT (P%), S s, RATE, eta T; DETAIL`.
-/// The rate and the ETA count only what was done since the first tick (`base`).
-fn plain_line(s: &State, unit: &str, done: u64, base: u64, elapsed: Duration) -> String {
+/// The rate and the ETA count only what was done since the first tick (`base`: the count
+/// then and the time elapsed then).
+fn plain_line(
+    s: &State,
+    unit: &str,
+    done: u64,
+    base: (u64, Duration),
+    elapsed: Duration,
+) -> String {
     let secs = elapsed.as_secs_f64().max(1e-9);
-    let rate = done.saturating_sub(base) as f64 / secs;
+    let since = elapsed.saturating_sub(base.1).as_secs_f64().max(1e-9);
+    let rate = done.saturating_sub(base.0) as f64 / since;
     let eta = if rate > 0.0 {
         duration_words(s.len.saturating_sub(done) as f64 / rate)
     } else {
@@ -269,15 +278,37 @@ mod tests {
             len: 2_000_000,
             shown: false,
             last_line: Instant::now(),
-            base: Some(1_000_000),
+            base: None,
         };
         // 1,000,000 values loaded, 100,000 computed in 10 s: 10,000 values/s, 900,000 to go
         // (without the base: 110,000 values/s and 8 s to go).
-        let line = plain_line(&s, "values", 1_100_000, 1_000_000, Duration::from_secs(10));
+        let zero = Duration::ZERO;
+        let line = plain_line(
+            &s,
+            "values",
+            1_100_000,
+            (1_000_000, zero),
+            Duration::from_secs(10),
+        );
         assert!(line.contains("0.010 M values/s"), "{line}");
         assert!(line.contains("eta 1 min 30 s"), "{line}");
+        // The same after 30 s of loading: the rate counts from the first tick, the time shown
+        // from the start (it was 2,500 values/s and an ETA of 6 min).
+        let loaded = Duration::from_secs(30);
+        let line = plain_line(
+            &s,
+            "values",
+            1_100_000,
+            (1_000_000, loaded),
+            Duration::from_secs(40),
+        );
+        assert!(line.contains("0.010 M values/s"), "{line}");
+        assert!(
+            line.contains("eta 1 min 30 s") && line.contains(", 40 s,"),
+            "{line}"
+        );
         // A fresh run: everything counts.
-        let line = plain_line(&s, "values", 100_000, 0, Duration::from_secs(10));
+        let line = plain_line(&s, "values", 100_000, (0, zero), Duration::from_secs(10));
         assert!(line.contains("0.010 M values/s"), "{line}");
         assert!(line.contains("eta 3 min 10 s"), "{line}");
     }
