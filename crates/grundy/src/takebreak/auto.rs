@@ -348,7 +348,7 @@ impl AutoEngine {
                 // handed values (a resumed run) and has measured nothing yet. The trial is then
                 // a single value of the other engine, as after a very wide gap, for the same
                 // reason (one value can only keep the current engine wrongly when it was
-                // descheduled, never switch wrongly): a resumed 0.206 at 2^31 spent 12 s on the
+                // descheduled, never switch wrongly): a resumed 0.206 at 2^31 spent about 11 s on the
                 // five naive values of a full trial (each reads every value below n).
                 self.single_value_trial = n > self.next_review;
                 self.trials.push((n, self.current.other()));
@@ -690,6 +690,8 @@ mod tests {
             )
             .unwrap();
             assert_eq!(c.values, all, "{code}");
+            // its first review is where it resumed (a trial of a single value)
+            assert_eq!(engine.trials().first().map(|t| t.0), Some(2500), "{code}");
             // the same through a fresh naive engine
             let mut naive = Naive::new(rules.clone());
             let c = extend(

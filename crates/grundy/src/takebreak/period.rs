@@ -300,8 +300,8 @@ impl PeriodDetector {
     /// them (one slice comparison), or its removal. Held and certified periods, and the last
     /// steps before a rescan, go value by value.
     ///
-    /// Why: a resumed run replays its checkpoint through a fresh detector, value by value
-    /// 45% of the time a resume of 0.206 at 2^31 took before it computed anything (26 s).
+    /// Why: a resumed run replays its checkpoint through a fresh detector; value by value, with
+    /// its rescans, that was 47% of a resume of 0.206 at 2^31 before it computed anything.
     pub fn push_quiet_from<V: Copy + Eq>(&mut self, g: &[V]) -> usize {
         let n = self.n;
         let avail = g.len().saturating_sub(n);
@@ -311,8 +311,8 @@ impl PeriodDetector {
         let top = watch.iter().map(|&(_, run)| run).fold(*bound, usize::max);
         let t = self.t;
         let r = |len: usize| len - len.saturating_sub(t) / 2;
-        // M + k < r(n + k): r(n + k) >= r(n) + (k - 1) / 2, so about 2 (r(n) - M) steps are
-        // quiet; the exact bound is found by stepping down from there
+        // M + k < r(n + k): r(n + k) >= r(n) + floor(k / 2), so k = 2 (r(n) - M) - 2 steps
+        // are quiet (the loop below only guards that argument)
         let mut k = avail.min((2 * r(n).saturating_sub(top)).saturating_sub(2));
         while k > 0 && top + k >= r(n + k) {
             k -= 1;
@@ -438,10 +438,9 @@ fn for_each_run<V: Copy + Eq>(g: &[V], mut visit: impl FnMut(usize, usize)) {
     };
     let mut base = None;
     // A run is not 0 only where G(n - 1 - p) is the last value: a block of p at a time, the
-    // positions they face are compared with it into a bit mask and only the p facing an
-    // equal value are looked at (a game with no period
-    // never finds a base, and p by p this loop was most of a rescan: 2.5 ns per p on 0.206,
-    // whose last value recurs once in about 35 positions).
+    // positions they face are compared with it into a bit mask and only the p facing an equal
+    // value are looked at (a game with no period never finds a base, and p by p this loop was
+    // most of a rescan: 2.5 ns per p on 0.206, whose last value recurs once in about 35).
     const BLOCK: usize = 64;
     let mut p = 1;
     'blocks: while p < n {
