@@ -282,33 +282,21 @@ mod tests {
         };
         // 1,000,000 values loaded, 100,000 computed in 10 s: 10,000 values/s, 900,000 to go
         // (without the base: 110,000 values/s and 8 s to go).
-        let zero = Duration::ZERO;
-        let line = plain_line(
-            &s,
-            "values",
-            1_100_000,
-            (1_000_000, zero),
-            Duration::from_secs(10),
-        );
+        let line_at = |done: u64, base: (u64, u64), secs: u64| {
+            let base = (base.0, Duration::from_secs(base.1));
+            plain_line(&s, "values", done, base, Duration::from_secs(secs))
+        };
+        let line = line_at(1_100_000, (1_000_000, 0), 10);
         assert!(line.contains("0.010 M values/s"), "{line}");
         assert!(line.contains("eta 1 min 30 s"), "{line}");
         // The same after 30 s of loading: the rate counts from the first tick, the time shown
         // from the start (it was 2,500 values/s and an ETA of 6 min).
-        let loaded = Duration::from_secs(30);
-        let line = plain_line(
-            &s,
-            "values",
-            1_100_000,
-            (1_000_000, loaded),
-            Duration::from_secs(40),
-        );
+        let line = line_at(1_100_000, (1_000_000, 30), 40);
         assert!(line.contains("0.010 M values/s"), "{line}");
-        assert!(
-            line.contains("eta 1 min 30 s") && line.contains(", 40 s,"),
-            "{line}"
-        );
+        let shown = line.contains("eta 1 min 30 s") && line.contains(", 40 s,");
+        assert!(shown, "{line}");
         // A fresh run: everything counts.
-        let line = plain_line(&s, "values", 100_000, (0, zero), Duration::from_secs(10));
+        let line = line_at(100_000, (0, 0), 10);
         assert!(line.contains("0.010 M values/s"), "{line}");
         assert!(line.contains("eta 3 min 10 s"), "{line}");
     }

@@ -693,10 +693,16 @@ fn open_tiered(
     Ok((store, values))
 }
 
-/// The period search in a few words: the best candidate and how far its certificate has got.
+/// The period search in a few words: the best candidate and how far its certificate has got,
+/// or the certified period (a run that computes every value goes on past its certificate: 0.16
+/// with `--no-extend` used to show its period as a candidate "210076.5% there").
 pub fn search_words(detector: &PeriodDetector) -> String {
     match detector.candidate() {
         None => "period search: no candidate".into(),
+        Some(c) if detector.is_certified() => format!(
+            "period {} from {}, certified at n = {}",
+            c.period, c.preperiod, c.certificate_at
+        ),
         Some(c) => format!(
             "period search: candidate period {} from {}, certificate at n = {} ({:.1}% there)",
             c.period,
@@ -710,6 +716,27 @@ pub fn search_words(detector: &PeriodDetector) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_period_search_is_said_as_it_stands() {
+        let rules = Rules::parse("0.07").unwrap();
+        let g = grundy::takebreak::naive::sequence_of(&rules, 400).unwrap();
+        let mut d = PeriodDetector::for_rules(&rules);
+        assert_eq!(search_words(&d), "period search: no candidate");
+        let mut k = 0;
+        while !d.is_certified() {
+            d.push_from(&g[..=k]);
+            k += 1;
+            if k == 120 {
+                let words = search_words(&d);
+                assert!(
+                    words.starts_with("period search: candidate period 34 from "),
+                    "{words}"
+                );
+            }
+        }
+        assert_eq!(search_words(&d), "period 34 from 53, certified at n = 175");
+    }
 
     /// Regression (issue 27): `--checkpoint-every 1e-9` was accepted (and, saving at every
     /// chance, slowed runs 3.5 to 5.5 times; the cost of saves is now bounded by the run).

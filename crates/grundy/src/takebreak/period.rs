@@ -792,6 +792,15 @@ mod tests {
         }
     }
 
+    /// `prefix`, then `block` `reps` times, then `tail`: a period that holds for a while.
+    fn repeating(mut g: Vec<u16>, block: &[u16], reps: usize, tail: Vec<u16>) -> Vec<u16> {
+        for _ in 0..reps {
+            g.extend_from_slice(block);
+        }
+        g.extend(tail);
+        g
+    }
+
     proptest::proptest! {
         #[test]
         fn online_detector_matches_the_definition(
@@ -802,12 +811,7 @@ mod tests {
             t in 0usize..4,
             theorem: bool,
         ) {
-            let mut g = prefix;
-            for _ in 0..reps {
-                g.extend_from_slice(&block);
-            }
-            g.extend(tail);
-            check_online(&g, theorem, t);
+            check_online(&repeating(prefix, &block, reps, tail), theorem, t);
         }
 
         #[test]
@@ -820,12 +824,7 @@ mod tests {
             theorem: bool,
             feed in 1usize..64,
         ) {
-            let mut g = prefix;
-            for _ in 0..reps {
-                g.extend_from_slice(&block);
-            }
-            g.extend(tail);
-            check_quiet(&g, theorem, t, feed);
+            check_quiet(&repeating(prefix, &block, reps, tail), theorem, t, feed);
         }
     }
 }
