@@ -23,14 +23,22 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Show a run's message on Python's `sys.stderr` (a notebook shows it under the cell), in the
-/// CLI's words: `grundy: ...`, `grundy: note: ...`, `grundy: warning: ...`.
-pub(crate) fn tell(message: Message) {
-    let line = match message {
-        Message::Info(m) => format!("grundy: {m}\n"),
-        Message::Note(m) => format!("grundy: note: {m}\n"),
-        Message::Warning(m) => format!("grundy: warning: {m}\n"),
+/// A run's message as a line: `grundy: ...`, `grundy: note: ...`, `grundy: warning: ...`, the
+/// CLI's flags it names written as the keywords a Python caller gives ([`crate::python_words`]:
+/// "--no-checkpoint turns them off" is "checkpoint=None turns them off").
+fn message_line(message: Message) -> String {
+    let (kind, m) = match message {
+        Message::Info(m) => ("", m),
+        Message::Note(m) => ("note: ", m),
+        Message::Warning(m) => ("warning: ", m),
     };
+    format!("grundy: {kind}{}\n", crate::python_words(&m))
+}
+
+/// Show a run's message on Python's `sys.stderr` (a notebook shows it under the cell), in the
+/// CLI's form ([`message_line`]).
+pub(crate) fn tell(message: Message) {
+    let line = message_line(message);
     Python::with_gil(|py| {
         let written = py
             .import("sys")
@@ -245,11 +253,7 @@ fn census_code(
             )),
         };
         // a worker's messages go to its own stderr (a Dask worker's log)
-        let tell = |m: Message| match m {
-            Message::Info(m) => eprintln!("grundy: {m}"),
-            Message::Note(m) => eprintln!("grundy: note: {m}"),
-            Message::Warning(m) => eprintln!("grundy: warning: {m}"),
-        };
+        let tell = |m: Message| eprint!("{}", message_line(m));
         let stop = AtomicBool::new(false);
         let result = py
             .allow_threads(|| compute_code(&task, &stop, &tell))

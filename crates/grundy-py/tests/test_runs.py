@@ -154,6 +154,18 @@ def test_a_checkpoint_of_another_code_is_refused_like_the_cli(tmp_path):
     assert str(info.value) == python_words(expected)
 
 
+def test_run_messages_name_python_keywords_not_cli_flags(tmp_path, monkeypatch, capfd):
+    # checkpoint=True keeps the checkpoint in the user's data directory, which the run says
+    # when it creates it, with how to turn it off: the CLI's sentence names --no-checkpoint
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    s = grundy.takebreak("0.6", 200_000, checkpoint=True, checkpoint_every=0.001)
+    assert len(s.values) == 200_001
+    err = capfd.readouterr().err
+    assert "checkpoints of long runs are kept in" in err, err
+    assert "(checkpoint=None turns them off)" in err, err
+    assert "--" not in err, err
+
+
 def test_records_go_to_the_catalogue_the_cli_lists(tmp_path):
     db = tmp_path / "runs.sqlite3"
     s = grundy.takebreak("0.07", until_period=True, record=db)
