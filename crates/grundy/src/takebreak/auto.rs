@@ -348,8 +348,8 @@ impl AutoEngine {
                 // handed values (a resumed run) and has measured nothing yet. The trial is then
                 // a single value of the other engine, as after a very wide gap, for the same
                 // reason (one value can only keep the current engine wrongly when it was
-                // descheduled, never switch wrongly): a resumed 0.206 at 2^31 spent about 11 s on the
-                // five naive values of a full trial (each reads every value below n).
+                // descheduled, never switch wrongly): a resumed 0.206 at 2^31 spent about 11 s
+                // on the five naive values of a full trial (each reads every value below n).
                 self.single_value_trial = n > self.next_review;
                 self.trials.push((n, self.current.other()));
                 Some(Trial::Other {

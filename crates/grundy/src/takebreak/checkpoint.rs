@@ -1072,8 +1072,6 @@ mod tests {
         std::fs::remove_dir_all(dir).unwrap();
     }
 
-    /// Regression (issue 27): a checkpoint with a valid checksum was trusted for its values —
-    /// all zeros gave 0.6 a "certified" period 1, a value 65535 panicked an engine.
     #[test]
     fn pairs_marked_a_block_at_a_time_are_the_pairs_one_at_a_time() {
         let g16: Vec<u16> = (0..700u32)
@@ -1098,6 +1096,8 @@ mod tests {
         }
     }
 
+    /// Regression (issue 27): a checkpoint with a valid checksum was trusted for its values —
+    /// all zeros gave 0.6 a "certified" period 1, a value 65535 panicked an engine.
     #[test]
     fn values_that_cannot_be_true_are_refused_with_a_valid_checksum() {
         let dir = temp_dir();
