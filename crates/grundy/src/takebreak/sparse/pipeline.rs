@@ -65,8 +65,8 @@
 //!   read after the rewrite.
 //!
 //! # What synchronisation costs, and how it is kept small
-//! Per batch (16 heaps on the wide path, about 10 µs of Officers' searches; 128 on the
-//! one-word path, whose searches take some 70 ns): one message on a bounded channel, two
+//! Per batch (16 heaps on the wide path, about 10 µs of Officers' searches; 256 on the
+//! one-word path, whose searches take some 50 ns): one message on a bounded channel, two
 //! uncontended locks of the report by the verifier, and nothing else: no allocation, as a
 //! verifier hands the emptied batch back under its second lock and the lead fills it again
 //! ([`Report::spare`]). A verifier wakes the
@@ -149,7 +149,7 @@ use std::time::{Duration, Instant};
 /// Heaps whose witness searches are sent to a verifier in one message (the wide path) ...
 const JOB_BATCH: usize = 16;
 /// ... and on the one-word path, whose searches are some ten times shorter.
-const WORD_BATCH: usize = 128;
+const WORD_BATCH: usize = 256;
 /// Messages that may wait for the second thread (bounds how far the lead runs ahead).
 const QUEUE: usize = 4;
 /// Most finished batches kept for the lead to fill again ([`Report::spare`]).
@@ -234,15 +234,28 @@ impl<V: Value> SharedValues<V> {
     }
 }
 
-/// One heap's witness search, as the lead left it: the heap, its candidate `free` (its
-/// value if the search succeeds) and what the search starts from.
+/// One heap's witness search, as the lead left it: the heap, its candidate (its value if the
+/// search succeeds) and what the search starts from ([`Job::work`]), with what is the same
+/// for every job of its batch (the span, the blocked values) in the [`Batch`].
+///
+/// Packed into 16 bytes: the lead writes one per open heap into memory a verifier reads next
+/// (and the lead writes again once the batch comes back), so each byte is a share of a cache
+/// line moved from one core to the other and back; on the one-word path that traffic cost
+/// the lead more than its own work when the two cores were far apart (48-byte jobs). Heaps
+/// are below `u32::MAX` ([`RareCommon::pipelines`]); values and counts of words below `2^17`.
 struct Job {
-    n: usize,
-    free: usize,
-    work: Work,
+    n: u32,
+    /// The wide path's candidate, or [`Job::WORD`] (the one-word path's candidate is the first
+    /// value neither found nor blocked).
+    free: u32,
+    /// Wide: the largest missing value below the candidate and the count of packed option
+    /// words (32 bits each); one-word: the options found.
+    a: u64,
 }
 
-/// What a witness search starts from.
+const _: () = assert!(std::mem::size_of::<Job>() == 16);
+
+/// What a witness search starts from (a [`Job`] unpacked).
 enum Work {
     /// The wide path ([`Witness::search`]): the span, the largest missing value below the
     /// candidate, and `words` packed options (the next ones of the batch's `found`).
@@ -253,6 +266,49 @@ enum Work {
     },
     /// The one-word path ([`WordSearch::search`]): the options found and the blocked values.
     Word { found: u64, blocked: u64 },
+}
+
+impl Job {
+    const WORD: u32 = u32::MAX;
+
+    fn word(n: usize, found: u64) -> Self {
+        Job {
+            n: n as u32,
+            free: Job::WORD,
+            a: found,
+        }
+    }
+
+    fn wide(n: usize, free: usize, last: usize, words: usize) -> Self {
+        debug_assert!(free < Job::WORD as usize && last < free && words <= u32::MAX as usize);
+        Job {
+            n: n as u32,
+            free: free as u32,
+            a: last as u64 | (words as u64) << 32,
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.n as usize
+    }
+
+    /// The search's starting point and the value it proves if it succeeds.
+    fn work(&self, batch: &Batch) -> (Work, usize) {
+        if self.free == Job::WORD {
+            let (found, blocked) = (self.a, batch.blocked[self.n() & 1]);
+            (
+                Work::Word { found, blocked },
+                WordCandidate::free(found, blocked),
+            )
+        } else {
+            let work = Work::Wide {
+                span: batch.span,
+                last: self.a as u32 as usize,
+                words: (self.a >> 32) as usize,
+            };
+            (work, self.free as usize)
+        }
+    }
 }
 
 /// A verifier's search states, one per path (each verifier has its own).
@@ -271,6 +327,11 @@ struct Batch {
     jobs: Vec<Job>,
     found: Vec<u64>,
     upto: usize,
+    /// The engine's span and blocked values (per parity) when its jobs were made: the same
+    /// for all of them, as both change only with the engine's state, after a flush
+    /// ([`Lead::push`] checks).
+    span: usize,
+    blocked: [u64; 2],
 }
 
 impl Batch {
@@ -278,9 +339,11 @@ impl Batch {
         Batch {
             epoch,
             seq: 0,
-            jobs: Vec::with_capacity(JOB_BATCH),
+            jobs: Vec::with_capacity(WORD_BATCH.max(JOB_BATCH)),
             found: Vec::with_capacity(JOB_BATCH * 16),
             upto: 0,
+            span: 0,
+            blocked: [0; 2],
         }
     }
 }
@@ -306,9 +369,9 @@ struct Report {
     /// Whether the lead waits on `Shared::changed` (verifiers notify it only then).
     lead_waits: bool,
     /// Batches the verifiers have finished with, emptied, for the lead to fill again: a new
-    /// batch is two allocations and, on the one-word path, three reallocations as its jobs
-    /// grow to [`WORD_BATCH`] (0.16 on two threads: 9% of the lead's time, and the lead is
-    /// the slower of the two threads there). Kept across epochs (an empty batch has none).
+    /// batch is two allocations (0.16 on two threads, when its jobs still grew from 16 to
+    /// 128 by reallocations: 9% of the lead's time, and the lead is the slower of the two
+    /// threads there). Kept across epochs (an empty batch has none).
     spare: Vec<Batch>,
 }
 
@@ -456,8 +519,10 @@ fn verify<V: Value>(
             }
             // SAFETY: G(0..job.n) were written before this job was sent, and are not written
             // again until this thread has cleared its `busy` entry (see `roll_back`).
-            let g = unsafe { values.prefix(job.n) };
-            let v = match job.work {
+            let n = job.n();
+            let g = unsafe { values.prefix(n) };
+            let (work, free) = job.work(&batch);
+            let v = match work {
                 Work::Wide {
                     span,
                     last,
@@ -468,7 +533,7 @@ fn verify<V: Value>(
                     // (the bit index is the lead's: a verifier scans contiguously)
                     let open = Open {
                         found,
-                        free: job.free,
+                        free,
                         last,
                         index: None,
                     };
@@ -479,8 +544,8 @@ fn verify<V: Value>(
                 }
             };
             stats.second_searches += 1;
-            if v != job.free {
-                failure = Some((batch.seq, job.n, v));
+            if v != free {
+                failure = Some((batch.seq, n, v));
                 break;
             }
         }
@@ -591,6 +656,23 @@ impl<V: Value> Lead<'_, V> {
         }
     }
 
+    /// Add a job (with its packed option words, on the wide path) made with this span and
+    /// these blocked values to the pending batch (after sending the batch if its jobs were
+    /// made with others: they change only after a flush, so this is a safeguard).
+    #[inline]
+    fn push(&mut self, job: Job, words: &[u64], span: usize, blocked: [u64; 2]) {
+        let pending = &self.pending;
+        if !pending.jobs.is_empty() && (pending.span != span || pending.blocked != blocked) {
+            self.flush(job.n());
+        }
+        let pending = &mut self.pending;
+        if pending.jobs.is_empty() {
+            (pending.span, pending.blocked) = (span, blocked);
+        }
+        pending.jobs.push(job);
+        pending.found.extend_from_slice(words);
+    }
+
     /// The queue of batch `seq`.
     fn queue(&self, seq: u64) -> &SyncSender<Batch> {
         &self.jobs[(seq % self.jobs.len() as u64) as usize]
@@ -619,7 +701,12 @@ impl<V: Value> Lead<'_, V> {
     }
 
     /// Whether the second thread is behind: a batch is held (sent now if there is room).
+    #[inline]
     fn behind(&mut self) -> bool {
+        // (called for every open heap: nothing held is the common case)
+        if self.held.is_none() {
+            return false;
+        }
         match self
             .held
             .take()
@@ -903,11 +990,9 @@ impl RareCommon {
                     }
                     WordCandidate::Open { found, blocked } => {
                         let free = WordCandidate::free(found, blocked);
-                        lead.pending.jobs.push(Job {
-                            n,
-                            free,
-                            work: Work::Word { found, blocked },
-                        });
+                        let both = [self.split.blocked_low(0), self.split.blocked_low(1)];
+                        debug_assert_eq!(both[n & 1], blocked);
+                        lead.push(Job::word(n, found), &[], self.span, both);
                         free
                     }
                 }
@@ -922,16 +1007,13 @@ impl RareCommon {
                     }
                     Candidate::Open { free, last } => {
                         let words = self.found_words();
-                        lead.pending.found.extend_from_slice(words);
-                        lead.pending.jobs.push(Job {
-                            n,
-                            free,
-                            work: Work::Wide {
-                                span: self.span,
-                                last,
-                                words: words.len(),
-                            },
-                        });
+                        let both = [self.split.blocked_low(0), self.split.blocked_low(1)];
+                        lead.push(
+                            Job::wide(n, free, last, words.len()),
+                            words,
+                            self.span,
+                            both,
+                        );
                         free
                     }
                 }
