@@ -500,6 +500,12 @@ fn far_positions_fit<V>(g: &[V], positions: &[u32], m0: usize) -> bool {
 /// the map's base, the value and a constant displacement: no map pointer per heap is held in a
 /// register (the old loop reloaded them from the stack).
 ///
+/// The positions go in chunks of [`CHUNK`]: the loads and xors of a whole chunk first (into a
+/// small buffer), then its stores. One position at a time, each load was issued among the
+/// sixteen stores of the positions before it and waited for them (`perf annotate` on an AMD
+/// EPYC put 18% of the kernel on the instruction after the load); in chunks, 0.206 to 2^20
+/// ran in 6.0 s against 6.7 s (0.146: 5.8 against 6.0 s), the same values.
+///
 /// # Safety
 /// The processor supports AVX2; `maps.len() >= MAP_BLOCK * T`; `far_positions_fit(g,
 /// positions, m0)`; `S` is a power of two.
@@ -526,23 +532,33 @@ unsafe fn far_maps_packed<V: Value, const S: usize, const T: usize>(
             unsafe { *base.add((4 * q + l) * T + x) = 1 };
         }
     }
-    for &r in positions {
-        let r = r as usize;
-        // SAFETY: r < g.len() and m0 - r + MAP_BLOCK <= g.len() (far_positions_fit).
-        let v = unsafe { (*values.add(r)).get() };
-        let p = unsafe { load16(values.add(m0 - r)) };
-        let x = _mm256_and_si256(_mm256_xor_si256(p, _mm256_set1_epi16(v as i16)), mask);
-        let low = _mm256_castsi256_si128(x);
-        let high = _mm256_extracti128_si256::<1>(x);
-        // SAFETY: every value is masked below S, every heap below MAP_BLOCK.
-        unsafe {
-            mark4::<T>(base, 0, _mm_cvtsi128_si64(low) as u64);
-            mark4::<T>(base, 1, _mm_extract_epi64::<1>(low) as u64);
-            mark4::<T>(base, 2, _mm_cvtsi128_si64(high) as u64);
-            mark4::<T>(base, 3, _mm_extract_epi64::<1>(high) as u64);
+    // in chunks: first every load and xor of the chunk, then every store (a load issued among
+    // the stores of earlier positions waited for them)
+    let mut xs = [[0u64; 4]; CHUNK];
+    for chunk in positions.chunks(CHUNK) {
+        for (x4, &r) in xs.iter_mut().zip(chunk) {
+            let r = r as usize;
+            // SAFETY: r < g.len() and m0 - r + MAP_BLOCK <= g.len() (far_positions_fit).
+            let v = unsafe { (*values.add(r)).get() };
+            let p = unsafe { load16(values.add(m0 - r)) };
+            let x = _mm256_and_si256(_mm256_xor_si256(p, _mm256_set1_epi16(v as i16)), mask);
+            // SAFETY: 32 bytes into [u64; 4]
+            unsafe { _mm256_storeu_si256(x4.as_mut_ptr() as *mut __m256i, x) };
+        }
+        for x4 in &xs[..chunk.len()] {
+            // SAFETY: every value is masked below S, every heap below MAP_BLOCK.
+            unsafe {
+                mark4::<T>(base, 0, x4[0]);
+                mark4::<T>(base, 1, x4[1]);
+                mark4::<T>(base, 2, x4[2]);
+                mark4::<T>(base, 3, x4[3]);
+            }
         }
     }
 }
+
+/// Rare positions [`far_maps_packed`] loads before it stores their marks.
+const CHUNK: usize = 32;
 
 fn far_maps_any<V: Value>(
     g: &[V],
@@ -1528,9 +1544,13 @@ mod tests {
             .map(|i| ((i * 2654435761u32) >> 21) as u16)
             .collect();
         assert!(wide.iter().any(|&v| v >= 2000));
-        let positions: Vec<u32> = vec![16, 17, 25, 40, 41, 100, 200, 284];
+        // a few positions, and more than two of the packed copy's chunks of loads (the last
+        // one partial)
+        let few: Vec<u32> = vec![16, 17, 25, 40, 41, 100, 200, 284];
+        let many: Vec<u32> = (0..90).map(|i| 16 + 3 * i).collect();
+        assert!(many.len() > 2 * CHUNK && many.len() % CHUNK != 0);
         let m0 = 300;
-        for (g, stride, span) in [
+        for ((g, stride, span), positions) in [
             (&small, 256, 256),
             (&small, 4096, 4096),
             (&small, 320, 256),
@@ -1539,12 +1559,15 @@ mod tests {
             (&wide, 2112, 2048),
             (&wide, 4160, 4096),
             (&wide, 2048, 2048),
-        ] {
+        ]
+        .into_iter()
+        .flat_map(|case| [(case, &few), (case, &many)])
+        {
             let mut maps = vec![0u8; MAP_BLOCK * stride];
-            far_maps(g, &positions, m0, &mut maps, stride, span);
+            far_maps(g, positions, m0, &mut maps, stride, span);
             for j in 0..MAP_BLOCK {
                 let mut expect = vec![0u8; stride];
-                for &r in &positions {
+                for &r in positions {
                     expect[(g[r as usize] ^ g[m0 + j - r as usize]) as usize] = 1;
                 }
                 assert_eq!(&maps[j * stride..(j + 1) * stride], &expect[..], "heap {j}");
