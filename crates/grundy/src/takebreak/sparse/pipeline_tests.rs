@@ -3,7 +3,7 @@
 
 use super::super::tests::{octal_code, policy};
 use super::super::{Code, Mode, RareCommon, SequenceEngine, SparseStats, SplitPolicy, Tuning};
-use super::Backoff;
+use super::{Backoff, Batch, Flag, Job, Lead, Report, Shared, SharedValues, Work, QUEUE};
 use crate::takebreak::{compute, Finish, Rules};
 use proptest::prelude::*;
 
@@ -419,4 +419,98 @@ fn without_verifiers_ahead_the_lead_marks_everything_itself() {
     let (got, stats) = piped(&c, &SplitPolicy::Frequency, &tuning, 20_000, 4096);
     assert_eq!(got, expect);
     assert_eq!(stats.far_blocks_prepared, 0, "{stats:?}");
+}
+
+#[test]
+fn a_job_unpacks_to_what_was_packed_with_its_batch() {
+    let mut batch = Batch::new(0);
+    (batch.span, batch.blocked) = (2048, [0b0110, 0b1001]);
+    // one-word jobs: the blocked values of the heap's parity, the first value neither found
+    // nor blocked as the candidate
+    for (n, found, want_free) in [(10usize, 0b0001u64, 3usize), (11, 0b0100, 1), (7, !0, 64)] {
+        let (work, free) = Job::word(n, found).work(&batch);
+        let Work::Word { found: f, blocked } = work else {
+            panic!("a one-word job unpacked as wide")
+        };
+        assert_eq!(
+            (f, blocked, free),
+            (found, batch.blocked[n & 1], want_free),
+            "heap {n}"
+        );
+    }
+    // wide jobs: every field at the top of its range
+    let top = u32::MAX as usize - 1;
+    for (n, free, last, words) in [
+        (5usize, 9usize, 3usize, 2usize),
+        (top, 65_536, 65_535, 1025),
+    ] {
+        let job = Job::wide(n, free, last, words);
+        let (work, f) = job.work(&batch);
+        let Work::Wide {
+            span,
+            last: l,
+            words: w,
+        } = work
+        else {
+            panic!("a wide job unpacked as one-word")
+        };
+        assert_eq!((job.n(), f, span, l, w), (n, free, 2048, last, words));
+    }
+}
+
+#[test]
+fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
+    // the span and blocked values are the batch's: a job made after they changed (which the
+    // engine does only after a flush) sends the pending batch first
+    let shared = Shared {
+        report: std::sync::Mutex::new(Report::default()),
+        changed: std::sync::Condvar::new(),
+        failed: Flag(std::sync::atomic::AtomicBool::new(false)),
+        failed_seq: Flag(std::sync::atomic::AtomicU64::new(u64::MAX)),
+    };
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Batch>(QUEUE);
+    let mut values = vec![0u8; 16];
+    let mut lead = Lead {
+        values: SharedValues {
+            ptr: values.as_mut_ptr(),
+        },
+        shared: &shared,
+        jobs: vec![sender],
+        seq: 0,
+        pending: Batch::new(0),
+        spare: Vec::new(),
+        held: None,
+        epoch: 0,
+        next: 0,
+        confirmed: 0,
+        last_failure: None,
+        cautious: 0,
+        waited: std::time::Duration::ZERO,
+        overflow: None,
+    };
+    lead.push(Job::word(4, 1), &[], 64, [1, 2]);
+    lead.push(Job::word(5, 1), &[], 64, [1, 2]);
+    assert!(receiver.try_recv().is_err(), "the same context: one batch");
+    lead.push(Job::word(6, 1), &[], 64, [1, 6]);
+    let sent = receiver.try_recv().expect("the first batch was sent");
+    assert_eq!(sent.jobs.iter().map(Job::n).collect::<Vec<_>>(), [4, 5]);
+    assert_eq!((sent.span, sent.blocked, sent.upto), (64, [1, 2], 6));
+    // nothing else was sent; the new pending batch holds the later job with its own context
+    assert!(receiver.try_recv().is_err());
+    assert_eq!(
+        lead.pending.jobs.iter().map(Job::n).collect::<Vec<_>>(),
+        [6]
+    );
+    assert_eq!((lead.pending.span, lead.pending.blocked), (64, [1, 6]));
+    // the wide path's option words travel with their job
+    lead.push(Job::wide(7, 3, 1, 2), &[10, 11], 128, [1, 6]);
+    let sent = receiver.try_recv().expect("the span changed");
+    assert_eq!(sent.jobs.iter().map(Job::n).collect::<Vec<_>>(), [6]);
+    assert!(
+        sent.found.is_empty(),
+        "the words went with the wide job, not the earlier batch"
+    );
+    assert_eq!(lead.pending.found, [10, 11]);
+    assert_eq!(lead.pending.span, 128);
+    drop(values);
 }
