@@ -60,7 +60,9 @@ const FAR_TRIAL_SHARE: u32 = 512;
 /// and the current engine still computes at least [`TRIAL_MIN`] values, whose median does not
 /// move for one value descheduled. The next review is then the first past twice the heap size
 /// (one per doubling of n instead of about three): the untimed catch-up before a naive trial
-/// costs as much again as its values, so fewer trials is what saves most. A gap this wide does
+/// costs as much again as its values (a scan of the values computed since the last trial, and
+/// one pair pass per split move but one: [`Naive::catch_up`]; until session 18 one per slot
+/// of its window, four passes for 0.206), so fewer trials is what saves most. A gap this wide does
 /// not close within a doubling of n (the naive engine's time per value doubles with n); when it
 /// narrows below this, trials are of [`TRIAL_MIN`] values at every review point again.
 const VERY_FAR_BEHIND: f64 = 32.0;

@@ -28,16 +28,26 @@ pub const TABLE_BUDGET: usize = 1 << 30;
 /// The nim-sums reachable by splitting `r` tokens into `j` non-empty heaps, for `j >= 2` and
 /// every `r` reached so far, as bitsets of `words` words (values below `64 * words`).
 ///
-/// Rows `j < max_j` are kept for every `r` (the next row's programme reads them); when only
-/// pairs are needed (`max_j == 2`, octal codes) the single row keeps just the last `window`
-/// values of `r`, which is all a move removing at most `window - 1` tokens reads.
+/// Rows `j < max_j` are kept for every `r` (the next row's programme reads them) and filled in
+/// order ([`Self::push`]). When only pairs are needed (`max_j == 2`, octal codes) the single
+/// row is a ring of `window` slots, filled on demand ([`Self::ensure_pair`]): a heap of `n`
+/// reads `S_2(n - k)` for its split moves `k`, all within the last `window` values of `r` when
+/// no move removes more than `window - 1` tokens. On demand, not in order, so that a value
+/// after a gap (a resumed run, a trial of this engine after another computed the values)
+/// costs one pass per split move, not one per slot of the window.
 #[derive(Debug, Clone)]
 pub(crate) struct SplitSets {
     words: usize,
     max_j: usize,
     window: Option<usize>,
     rows: Vec<Vec<u64>>,
+    /// Without a window: rows hold `r < count`. With one: the length of the values the slots
+    /// were computed from (shorter values start the slots over).
     count: usize,
+    /// With a window: the `r` each slot holds (`usize::MAX`: none).
+    held: Vec<usize>,
+    /// With a window: the pair passes made so far (what a value costs; tests read it).
+    passes: u64,
     group: Vec<u64>,
     touched: Vec<u32>,
     current: Vec<u64>,
@@ -56,6 +66,8 @@ impl SplitSets {
             window,
             rows: vec![Vec::new(); max_j - 1],
             count: 0,
+            held: Vec::new(),
+            passes: 0,
             group: Vec::new(),
             touched: Vec::new(),
             current: Vec::new(),
@@ -106,8 +118,10 @@ impl SplitSets {
         }
     }
 
-    /// `S_j(r)`; `2 <= j <= max_j`, `r < count` (and within the window).
+    /// `S_j(r)`; `2 <= j <= max_j`, `r < count` (with a window: `r` held, see
+    /// [`Self::ensure_pair`]).
     pub(crate) fn set(&self, j: usize, r: usize) -> &[u64] {
+        debug_assert!(self.window.is_none() || self.held[self.slot(r)] == r);
         let s = self.slot(r) * self.words;
         &self.rows[j - 2][s..s + self.words]
     }
@@ -131,10 +145,10 @@ impl SplitSets {
 
     /// Bring the tables up to `r = g.len()` (exclusive) when `g` holds values they have not
     /// seen, e.g. a run resumed from a checkpoint or handed over by another engine; start
-    /// over when `g` is shorter than what they reflect. With a window only its last `window`
-    /// values of `r` are computed (all a later push reads). Values in `g` must be below
-    /// `64 * words`.
+    /// over when `g` is shorter than what they reflect. Without a window only (with one,
+    /// [`Self::ensure_pair`] fills what is read). Values in `g` must be below `64 * words`.
     pub(crate) fn catch_up<V: Value>(&mut self, g: &[V]) -> Result<(), Error> {
+        debug_assert!(self.window.is_none());
         let r = g.len();
         if r < self.count {
             for row in &mut self.rows {
@@ -142,23 +156,47 @@ impl SplitSets {
             }
             self.count = 0;
         }
-        if let Some(win) = self.window {
-            if r > self.count + win {
-                self.check_budget(r, self.words)?;
-                self.rows[0] = vec![0; win * self.words];
-                self.count = r - win;
-            }
-        }
         while self.count < r {
             self.push(&g[..self.count])?;
         }
         Ok(())
     }
 
+    /// With a window: make the slot of `r` hold `S_2(r)`, computed from `g` (`r <= g.len()`;
+    /// values below `64 * words`) unless it holds it already. Values shorter than the last
+    /// ones seen start every slot over (they may be other values).
+    pub(crate) fn ensure_pair<V: Value>(&mut self, g: &[V], r: usize) -> Result<(), Error> {
+        let win = self.window.expect("a window");
+        debug_assert!(self.max_j == 2 && r <= g.len());
+        if g.len() < self.count {
+            self.held.fill(usize::MAX);
+        }
+        self.count = g.len();
+        let w = self.words;
+        if self.held.len() < win {
+            self.check_budget(win, w)?;
+            self.rows[0] = vec![0; win * w];
+            self.held = vec![usize::MAX; win];
+        }
+        let s = r % win;
+        if self.held[s] != r {
+            let set = &mut self.rows[0][s * w..(s + 1) * w];
+            set.fill(0);
+            if r >= 2 {
+                pair_sums(g, r, r / 2, set);
+                self.passes += 1;
+            }
+            self.held[s] = r;
+        }
+        Ok(())
+    }
+
     /// Compute `S_j(r)` for `r = g.len()` and every `j`, from `g = G(0..r)`. Every value in
     /// `g` must be below `64 * words`.
+    /// Without a window only.
     pub(crate) fn push<V: Value>(&mut self, g: &[V]) -> Result<(), Error> {
         let r = g.len();
+        debug_assert!(self.window.is_none());
         debug_assert_eq!(r, self.count);
         let w = self.words;
         if r.is_power_of_two() {
@@ -175,14 +213,7 @@ impl SplitSets {
                     self.split_sums(g, r, j);
                 }
             }
-            let row = &mut self.rows[j - 2];
-            match self.window {
-                Some(win) if row.len() >= win * w => {
-                    let s = (r % win) * w;
-                    row[s..s + w].copy_from_slice(&self.current);
-                }
-                _ => row.extend_from_slice(&self.current),
-            }
+            self.rows[j - 2].extend_from_slice(&self.current);
         }
         self.count += 1;
         Ok(())
@@ -311,6 +342,9 @@ pub struct Naive {
     sets: Option<SplitSets>,
     words: usize,
     acc: Vec<u64>,
+    /// Every value of the `g` last seen below this length is below `64 * words` (scanned, or
+    /// computed here): a catch-up scans only the values past it.
+    known: usize,
 }
 
 impl Naive {
@@ -332,6 +366,7 @@ impl Naive {
             sets,
             words: 1,
             acc: vec![0; 1],
+            known: 0,
         }
     }
 
@@ -351,18 +386,37 @@ impl Naive {
 
     /// Bring the nim-sum tables in step with `g = G(0..n)` when this engine did not compute
     /// all of it (a run resumed from a checkpoint, or handed over by another engine; the
-    /// next [`SequenceEngine::next_value`] does it anyway). For octal codes this costs a few
-    /// pair scans (the tables keep a window of the last heap sizes), not a replay.
+    /// next [`SequenceEngine::next_value`] does it anyway). For octal codes this is a scan of
+    /// the values not seen yet (for their largest) and one pair pass per split move but the
+    /// shortest, whose pass is the one every value costs: what is left for the next value is
+    /// what it costs in a run of this engine alone (the automatic engine times that part).
     pub fn catch_up<V: Value>(&mut self, g: &[V]) -> Result<(), Error> {
-        let Some(sets) = &self.sets else {
+        let n = g.len();
+        if n < self.known {
+            self.known = 0;
+        }
+        if n > self.known {
+            let max = g[self.known..]
+                .iter()
+                .copied()
+                .max()
+                .map_or(0, |v| v.get() as usize);
+            self.widen_for(max)?;
+            self.known = n;
+        }
+        let (Some(sets), Some(moves)) = (&mut self.sets, &self.moves) else {
             return Ok(());
         };
-        if sets.count == g.len() {
-            return Ok(());
+        if sets.window.is_none() {
+            return sets.catch_up(g);
         }
-        let max = g.iter().copied().max().map_or(0, |v| v.get() as usize);
-        self.widen_for(max)?;
-        self.sets.as_mut().expect("checked above").catch_up(g)
+        let shortest = moves.split[0].iter().min().copied();
+        for &k in &moves.split[0] {
+            if Some(k) != shortest && n >= k + 2 {
+                sets.ensure_pair(g, n - k)?;
+            }
+        }
+        Ok(())
     }
 
     fn widen_for(&mut self, value: usize) -> Result<(), Error> {
@@ -428,7 +482,15 @@ impl Naive {
             }
             Some(moves) => {
                 if let Some(sets) = &mut self.sets {
-                    sets.push(g)?;
+                    if sets.window.is_some() {
+                        for &k in &moves.split[0] {
+                            if n >= k + 2 {
+                                sets.ensure_pair(g, n - k)?;
+                            }
+                        }
+                    } else {
+                        sets.push(g)?;
+                    }
                 }
                 if moves.whole.contains(&n) {
                     bitset::insert(&mut self.acc, 0);
@@ -517,6 +579,52 @@ mod tests {
         let code = format!("0.{}", "3".repeat(200));
         let g = seq(&code, 200);
         assert!(g.iter().enumerate().all(|(n, &v)| v as usize == n));
+    }
+
+    #[test]
+    fn a_value_after_a_gap_costs_one_pair_pass_per_split_move() {
+        // split moves: 0.16 removes 2; 0.137 removes 3; 0.4407 removes 1, 2 or 4
+        for (text, splits) in [("0.16", 1), ("0.137", 1), ("0.4407", 3)] {
+            let code = Code::parse(text).unwrap();
+            let truth = sequence(&code, 3000).unwrap();
+            for gap in [7, 1000, 2500] {
+                let mut e = Naive::new(code.clone());
+                e.catch_up(&truth[..gap]).unwrap();
+                let passes = |e: &Naive| e.sets.as_ref().unwrap().passes;
+                // the catch-up leaves exactly the pass of the shortest split move
+                assert_eq!(passes(&e), splits - 1, "{text} at {gap}");
+                assert_eq!(e.value_of(&truth[..gap]).unwrap(), truth[gap]);
+                assert_eq!(passes(&e), splits, "{text} at {gap}");
+                // and every value on from there is the naive sequence's, each costing one pass
+                // once the window is filled again
+                for n in gap + 1..gap + 60 {
+                    assert_eq!(e.value_of(&truth[..n]).unwrap(), truth[n], "{text}: G({n})");
+                }
+                let before = passes(&e);
+                for n in gap + 60..gap + 100 {
+                    assert_eq!(e.value_of(&truth[..n]).unwrap(), truth[n], "{text}: G({n})");
+                }
+                assert_eq!(passes(&e) - before, 40, "{text} after {gap}");
+            }
+        }
+    }
+
+    #[test]
+    fn values_shorter_than_the_last_ones_start_the_slots_over() {
+        // a run handed other values (e.g. a test's, or a rolled-back store) must not read
+        // slots computed from the first ones
+        let code = Code::parse("0.16").unwrap();
+        let truth = sequence(&code, 400).unwrap();
+        let mut forged = truth[..300].to_vec();
+        for (i, v) in forged.iter_mut().enumerate().skip(1) {
+            *v = (i % 7) as u16;
+        }
+        let mut e = Naive::new(code.clone());
+        // S_2(298) from the forged values, in the slot G(300) reads
+        e.value_of(&forged).unwrap();
+        for n in [299, 300] {
+            assert_eq!(e.value_of(&truth[..n]).unwrap(), truth[n], "G({n})");
+        }
     }
 
     #[test]
