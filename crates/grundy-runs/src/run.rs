@@ -14,7 +14,7 @@ use crate::catalogue::{open_for_recording, record_of, resolve_path, Source};
 use crate::engine::Engine;
 use crate::{Error, Message, Result, Tell};
 use grundy::takebreak::checkpoint::{self, Control, Identity, Outcome, Store};
-use grundy::takebreak::{Computation, Finish, PeriodDetector, Plan, Rules, ValuesRef};
+use grundy::takebreak::{Computation, Finish, PeriodDetector, Plan, Rules, Values, ValuesRef};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -444,9 +444,12 @@ pub fn run(
     // certified period: most periodic games never get there, and need not hear of a limit they
     // will not meet
     let mut budget_note = crate::sequence::budget_note(&plan, engine.is_sparse());
-    let mut values = Vec::new();
+    // loaded straight into the store the engine reads (bytes where the values allow): a u16
+    // copy first would take twice a byte store's memory again
+    let compact = engine.as_dyn().compact();
+    let mut values = Values::new(compact);
     if let Some(store) = &mut store {
-        let (saved, notices) = store.resume(n.saturating_add(1))?;
+        let (saved, notices) = store.resume_values(n.saturating_add(1), compact)?;
         tell_all(notices);
         if !saved.is_empty() {
             tell(Message::Info(format!(
@@ -564,7 +567,7 @@ pub fn run(
             let stored = std::mem::take(stored);
             grundy::takebreak::tiered::run(rules, store, stored, plan, engine.as_dyn(), control)
         }
-        () => checkpoint::run(rules, values, plan, engine.as_dyn(), control),
+        () => checkpoint::run_values(rules, values, plan, engine.as_dyn(), control),
     };
     let seconds = start.elapsed().as_secs_f64();
     #[cfg(unix)]

@@ -46,11 +46,11 @@
 //! Values stream through a fixed buffer in both directions, so saving or loading 10^8 values
 //! needs no second copy of them (the memory bound of a run stays 2 bytes per heap size).
 
-use super::driver::{drive, Computation, Ended, Plan, Step};
+use super::driver::{drive_values, Computation, Ended, Plan, Step};
 use super::engine::SequenceEngine;
 use super::period::PeriodDetector;
 use super::rules::Rules;
-use super::values::{Value, ValuesRef};
+use super::values::{Buf, Value, Values, ValuesRef};
 use crate::Error;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};
@@ -238,12 +238,12 @@ pub fn save<'a>(
     .map_err(|e| io_error(path, format!("cannot save: {e}")))
 }
 
-/// A loaded checkpoint.
+/// A loaded checkpoint: its values as `u16` ([`load`]) or in the run's store ([`load_values`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Checkpoint {
+pub struct Checkpoint<T = Vec<u16>> {
     pub identity: Identity,
     /// The first values of the file (at most the `keep` asked for).
-    pub values: Vec<u16>,
+    pub values: T,
     /// How many values the file holds (at least `values.len()`).
     pub count: usize,
 }
@@ -251,6 +251,77 @@ pub struct Checkpoint {
 /// Read and verify a checkpoint (magic, format, length, checksum). At most `keep` values are
 /// kept in memory (all are checked); `Ok(None)` when the file does not exist.
 pub fn load(path: &Path, keep: usize) -> Result<Option<Checkpoint>, CheckpointError> {
+    let mut values = Vec::new();
+    let Some((identity, count)) = load_into(path, keep, &mut |room, bytes| {
+        if values.capacity() == 0 {
+            values.reserve_exact(room);
+        }
+        values.extend(
+            bytes
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]])),
+        );
+    })?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Checkpoint {
+        identity,
+        values,
+        count,
+    }))
+}
+
+/// [`load`] into a store of values: in bytes when `compact` and every value kept is below
+/// 256 (moved to `u16` at the first that is not), as a run keeps them. The file's two bytes
+/// per value are converted a chunk at a time, so a resumed run needs no more memory than the
+/// store itself (a `u16` copy of the values first took twice a byte store's memory again: 3 GB
+/// at the peak of a resume of 0.16 at 2^30 instead of 1 GB).
+pub fn load_values(
+    path: &Path,
+    keep: usize,
+    compact: bool,
+) -> Result<Option<Checkpoint<Values>>, CheckpointError> {
+    let mut values = Values::new(compact);
+    let Some((identity, count)) = load_into(path, keep, &mut |room, bytes| {
+        if values.is_empty() {
+            values.reserve_exact(room);
+        }
+        if let Values::U8(Buf::Heap(v)) = &mut values {
+            if bytes.chunks_exact(2).all(|b| b[1] == 0) {
+                v.extend(bytes.chunks_exact(2).map(|b| b[0]));
+                return;
+            }
+            // keeps the room reserved: no second copy of the values as the store grows
+            values.widen();
+        }
+        if let Values::U16(Buf::Heap(v)) = &mut values {
+            v.extend(
+                bytes
+                    .chunks_exact(2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
+            );
+        }
+    })?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Checkpoint {
+        identity,
+        values,
+        count,
+    }))
+}
+
+/// Read and verify a checkpoint, handing the little-endian bytes of the values kept (at most
+/// `keep`) to `take` a chunk at a time, with the number of values that will be kept in all
+/// (for one reservation). Returns the identity and the number of values on file; `Ok(None)`
+/// when the file does not exist.
+fn load_into(
+    path: &Path,
+    keep: usize,
+    take: &mut dyn FnMut(usize, &[u8]),
+) -> Result<Option<(Identity, usize)>, CheckpointError> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -308,18 +379,18 @@ pub fn load(path: &Path, keep: usize) -> Result<Option<Checkpoint>, CheckpointEr
         )));
     }
     let count = count as usize;
-    let mut values = Vec::with_capacity(count.min(keep));
+    let kept = count.min(keep);
     let mut left = count;
+    let mut given = 0;
     while left > 0 {
-        let take = left.min(CHUNK);
-        let bytes = read(2 * take, &mut crc)?;
-        let room = keep.saturating_sub(values.len()).min(take);
-        values.extend(
-            bytes[..2 * room]
-                .chunks_exact(2)
-                .map(|b| u16::from_le_bytes([b[0], b[1]])),
-        );
-        left -= take;
+        let chunk = left.min(CHUNK);
+        let bytes = read(2 * chunk, &mut crc)?;
+        let room = (kept - given).min(chunk);
+        if room > 0 {
+            take(kept, &bytes[..2 * room]);
+            given += room;
+        }
+        left -= chunk;
     }
     let expected = crc.finalize();
     let mut tail = [0u8; 4];
@@ -329,15 +400,14 @@ pub fn load(path: &Path, keep: usize) -> Result<Option<Checkpoint>, CheckpointEr
     if u32::from_le_bytes(tail) != expected {
         return Err(corrupt("checksum mismatch"));
     }
-    Ok(Some(Checkpoint {
-        identity: Identity {
+    Ok(Some((
+        Identity {
             code,
             engine,
             engine_version,
         },
-        values,
         count,
-    }))
+    )))
 }
 
 /// Why a path that exists cannot be a checkpoint (or a saved table): it is a directory or a
@@ -361,24 +431,34 @@ pub fn load_for(
     let Some(c) = load(path, keep)? else {
         return Ok(None);
     };
+    same_identity(path, &c.identity, identity)?;
+    Ok(Some(c))
+}
+
+/// Refuse a checkpoint of `path` whose identity `found` is not the run's `identity`.
+fn same_identity(
+    path: &Path,
+    found: &Identity,
+    identity: &Identity,
+) -> Result<(), CheckpointError> {
+    let c = found;
     let mismatch = |reason: String| CheckpointError::Mismatch {
         path: path.display().to_string(),
         reason,
     };
-    if c.identity.code != identity.code {
+    if c.code != identity.code {
         return Err(mismatch(format!(
             "it is for code {}, this run computes {}",
-            c.identity.code, identity.code
+            c.code, identity.code
         )));
     }
-    if c.identity.engine != identity.engine || c.identity.engine_version != identity.engine_version
-    {
+    if c.engine != identity.engine || c.engine_version != identity.engine_version {
         return Err(mismatch(format!(
             "it was written by engine {} version {}, this run uses {} version {}",
-            c.identity.engine, c.identity.engine_version, identity.engine, identity.engine_version
+            c.engine, c.engine_version, identity.engine, identity.engine_version
         )));
     }
-    Ok(Some(c))
+    Ok(())
 }
 
 /// Values at the start of a checkpoint that are recomputed from the rules when it is loaded
@@ -689,20 +769,36 @@ impl Store {
     /// an error). When another run holds the lock the values are still read — a checkpoint is
     /// always complete — but this run will not write.
     pub fn resume(&mut self, keep: usize) -> Result<(Vec<u16>, Vec<Notice>), CheckpointError> {
+        let (values, notices) = self.resume_values(keep, false)?;
+        Ok((values.into_u16(), notices))
+    }
+
+    /// [`Self::resume`] into a store of values, in bytes when `compact` allows
+    /// ([`load_values`]): what a run of an engine that reads bytes resumes from.
+    pub fn resume_values(
+        &mut self,
+        keep: usize,
+        compact: bool,
+    ) -> Result<(Values, Vec<Notice>), CheckpointError> {
         let mut notices = Vec::new();
         if !self.path.exists() {
-            return Ok((Vec::new(), notices));
+            return Ok((Values::new(compact), notices));
         }
         self.acquire(&mut notices);
-        let Some(c) = load_for(&self.path, &self.identity, keep)? else {
-            return Ok((Vec::new(), notices));
+        let Some(c) = load_values(&self.path, keep, compact)? else {
+            return Ok((Values::new(compact), notices));
         };
+        same_identity(&self.path, &c.identity, &self.identity)?;
         // What the file says is checked against the rules before a run builds on it.
         let rules = Rules::parse(&self.identity.code).map_err(|e| CheckpointError::Mismatch {
             path: self.path.display().to_string(),
             reason: format!("its code cannot be read: {e}"),
         })?;
-        check_values(&rules, &c.values).map_err(|reason| CheckpointError::Untrue {
+        let checked = match c.values.as_ref() {
+            ValuesRef::U8(g) => check_values_of(&rules, g),
+            ValuesRef::U16(g) => check_values_of(&rules, g),
+        };
+        checked.map_err(|reason| CheckpointError::Untrue {
             path: self.path.display().to_string(),
             reason,
         })?;
@@ -805,8 +901,20 @@ pub fn run(
     engine: &mut dyn SequenceEngine,
     control: Control<'_>,
 ) -> Result<Outcome, Error> {
+    let values = Values::from_u16(values, engine.compact());
+    run_values(rules, values, plan, engine, control)
+}
+
+/// [`run`] from values already in a store (e.g. [`Store::resume_values`]'s).
+pub fn run_values(
+    rules: &Rules,
+    values: Values,
+    plan: Plan,
+    engine: &mut dyn SequenceEngine,
+    control: Control<'_>,
+) -> Result<Outcome, Error> {
     let (mut ticks, save) = Ticks::of(control);
-    let ended = drive(rules, values, plan, engine, |values, detector| {
+    let ended = drive_values(rules, values, plan, engine, |values, detector| {
         ticks.tick(values, detector, &mut *save)
     })?;
     match ended {
@@ -958,6 +1066,41 @@ mod tests {
             values
         );
         assert_eq!(load(&dir.join("missing"), 5).unwrap(), None);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn values_load_into_bytes_until_one_does_not_fit_and_equal_the_u16_load() {
+        let dir = temp_dir();
+        let path = dir.join("b.ckpt");
+        let len = 3 * CHUNK + 17;
+        let small: Vec<u16> = (0..len as u64).map(|i| (i * 7919 % 251) as u16).collect();
+        // the first value past 255 in the middle of the third chunk, none after it
+        let mut wide = small.clone();
+        wide[2 * CHUNK + 1000] = 300;
+        for (values, bytes) in [(&small, 1), (&wide, 2)] {
+            save(&path, &identity(), values).unwrap();
+            for keep in [usize::MAX, 2 * CHUNK + 5, 10] {
+                let u16s = load(&path, keep).unwrap().unwrap();
+                let c = load_values(&path, keep, true).unwrap().unwrap();
+                assert_eq!((c.count, &c.identity), (len, &identity()));
+                assert_eq!(c.values.to_vec(), u16s.values, "keep {keep}");
+                // bytes while every value kept fits one
+                let fits = u16s.values.iter().all(|&v| v < 256);
+                assert_eq!(c.values.value_bytes(), if fits { 1 } else { bytes });
+                // no room beyond the values kept: one reservation, never a doubling
+                match &c.values {
+                    Values::U8(Buf::Heap(v)) => assert_eq!(v.capacity(), v.len()),
+                    Values::U16(Buf::Heap(v)) => assert_eq!(v.capacity(), v.len()),
+                    _ => unreachable!("a store in memory"),
+                }
+                let plain = load_values(&path, keep, false).unwrap().unwrap();
+                assert_eq!(
+                    (plain.values.value_bytes(), plain.values.to_vec()),
+                    (2, u16s.values)
+                );
+            }
+        }
         std::fs::remove_dir_all(dir).unwrap();
     }
 
