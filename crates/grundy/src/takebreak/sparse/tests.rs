@@ -552,3 +552,46 @@ fn prepared_far_options_and_the_leads_own_give_the_serial_values() {
         assert!(stats.far_blocks_ahead <= stats.far_blocks_prepared);
     }
 }
+
+/// What a state is made of, comparable (the split as the keys it makes common).
+fn state_of(e: &RareCommon) -> impl PartialEq + std::fmt::Debug {
+    let common: Vec<bool> = (0..2 * e.span)
+        .map(|k| e.split.is_common((k / 2) as u16, k % 2))
+        .collect();
+    (
+        (e.seen, e.span, e.mode, e.next_review, e.rare_trigger),
+        (e.rare_count, e.rare.clone(), e.counts.clone(), common),
+        e.index.summary(),
+    )
+}
+
+#[test]
+fn values_absorbed_together_leave_the_state_absorbed_one_by_one_leaves() {
+    // a resumed run's `sync` takes its values a stretch at a time; the state must be the one
+    // of a run that met them one by one (reviews, rebuilds and the rare trigger at the same
+    // values), with the default tuning and with one that reviews and rebuilds often
+    let n = 150_000;
+    for text in ["0.16", "0.6", "0.206", "0.137", "0.4407", "0.007"] {
+        let c = code(text);
+        for tuning in [Tuning::default(), busy_tuning()] {
+            let g = run(
+                &mut RareCommon::with_policy(&c, SplitPolicy::Frequency, tuning.clone()).unwrap(),
+                n,
+            );
+            let fresh =
+                || RareCommon::with_policy(&c, SplitPolicy::Frequency, tuning.clone()).unwrap();
+            let mut one = fresh();
+            for k in 1..=g.len() {
+                one.sync(&g[..k]);
+            }
+            let mut together = fresh();
+            together.sync(&g);
+            assert_eq!(state_of(&together), state_of(&one), "{text} {tuning:?}");
+            // and from part of the way (a run handed values after computing some)
+            let mut part = fresh();
+            part.sync(&g[..70_001]);
+            part.sync(&g);
+            assert_eq!(state_of(&part), state_of(&one), "{text} {tuning:?}, in two");
+        }
+    }
+}
