@@ -1218,7 +1218,7 @@ mod tests {
     #[test]
     fn pairs_marked_a_block_at_a_time_are_the_pairs_one_at_a_time() {
         let g16: Vec<u16> = (0..700u32)
-            .map(|i| ((i * 2654435761) >> 7) as u16 % 1000)
+            .map(|i| (i.wrapping_mul(2654435761) >> 7) as u16 % 1000)
             .collect();
         let g8: Vec<u8> = g16.iter().map(|&v| v as u8).collect();
         for r in [1, 2, 63, 64, 65, 128, 129, 300, 699] {
