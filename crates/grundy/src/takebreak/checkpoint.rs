@@ -251,24 +251,11 @@ pub struct Checkpoint<T = Vec<u16>> {
 /// Read and verify a checkpoint (magic, format, length, checksum). At most `keep` values are
 /// kept in memory (all are checked); `Ok(None)` when the file does not exist.
 pub fn load(path: &Path, keep: usize) -> Result<Option<Checkpoint>, CheckpointError> {
-    let mut values = Vec::new();
-    let Some((identity, count)) = load_into(path, keep, &mut |room, bytes| {
-        if values.capacity() == 0 {
-            values.reserve_exact(room);
-        }
-        values.extend(
-            bytes
-                .chunks_exact(2)
-                .map(|b| u16::from_le_bytes([b[0], b[1]])),
-        );
-    })?
-    else {
-        return Ok(None);
-    };
-    Ok(Some(Checkpoint {
-        identity,
-        values,
-        count,
+    Ok(load_values(path, keep, false)?.map(|c| Checkpoint {
+        identity: c.identity,
+        // a u16 store in memory: the vector itself, not a copy
+        values: c.values.into_u16(),
+        count: c.count,
     }))
 }
 
