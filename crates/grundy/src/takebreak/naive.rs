@@ -7,7 +7,9 @@
 //!   `S_j(r) = ∪_a G(a) ⊕ S_{j-1}(r - a)` over bitsets of values — never an enumeration of
 //!   partitions, whose number grows like `r^(j-1)`. The union is grouped by the value `G(a)`,
 //!   so each `a` costs one bitset OR and each distinct value one xor-translation;
-//! - each `S_j(r)` is computed once, when `r` is reached, and reused by every `k`;
+//! - each `S_j(r)` is computed once and reused by every `k`: in order as `r` is reached when
+//!   moves leave three or more heaps (the next row's programme reads the rows below), when
+//!   first read for pairs (so a value after a gap costs one pass per split move);
 //! - the mex is read off a bitset; all buffers are reused, nothing is allocated per heap size
 //!   (tables grow by amortised pushes).
 //!
