@@ -401,19 +401,19 @@ pub fn run(
         engine: engine.checkpoint_name().to_string(),
         engine_version: engine.version(),
     };
+    // whether the engine reads values in bytes (where they allow): the store a tiered run
+    // opens, or a checkpoint is loaded into, is kept that way from the start
+    let compact = engine.as_dyn().compact();
     #[cfg(unix)]
     let mut tiered = match &options.tiered {
-        Some(t) => {
-            let compact = engine.as_dyn().compact();
-            Some(open_tiered(
-                rules,
-                &plan,
-                t,
-                identity.clone(),
-                compact,
-                tell,
-            )?)
-        }
+        Some(t) => Some(open_tiered(
+            rules,
+            &plan,
+            t,
+            identity.clone(),
+            compact,
+            tell,
+        )?),
         None => None,
     };
     #[cfg(not(unix))]
@@ -444,9 +444,8 @@ pub fn run(
     // certified period: most periodic games never get there, and need not hear of a limit they
     // will not meet
     let mut budget_note = crate::sequence::budget_note(&plan, engine.is_sparse());
-    // loaded straight into the store the engine reads (bytes where the values allow): a u16
-    // copy first would take twice a byte store's memory again
-    let compact = engine.as_dyn().compact();
+    // loaded straight into the store the engine reads: a u16 copy first would take twice a
+    // byte store's memory again
     let mut values = Values::new(compact);
     if let Some(store) = &mut store {
         let (saved, notices) = store.resume_values(n.saturating_add(1), compact)?;

@@ -285,6 +285,23 @@ pub(crate) fn pair_sums<V: Value>(g: &[V], r: usize, h: usize, out: &mut [u64]) 
     }
 }
 
+/// With a window: make `sets` hold `S_2(n - k)` for the heap `n = g.len()` and every split
+/// move `k` but `except` (the pair sets a value of `n` reads).
+fn ensure_pairs<V: Value>(
+    sets: &mut SplitSets,
+    splits: &[usize],
+    g: &[V],
+    except: Option<usize>,
+) -> Result<(), Error> {
+    let n = g.len();
+    for &k in splits {
+        if Some(k) != except && n >= k + 2 {
+            sets.ensure_pair(g, n - k)?;
+        }
+    }
+    Ok(())
+}
+
 /// [`pair_sums`] with a local `W`-word accumulator (values below `64 * W`).
 fn pair_sums_fixed<V: Value, const W: usize>(low: &[V], high: &[V], out: &mut [u64]) {
     let mut acc = [0u64; W];
@@ -413,12 +430,7 @@ impl Naive {
             return sets.catch_up(g);
         }
         let shortest = moves.split[0].iter().min().copied();
-        for &k in &moves.split[0] {
-            if Some(k) != shortest && n >= k + 2 {
-                sets.ensure_pair(g, n - k)?;
-            }
-        }
-        Ok(())
+        ensure_pairs(sets, &moves.split[0], g, shortest)
     }
 
     fn widen_for(&mut self, value: usize) -> Result<(), Error> {
@@ -485,11 +497,7 @@ impl Naive {
             Some(moves) => {
                 if let Some(sets) = &mut self.sets {
                     if sets.window.is_some() {
-                        for &k in &moves.split[0] {
-                            if n >= k + 2 {
-                                sets.ensure_pair(g, n - k)?;
-                            }
-                        }
+                        ensure_pairs(sets, &moves.split[0], g, None)?;
                     } else {
                         sets.push(g)?;
                     }
