@@ -109,6 +109,31 @@ fn where_threads_are_not_used_a_note_says_so() {
 }
 
 #[test]
+fn a_run_that_only_loads_its_checkpoint_says_nothing_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("g.ckpt");
+    let run = |n: &str, threads: &str| {
+        let out = grundy_in(dir.path())
+            .args(["takebreak", "0.07", "-n", n, "--no-extend", "--no-record"])
+            .args(["--threads", threads, "--checkpoint"])
+            .arg(&ck)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        err
+    };
+    run("1000", "1");
+    // everything is in the checkpoint: nothing computed, on any number of threads
+    let err = run("1000", "2");
+    assert!(err.contains("resuming from checkpoint"), "{err}");
+    assert!(!err.contains("--threads"), "{err}");
+    // past it, the dense mode computes on one thread, and says so
+    let err = run("2000", "2");
+    assert!(err.contains("note: --threads 2"), "{err}");
+}
+
+#[test]
 fn bad_thread_counts_are_one_line_and_exit_2() {
     bad_input(&["takebreak", "0.6", "--threads", "abc"], "--threads");
     bad_input(&["takebreak", "0.6", "--threads", "-1"], "--threads");

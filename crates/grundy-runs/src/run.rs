@@ -370,6 +370,9 @@ pub struct Finished {
     pub record_id: Option<i64>,
     /// A tiered run: what it did with its memory.
     pub tiered: Option<grundy::takebreak::tiered::TieredStats>,
+    /// How many of the values the run started from (a checkpoint's or a tiered store's); the
+    /// engine computed the rest.
+    pub resumed: usize,
 }
 
 /// How many values a run computes (or half its budget, if less) before it is told that its
@@ -559,6 +562,14 @@ pub fn run(
         search: Some(&search),
         values: Some(&mut see),
     };
+    // values the run starts from (a checkpoint's or a tiered store's), not computed by it
+    #[cfg(unix)]
+    let resumed = match &tiered {
+        Some((_, stored)) => stored.len(),
+        None => values.len(),
+    };
+    #[cfg(not(unix))]
+    let resumed = values.len();
     let outcome = match () {
         #[cfg(unix)]
         () if tiered.is_some() => {
@@ -637,6 +648,7 @@ pub fn run(
         engine,
         record_id,
         tiered,
+        resumed,
     })
 }
 

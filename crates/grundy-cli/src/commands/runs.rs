@@ -198,7 +198,11 @@ pub fn run_long(
     );
     bar.finish();
     let finished = finished?;
-    if options.threads != 1 && finished.engine.threads_used() == 1 {
+    // (a run that only loaded its values computed nothing, on any number of threads)
+    if options.threads != 1
+        && finished.engine.threads_used() == 1
+        && finished.computation.computed() > finished.resumed
+    {
         tell(grundy_runs::Message::Note(format!(
             "--threads {}: only the rare/common engine's sparse mode computes on several \
              threads; this run computed on one",
