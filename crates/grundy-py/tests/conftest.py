@@ -7,6 +7,7 @@ import json
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import tempfile
 from typing import Any, List
@@ -22,6 +23,15 @@ _DATA_HOME = tempfile.mkdtemp(prefix="grundy-pytest-data-")
 atexit.register(shutil.rmtree, _DATA_HOME, True)
 os.environ["XDG_DATA_HOME"] = _DATA_HOME
 os.environ.pop("GRUNDY_DB", None)
+
+# The Ctrl-C tests send SIGINT and expect KeyboardInterrupt. A shell starts a background
+# command without job control (`cmd &` in a script, nohup) with SIGINT ignored, and Python then
+# installs no handler of its own, in this process or in the children it starts: those tests
+# would fail although the code is right. Put Python's handler back, as an interactive start
+# would have it; children then start with the default action (exec resets a caught signal) and
+# install theirs.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def plain(value: Any) -> Any:
