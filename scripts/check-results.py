@@ -5,8 +5,10 @@ the program: plain Python reads the checkpoint's values and recomputes the summa
     scripts/check-results.py CHECKPOINT RESULTS_FILE [RESULTS_FILE ...]
 
 CHECKPOINT is a file written by `--checkpoint FILE` (its layout is in the module docs of
-`grundy::takebreak::checkpoint`: magic, format, engine, code, count, count x u16 values, a
-CRC-32 of everything before). Each RESULTS_FILE is a summary at a power of two (`N.txt`): the
+`grundy::takebreak::checkpoint`: magic, format, engine, code, then in format 2 two records
+(generation, count, CRC-32 of the head and the values) and the values appended in place, in
+format 1 a count, the values and a CRC-32 of everything before). The newest intact record of a
+format-2 file is checked, as the program reads it. Each RESULTS_FILE is a summary at a power of two (`N.txt`): the
 script checks the CRC of the checkpoint, then for each summary the SHA-256 of G(0..=N) as
 little-endian u16, the count of every value over heaps 1..=N, the largest value and the heap
 where it first occurs. It prints one line per summary and exits 1 on any difference.
@@ -23,7 +25,18 @@ from collections import Counter
 BLOCK = 1 << 24  # values per read
 
 
-def header(f):
+def record(raw):
+    """A format-2 record (generation, count, crc), or None when torn or never written."""
+    gen, count, crc, own = struct.unpack("<QQII", raw[:24])
+    if zlib.crc32(raw[:20]) != own or gen == 0:
+        return None
+    return gen, count, crc
+
+
+def header(f, size):
+    """Format, engine version and name, code, the count of values and their CRC-32 (None for
+    format 1: it follows the values), where the head the CRC covers ends and where the values
+    start."""
     magic = f.read(8)
     if magic != b"GRUNDYCK":
         sys.exit(f"not a checkpoint (magic {magic!r})")
@@ -32,8 +45,20 @@ def header(f):
     engine = f.read(elen).decode()
     (clen,) = struct.unpack("<I", f.read(4))
     code = f.read(clen).decode()
-    (count,) = struct.unpack("<Q", f.read(8))
-    return fmt, version, engine, code, count, f.tell()
+    if fmt == 1:
+        (count,) = struct.unpack("<Q", f.read(8))
+        return fmt, version, engine, code, count, None, f.tell(), f.tell()
+    if fmt != 2:
+        sys.exit(f"checkpoint format {fmt}: this script reads formats 1 and 2")
+    head = f.tell()
+    slots = f.read(64)
+    start = head + 64
+    records = [record(slots[i : i + 32]) for i in (0, 32)]
+    records = [r for r in records if r and start + 2 * r[1] <= size]
+    if not records:
+        sys.exit("no intact record of the values in the checkpoint")
+    _, count, crc = max(records)
+    return fmt, version, engine, code, count, crc, head, start
 
 
 def summary(path):
@@ -59,10 +84,14 @@ def main():
     ckpt, files = sys.argv[1], sys.argv[2:]
     wanted = sorted((summary(p) + (p,) for p in files), key=lambda s: s[0]["n"])
     with open(ckpt, "rb") as f:
-        fmt, version, engine, code, count, start = header(f)
+        f.seek(0, 2)
+        size = f.tell()
+        f.seek(0)
+        fmt, version, engine, code, count, want_crc, head, start = header(f, size)
         print(f"{ckpt}: {code}, engine {engine} v{version}, format {fmt}, G(0..{count})")
         f.seek(0)
-        crc = zlib.crc32(f.read(start))
+        crc = zlib.crc32(f.read(head))
+        f.seek(start)
         sha = hashlib.sha256()
         hist = Counter()
         done = 0  # values read so far
@@ -109,8 +138,11 @@ def main():
             take = min(BLOCK, count - done)
             crc = zlib.crc32(f.read(2 * take), crc)
             done += take
-        tail = f.read()
-        ok = len(tail) == 4 and struct.unpack("<I", tail)[0] == crc
+        if want_crc is None:
+            tail = f.read()
+            ok = len(tail) == 4 and struct.unpack("<I", tail)[0] == crc
+        else:
+            ok = want_crc == crc
         print(f"{ckpt}: CRC-32 " + ("agrees" if ok else "DIFFERS"))
         bad += not ok
     sys.exit(1 if bad else 0)

@@ -9,6 +9,7 @@ import signal
 import struct
 import subprocess
 import threading
+import zlib
 
 import grundy
 import pytest
@@ -39,18 +40,29 @@ def steady(record):
 
 
 def saved_count(path):
-    """How many values a checkpoint holds, read from its header (see the library's
-    takebreak/checkpoint.rs): magic, format, engine version, engine name, code, count."""
+    """How many values a checkpoint holds, read from its head (see the library's
+    takebreak/checkpoint.rs): magic, format, engine version, engine name, code, then a count
+    (format 1) or two records of (generation, count, crc, own crc), the newer intact one
+    counting (format 2)."""
     with open(path, "rb") as f:
         data = f.read(4096)
     assert data[:8] == b"GRUNDYCK"
+    (fmt,) = struct.unpack_from("<I", data, 8)
     at = 16
     (name_len,) = struct.unpack_from("<H", data, at)
     at += 2 + name_len
     (code_len,) = struct.unpack_from("<I", data, at)
     at += 4 + code_len
-    (count,) = struct.unpack_from("<Q", data, at)
-    return count
+    if fmt == 1:
+        (count,) = struct.unpack_from("<Q", data, at)
+        return count
+    assert fmt == 2, fmt
+    records = []
+    for slot in (at, at + 32):
+        gen, count, _, own = struct.unpack_from("<QQII", data, slot)
+        if gen and zlib.crc32(data[slot : slot + 20]) == own:
+            records.append((gen, count))
+    return max(records)[1]
 
 
 def test_sequence_goes_through_the_run_code_like_the_cli():

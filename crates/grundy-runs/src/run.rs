@@ -167,11 +167,12 @@ impl<'a> PowerWriter<'a> {
     }
 }
 
-/// The most disk a checkpoint of `values` values takes: the header (a few dozen bytes and the
-/// code) and two bytes per value, twice while a save writes the new file beside the old one
-/// ([`grundy::takebreak::checkpoint`]'s atomic saves).
-pub fn checkpoint_disk_bound(values: u64) -> u64 {
-    2 * (values.saturating_mul(2) + 4096)
+/// The most disk a checkpoint of `values` values takes: the header (a few dozen bytes, the
+/// code and two records) and two bytes per value, plus `beside` (the bytes of an existing file
+/// that the run's first save rewrites whole beside it, [`checkpoint::rewritten_beside`]: a file
+/// of format 1; a run appends to a format-2 file, [`grundy::takebreak::checkpoint`]).
+pub fn checkpoint_disk_bound(values: u64, beside: u64) -> u64 {
+    (values.saturating_mul(2) + 4096).saturating_add(beside)
 }
 
 /// Bytes free for an unprivileged writer in the file system of `dir` (`None` where it cannot
@@ -207,7 +208,13 @@ const DISK_NOTICE_BYTES: u64 = 256 << 20;
 /// holds it has less free (the run still goes on: a save that fails is a warning and the values
 /// are kept in memory, as [`Store`] does).
 fn state_disk_use(path: &std::path::Path, values: u64, tell: Tell<'_>) {
-    let need = checkpoint_disk_bound(values);
+    let beside = checkpoint::rewritten_beside(path);
+    let need = checkpoint_disk_bound(values, beside);
+    let why = if beside > 0 {
+        ", and the file there now until the first save has rewritten it"
+    } else {
+        ""
+    };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
@@ -221,9 +228,8 @@ fn state_disk_use(path: &std::path::Path, values: u64, tell: Tell<'_>) {
     };
     match free {
         Some(free) if free < need => tell(Message::Warning(format!(
-            "the checkpoint '{}' may need {} of disk ({} values, two copies while saving), \
-             but only {} {} free there: give --checkpoint a place with more room, a smaller \
-             -n, or --no-checkpoint",
+            "the checkpoint '{}' may need {} of disk ({} values{why}), but only {} {} free \
+             there: give --checkpoint a place with more room, a smaller -n, or --no-checkpoint",
             path.display(),
             size(need),
             values,
@@ -231,7 +237,7 @@ fn state_disk_use(path: &std::path::Path, values: u64, tell: Tell<'_>) {
             if free == 1 { "is" } else { "are" }
         ))),
         Some(free) if need >= DISK_NOTICE_BYTES => tell(Message::Info(format!(
-            "the checkpoint '{}' may take up to {:.0} MB of disk (two copies while saving); \
+            "the checkpoint '{}' may take up to {:.0} MB of disk (two bytes a value{why}); \
              {:.0} MB are free there",
             path.display(),
             mb(need),
@@ -796,7 +802,7 @@ mod tests {
             state_disk_use(std::path::Path::new("/proc/x.ckpt"), 100, &tell);
             match said.lock().unwrap().pop() {
                 Some(Message::Warning(w)) => assert!(
-                    w.contains(&format!("may need {} bytes", checkpoint_disk_bound(100)))
+                    w.contains(&format!("may need {} bytes", checkpoint_disk_bound(100, 0)))
                         && w.contains("only 0 bytes are free there"),
                     "{w}"
                 ),
@@ -804,12 +810,26 @@ mod tests {
             }
         }
         let free = free_bytes(dir.path()).unwrap();
-        if free > checkpoint_disk_bound(200_000_000) {
+        if free > checkpoint_disk_bound(200_000_000, 0) + (1 << 20) {
             state_disk_use(&path, 200_000_000, &tell);
             match said.lock().unwrap().pop() {
-                Some(Message::Info(i)) => assert!(i.contains("may take up to 800 MB"), "{i}"),
+                Some(Message::Info(i)) => assert!(
+                    i.contains("may take up to 400 MB of disk (two bytes a value)"),
+                    "{i}"
+                ),
                 other => panic!("{other:?}"),
             }
+            // a file of format 1 there is rewritten whole beside itself once
+            std::fs::write(&path, vec![7u8; 1 << 20]).unwrap();
+            state_disk_use(&path, 200_000_000, &tell);
+            match said.lock().unwrap().pop() {
+                Some(Message::Info(i)) => assert!(
+                    i.contains("may take up to 401 MB") && i.contains("until the first save"),
+                    "{i}"
+                ),
+                other => panic!("{other:?}"),
+            }
+            std::fs::remove_file(&path).unwrap();
         }
     }
 

@@ -8,12 +8,21 @@
 //!
 //! # File format (little-endian)
 //! ```text
-//! magic "GRUNDYCK" | format u32 | engine version u32 | engine name (u16 length, bytes)
-//! | code (u32 length, bytes) | count u64 | count × u16 values | CRC-32 of everything before
+//! magic "GRUNDYCK" | format u32 (2) | engine version u32 | engine name (u16 length, bytes)
+//! | code (u32 length, bytes) | record 0 | record 1 | values, u16 each, from the first on
+//! record (32 bytes): generation u64 | count u64 | CRC-32 of the head (magic to code) and of
+//!                    the first count values | CRC-32 of the 20 bytes before | 8 zero bytes
 //! ```
-//! A file is refused — never silently used — when the magic, format, length or checksum is
-//! wrong (corrupt or not a checkpoint), or when its code or engine (name and version) differ
-//! from the run's (a checkpoint of another computation).
+//! The newer record (larger generation) that is intact (its own CRC) says how many values the
+//! file holds; bytes past them are ignored. A file is refused — never silently used — when the
+//! magic or format is wrong, no record is intact and within the file, or the values fail the
+//! checksum of every intact record (corrupt or not a checkpoint), or when its code or engine
+//! (name and version) differ from the run's (a checkpoint of another computation). A
+//! checksum that fails the newer record but holds for the older one means the file is used as
+//! the older record says (what the checksums prove), as after a save cut short.
+//!
+//! Format 1 (versions before this layout) is still read: the same head, then a count u64, the
+//! values, and a CRC-32 of everything before; its length must match the count exactly.
 //!
 //! # What a resumed run is worth
 //! A checksum proves that a file is what some program wrote, not that its values are right:
@@ -31,12 +40,24 @@
 //! `(1 - f)^s`. Periods certified at small heap sizes (nearly all known ones) lie inside the
 //! recomputed prefix, so their certificates rest on recomputed values only.
 //!
-//! # Atomicity
-//! [`save`] writes a temporary file of its own beside `FILE` (a name no other save uses, even in
-//! another process), flushes it to disk (`fsync`), renames it over `FILE` and syncs the
-//! directory. A rename is atomic, so whenever the process dies — SIGKILL included — `FILE` is
-//! either the previous checkpoint or the new one, complete; and two processes saving the same
-//! file at once never write into each other's temporary file.
+//! # Atomicity, and saves that cost what is new
+//! A run's first save (and any save to a file it did not write or read in format 2) writes the
+//! whole file: [`save`] writes a temporary file of its own beside `FILE` (a name no other save
+//! uses, even in another process), flushes it to disk (`fsync`), renames it over `FILE` and
+//! syncs the directory. A rename is atomic, so whenever the process dies — SIGKILL included —
+//! `FILE` is either the previous checkpoint or the new one, complete; and two processes saving
+//! the same file at once never write into each other's temporary file.
+//!
+//! Every later save of the run ([`Store::save`]) appends: it checks that the file's head and
+//! newer record are still the ones it wrote or read (else it writes the file whole, as
+//! above), writes the values computed since after the ones on file, syncs them
+//! (`fdatasync`), then overwrites the *older* record with one that covers them all and syncs
+//! again. Whenever the process dies, the newer record on disk describes values that are on
+//! disk: before the second sync the old record still stands (the new values past it are
+//! ignored, and overwritten by the next save); a record written in part fails its own CRC and
+//! the other one stands. The values a record covers are never written again. So a save costs
+//! the values since the last one, not the whole file: at 2^31 values a whole file is 4 GiB
+//! (seconds to write and sync), the values of a minute a few tens of MB.
 //!
 //! # Locking
 //! [`Lock::try_acquire`] takes an exclusive advisory lock on `FILE.lock`, so that one run at a
@@ -44,7 +65,8 @@
 //! process ends, however it ends, so a killed run never leaves a stale lock behind.
 //!
 //! Values stream through a fixed buffer in both directions, so saving or loading 10^8 values
-//! needs no second copy of them (the memory bound of a run stays 2 bytes per heap size).
+//! needs no second copy of them (the memory bound of a run stays 2 bytes per heap size); a
+//! run keeps one CRC state, after the values on file, to extend at its next save.
 
 use super::driver::{drive_values, Computation, Ended, Plan, Step};
 use super::engine::SequenceEngine;
@@ -53,15 +75,18 @@ use super::rules::Rules;
 use super::values::{Buf, Value, Values, ValuesRef};
 use crate::Error;
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, Read, Write};
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The first bytes of every checkpoint file.
 pub const MAGIC: &[u8; 8] = b"GRUNDYCK";
-/// Version of the file layout.
-pub const FORMAT: u32 = 1;
+/// Version of the file layout written: 2, two records and values appended in place (format 1,
+/// one count and a CRC at the end, rewritten whole at every save, is still read).
+pub const FORMAT: u32 = 2;
+/// The first layout (files of earlier versions).
+const FORMAT_1: u32 = 1;
 /// Values per read/write chunk.
 const CHUNK: usize = 1 << 19;
 
@@ -161,17 +186,99 @@ impl Lock {
     }
 }
 
-pub(crate) fn header(identity: &Identity, count: usize) -> Vec<u8> {
+/// The identity part of a file's head: magic, format, engine version, engine name, code. In
+/// format 2 the records follow it; in format 1 the count did.
+fn identity_head(identity: &Identity, format: u32) -> Vec<u8> {
     let mut h = Vec::with_capacity(64 + identity.code.len());
     h.extend_from_slice(MAGIC);
-    h.extend_from_slice(&FORMAT.to_le_bytes());
+    h.extend_from_slice(&format.to_le_bytes());
     h.extend_from_slice(&identity.engine_version.to_le_bytes());
     h.extend_from_slice(&(identity.engine.len() as u16).to_le_bytes());
     h.extend_from_slice(identity.engine.as_bytes());
     h.extend_from_slice(&(identity.code.len() as u32).to_le_bytes());
     h.extend_from_slice(identity.code.as_bytes());
-    h.extend_from_slice(&(count as u64).to_le_bytes());
     h
+}
+
+/// Bytes of one record of a format-2 file.
+const RECORD_BYTES: usize = 32;
+
+/// One record of a format-2 file: the first `count` values, whose CRC-32 (with the identity
+/// head before them) is `crc`, are on disk; the record of the larger `generation` is the newer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Record {
+    generation: u64,
+    count: u64,
+    crc: u32,
+}
+
+impl Record {
+    /// generation u64 | count u64 | crc u32 | CRC-32 of the 20 bytes before | 8 zero bytes
+    fn bytes(&self) -> [u8; RECORD_BYTES] {
+        let mut b = [0u8; RECORD_BYTES];
+        b[..8].copy_from_slice(&self.generation.to_le_bytes());
+        b[8..16].copy_from_slice(&self.count.to_le_bytes());
+        b[16..20].copy_from_slice(&self.crc.to_le_bytes());
+        let own = crc32fast::hash(&b[..20]);
+        b[20..24].copy_from_slice(&own.to_le_bytes());
+        b
+    }
+
+    /// The record in `b`, if it is one: intact (its own CRC) and written (generation > 0).
+    fn parse(b: &[u8]) -> Option<Record> {
+        let b: &[u8; RECORD_BYTES] = b.try_into().ok()?;
+        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
+        if crc32fast::hash(&b[..20]) != u32_at(20) {
+            return None;
+        }
+        let record = Record {
+            generation: u64_at(0),
+            count: u64_at(8),
+            crc: u32_at(16),
+        };
+        (record.generation > 0).then_some(record)
+    }
+}
+
+/// What a run needs to append to a format-2 file it wrote or read: which record is the newer
+/// (the other is overwritten by the next save), what it says, and the CRC state after the
+/// values it covers.
+#[derive(Clone)]
+struct Appender {
+    newest: usize,
+    record: Record,
+    crc: crc32fast::Hasher,
+}
+
+impl std::fmt::Debug for Appender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Appender")
+            .field("newest", &self.newest)
+            .field("record", &self.record)
+            .finish()
+    }
+}
+
+/// Append the little-endian bytes of `values` to `file` a chunk at a time, and to `crc`.
+fn write_values(
+    file: &mut File,
+    values: ValuesRef<'_>,
+    crc: &mut crc32fast::Hasher,
+) -> std::io::Result<()> {
+    let mut buf = Vec::with_capacity(2 * CHUNK);
+    for start in (0..values.len()).step_by(CHUNK) {
+        buf.clear();
+        for v in values
+            .slice(start..(start + CHUNK).min(values.len()))
+            .iter()
+        {
+            buf.extend_from_slice(&v.to_le_bytes());
+        }
+        crc.update(&buf);
+        file.write_all(&buf)?;
+    }
+    Ok(())
 }
 
 /// Write `path` atomically (see the module docs): `write` fills a temporary file of this save's
@@ -208,34 +315,108 @@ pub(crate) fn write_atomically(
     })
 }
 
-/// Save `values` as the checkpoint of `identity`, atomically (see the module docs). The file
-/// holds two bytes per value whatever the store (a one-byte store is widened chunk by chunk).
+/// A whole new format-2 file of `values`, written atomically, with its first record.
+fn write_whole(
+    path: &Path,
+    identity: &Identity,
+    values: ValuesRef<'_>,
+) -> std::io::Result<Appender> {
+    let head = identity_head(identity, FORMAT);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&head);
+    let record = std::cell::Cell::new(None);
+    write_atomically(path, |file| {
+        file.write_all(&head)?;
+        file.write_all(&[0u8; 2 * RECORD_BYTES])?;
+        write_values(file, values, &mut crc)?;
+        let first = Record {
+            generation: 1,
+            count: values.len() as u64,
+            crc: crc.clone().finalize(),
+        };
+        file.seek(SeekFrom::Start(head.len() as u64))?;
+        file.write_all(&first.bytes())?;
+        record.set(Some(first));
+        Ok(())
+    })?;
+    Ok(Appender {
+        newest: 0,
+        record: record.get().expect("written"),
+        crc,
+    })
+}
+
+/// Append `values[from..]` to the format-2 file `path` that holds `values[..from]` as
+/// `appender` says: the new values are written after the old and synced, then the older
+/// record is overwritten by one covering them all and synced (see the module docs). `Ok(false)`
+/// when the file is not as this run left it (replaced, or another record written): the caller
+/// then writes it whole.
+fn append(
+    path: &Path,
+    identity: &Identity,
+    appender: &mut Appender,
+    values: ValuesRef<'_>,
+    from: usize,
+) -> std::io::Result<bool> {
+    let head = identity_head(identity, FORMAT);
+    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
+    let mut start = vec![0u8; head.len() + 2 * RECORD_BYTES];
+    if file.read_exact(&mut start).is_err() || start[..head.len()] != head[..] {
+        return Ok(false);
+    }
+    let at = head.len() + appender.newest * RECORD_BYTES;
+    if Record::parse(&start[at..at + RECORD_BYTES]) != Some(appender.record)
+        || appender.record.count != from as u64
+    {
+        return Ok(false);
+    }
+    let mut crc = appender.crc.clone();
+    file.seek(SeekFrom::Start((start.len() + 2 * from) as u64))?;
+    write_values(&mut file, values.slice(from..values.len()), &mut crc)?;
+    file.sync_data()?;
+    let record = Record {
+        generation: appender.record.generation + 1,
+        count: values.len() as u64,
+        crc: crc.clone().finalize(),
+    };
+    let slot = 1 - appender.newest;
+    file.seek(SeekFrom::Start((head.len() + slot * RECORD_BYTES) as u64))?;
+    file.write_all(&record.bytes())?;
+    file.sync_data()?;
+    *appender = Appender {
+        newest: slot,
+        record,
+        crc,
+    };
+    Ok(true)
+}
+
+/// Save `values` as the checkpoint of `identity`, atomically, as a whole new file (see the
+/// module docs). The file holds two bytes per value whatever the store (a one-byte store is
+/// widened chunk by chunk).
 pub fn save<'a>(
     path: &Path,
     identity: &Identity,
     values: impl Into<ValuesRef<'a>>,
 ) -> Result<(), CheckpointError> {
-    let values: ValuesRef<'a> = values.into();
-    write_atomically(path, |file| {
-        let mut crc = crc32fast::Hasher::new();
-        let head = header(identity, values.len());
-        crc.update(&head);
-        file.write_all(&head)?;
-        let mut buf = Vec::with_capacity(2 * CHUNK);
-        for start in (0..values.len()).step_by(CHUNK) {
-            buf.clear();
-            for v in values
-                .slice(start..(start + CHUNK).min(values.len()))
-                .iter()
-            {
-                buf.extend_from_slice(&v.to_le_bytes());
-            }
-            crc.update(&buf);
-            file.write_all(&buf)?;
-        }
-        file.write_all(&crc.finalize().to_le_bytes())
-    })
-    .map_err(|e| io_error(path, format!("cannot save: {e}")))
+    write_whole(path, identity, values.into())
+        .map(|_| ())
+        .map_err(|e| io_error(path, format!("cannot save: {e}")))
+}
+
+/// How many bytes of an existing file at `path` a run's first save writes beside it (a whole
+/// new file while the old one still stands): the file's size unless it is a format-2
+/// checkpoint, which a run appends to; 0 when there is none.
+pub fn rewritten_beside(path: &Path) -> u64 {
+    let Ok(mut file) = File::open(path) else {
+        return 0;
+    };
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut head = [0u8; 12];
+    match file.read_exact(&mut head) {
+        Ok(()) if head[..8] == MAGIC[..] && head[8..12] == FORMAT.to_le_bytes() => 0,
+        _ => size,
+    }
 }
 
 /// A loaded checkpoint: its values as `u16` ([`load`]) or in the run's store ([`load_values`]).
@@ -269,8 +450,20 @@ pub fn load_values(
     keep: usize,
     compact: bool,
 ) -> Result<Option<Checkpoint<Values>>, CheckpointError> {
+    Ok(load_appendable(path, keep, compact)?.map(|(c, _)| c))
+}
+
+/// A loaded checkpoint, with what a run needs to append to its file (format 2).
+type Appendable = (Checkpoint<Values>, Option<Appender>);
+
+/// [`load_values`], with what a run needs to append to the file (format 2).
+fn load_appendable(
+    path: &Path,
+    keep: usize,
+    compact: bool,
+) -> Result<Option<Appendable>, CheckpointError> {
     let mut values = Values::new(compact);
-    let Some((identity, count)) = load_into(path, keep, &mut |room, bytes| {
+    let Some((identity, count, appender)) = load_into(path, keep, &mut |room, bytes| {
         if values.is_empty() {
             values.reserve_exact(room);
         }
@@ -293,22 +486,29 @@ pub fn load_values(
     else {
         return Ok(None);
     };
-    Ok(Some(Checkpoint {
-        identity,
-        values,
-        count,
-    }))
+    // (a format-2 file whose newer record failed its checksum was read past the older one's)
+    values.truncate(count.min(keep));
+    Ok(Some((
+        Checkpoint {
+            identity,
+            values,
+            count,
+        },
+        appender,
+    )))
 }
 
 /// Read and verify a checkpoint, handing the little-endian bytes of the values kept (at most
 /// `keep`) to `take` a chunk at a time, with the number of values that will be kept in all
-/// (for one reservation). Returns the identity and the number of values on file; `Ok(None)`
-/// when the file does not exist.
+/// (for one reservation). Returns the identity, the number of values on file (the caller keeps
+/// at most that many: a format-2 file may have been read past them) and, for format 2, what a
+/// run needs to append; `Ok(None)` when the file does not exist.
+#[allow(clippy::type_complexity)]
 fn load_into(
     path: &Path,
     keep: usize,
     take: &mut dyn FnMut(usize, &[u8]),
-) -> Result<Option<(Identity, usize)>, CheckpointError> {
+) -> Result<Option<(Identity, usize, Option<Appender>)>, CheckpointError> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -339,9 +539,9 @@ fn load_into(
     }
     let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
     let format = u32_of(&read(4, &mut crc)?);
-    if format != FORMAT {
+    if format != FORMAT && format != FORMAT_1 {
         return Err(corrupt(&format!(
-            "file format {format}, this program reads format {FORMAT}"
+            "file format {format}, this program reads formats {FORMAT_1} and {FORMAT}"
         )));
     }
     let engine_version = u32_of(&read(4, &mut crc)?);
@@ -354,47 +554,112 @@ fn load_into(
     }
     let code = String::from_utf8(read(code_len as usize, &mut crc)?)
         .map_err(|_| corrupt("code is not UTF-8"))?;
-    let count = u64::from_le_bytes(read(8, &mut crc)?.try_into().expect("8 bytes"));
-    let head_len = 8 + 4 + 4 + 2 + engine_len as u64 + 4 + code_len + 8;
-    if count
-        .checked_mul(2)
-        .and_then(|b| b.checked_add(head_len + 4))
-        != Some(size)
-    {
-        return Err(corrupt(&format!(
-            "its length does not match the {count} values it announces"
-        )));
-    }
-    let count = count as usize;
-    let kept = count.min(keep);
-    let mut left = count;
-    let mut given = 0;
-    while left > 0 {
-        let chunk = left.min(CHUNK);
-        let bytes = read(2 * chunk, &mut crc)?;
-        let room = (kept - given).min(chunk);
-        if room > 0 {
-            take(kept, &bytes[..2 * room]);
-            given += room;
+    let identity_len = 8 + 4 + 4 + 2 + engine_len as u64 + 4 + code_len;
+    // The counts the file may hold, each with the CRC it must have: format 1 has one (and its
+    // CRC at the end), format 2 a record or two (the newer first).
+    let mut records: Vec<Record> = Vec::with_capacity(2);
+    let mut newest_slot = [0usize; 2];
+    if format == FORMAT_1 {
+        let count = u64::from_le_bytes(read(8, &mut crc)?.try_into().expect("8 bytes"));
+        if count
+            .checked_mul(2)
+            .and_then(|b| b.checked_add(identity_len + 8 + 4))
+            != Some(size)
+        {
+            return Err(corrupt(&format!(
+                "its length does not match the {count} values it announces"
+            )));
         }
-        left -= chunk;
+        records.push(Record {
+            generation: 1,
+            count,
+            crc: 0,
+        });
+    } else {
+        let slots = read(2 * RECORD_BYTES, &mut crc32fast::Hasher::new())?;
+        let start = identity_len + 2 * RECORD_BYTES as u64;
+        let mut found: Vec<(Record, usize)> = (0..2)
+            .filter_map(|s| {
+                Record::parse(&slots[s * RECORD_BYTES..(s + 1) * RECORD_BYTES]).map(|r| (r, s))
+            })
+            // a record of values past the end of the file is not one this program finished
+            .filter(|(r, _)| {
+                r.count
+                    .checked_mul(2)
+                    .and_then(|b| b.checked_add(start))
+                    .is_some_and(|end| end <= size)
+            })
+            .collect();
+        found.sort_by_key(|(r, _)| std::cmp::Reverse(r.generation));
+        if found.is_empty() {
+            return Err(corrupt("truncated, or no record of its values is intact"));
+        }
+        for (i, (r, s)) in found.into_iter().enumerate() {
+            records.push(r);
+            newest_slot[i] = s;
+        }
     }
-    let expected = crc.finalize();
-    let mut tail = [0u8; 4];
-    reader
-        .read_exact(&mut tail)
-        .map_err(|_| corrupt("truncated"))?;
-    if u32::from_le_bytes(tail) != expected {
-        return Err(corrupt("checksum mismatch"));
+    let count = records.iter().map(|r| r.count).max().expect("a record") as usize;
+    let kept = count.min(keep);
+    // the CRC after each record's count, read in one pass up to the largest
+    let mut at_count: Vec<(u64, crc32fast::Hasher)> = Vec::with_capacity(2);
+    let mut bounds: Vec<u64> = records.iter().map(|r| r.count).collect();
+    bounds.sort_unstable();
+    bounds.dedup();
+    let mut done = 0u64;
+    let mut given = 0;
+    for bound in bounds {
+        while done < bound {
+            let chunk = (bound - done).min(CHUNK as u64) as usize;
+            let bytes = read(2 * chunk, &mut crc)?;
+            let room = (kept - given).min(chunk);
+            if room > 0 {
+                take(kept, &bytes[..2 * room]);
+                given += room;
+            }
+            done += chunk as u64;
+        }
+        at_count.push((bound, crc.clone()));
     }
-    Ok(Some((
-        Identity {
-            code,
-            engine,
-            engine_version,
-        },
-        count,
-    )))
+    let crc_at = |count: u64| {
+        at_count
+            .iter()
+            .find(|(c, _)| *c == count)
+            .map(|(_, h)| h.clone().finalize())
+            .expect("a bound of every record")
+    };
+    let identity = Identity {
+        code,
+        engine,
+        engine_version,
+    };
+    if format == FORMAT_1 {
+        let mut tail = [0u8; 4];
+        reader
+            .read_exact(&mut tail)
+            .map_err(|_| corrupt("truncated"))?;
+        if u32::from_le_bytes(tail) != crc_at(records[0].count) {
+            return Err(corrupt("checksum mismatch"));
+        }
+        return Ok(Some((identity, records[0].count as usize, None)));
+    }
+    // the newest record whose values are what it says
+    for (i, r) in records.iter().enumerate() {
+        if crc_at(r.count) == r.crc {
+            let crc = at_count
+                .iter()
+                .find(|(c, _)| *c == r.count)
+                .map(|(_, h)| h.clone())
+                .expect("a bound of every record");
+            let appender = Appender {
+                newest: newest_slot[i],
+                record: *r,
+                crc,
+            };
+            return Ok(Some((identity, r.count as usize, Some(appender))));
+        }
+    }
+    Err(corrupt("checksum mismatch"))
 }
 
 /// Why a path that exists cannot be a checkpoint (or a saved table): it is a directory or a
@@ -666,6 +931,8 @@ pub struct Store {
     read_only: Option<String>,
     /// Values the file holds (as loaded, or as this run last saved).
     on_file: usize,
+    /// How to append to the file, when it is a format-2 file this run wrote or read.
+    append: Option<Appender>,
 }
 
 impl Store {
@@ -701,6 +968,7 @@ impl Store {
             lock: None,
             read_only: None,
             on_file: 0,
+            append: None,
         }
     }
 
@@ -772,7 +1040,7 @@ impl Store {
             return Ok((Values::new(compact), notices));
         }
         self.acquire(&mut notices);
-        let Some(c) = load_values(&self.path, keep, compact)? else {
+        let Some((c, append)) = load_appendable(&self.path, keep, compact)? else {
             return Ok((Values::new(compact), notices));
         };
         same_identity(&self.path, &c.identity, &self.identity)?;
@@ -790,6 +1058,7 @@ impl Store {
             reason,
         })?;
         self.on_file = c.count;
+        self.append = append;
         Ok((c.values, notices))
     }
 
@@ -817,9 +1086,26 @@ impl Store {
         if !self.acquire(&mut notices) {
             return notices;
         }
-        match save(&self.path, &self.identity, values) {
+        // the values past the file's, appended; or the whole file anew when it is not one this
+        // run can append to (format 1, or not as this run left it)
+        let appended = match self.append.as_mut() {
+            Some(a) => append(&self.path, &self.identity, a, values, self.on_file),
+            None => Ok(false),
+        };
+        let saved = match appended {
+            Ok(true) => Ok(()),
+            Ok(false) => write_whole(&self.path, &self.identity, values).map(|a| {
+                self.append = Some(a);
+            }),
+            Err(e) => Err(e),
+        };
+        match saved {
             Ok(()) => self.on_file = values.len(),
-            Err(e) => notices.extend(self.give_up(e.to_string())),
+            Err(e) => {
+                self.append = None;
+                let e = io_error(&self.path, format!("cannot save: {e}"));
+                notices.extend(self.give_up(e.to_string()))
+            }
         }
         notices
     }
@@ -1110,6 +1396,153 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("cannot save"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// A format-1 file of `values`, as earlier versions wrote it: the identity, a count, the
+    /// values and a CRC of everything before.
+    fn format_1(identity: &Identity, values: &[u16]) -> Vec<u8> {
+        let mut b = identity_head(identity, FORMAT_1);
+        b.extend_from_slice(&(values.len() as u64).to_le_bytes());
+        for v in values {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    #[cfg(unix)]
+    fn inode(path: &Path) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).unwrap().ino()
+    }
+
+    /// Where the values of a format-2 file of `identity()` start, and its records' offsets.
+    fn layout() -> (usize, [usize; 2]) {
+        let head = identity_head(&identity(), FORMAT).len();
+        (head + 2 * RECORD_BYTES, [head, head + RECORD_BYTES])
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_store_appends_to_its_file_and_a_save_cut_short_leaves_the_one_before() {
+        let dir = temp_dir();
+        let path = dir.join("e.ckpt");
+        let rules = Rules::parse("0.16").unwrap();
+        let g = crate::takebreak::naive::sequence_of(&rules, 40_000).unwrap();
+        let (start, slots) = layout();
+        let mut a = Store::chosen(&path, identity()).unwrap();
+        assert!(a.save(&g[..10_000]).is_empty());
+        let first = inode(&path);
+        // later saves append in place: the same file, no temporary one, two bytes a value more
+        for k in [10_001, 25_000, 30_000] {
+            assert!(a.save(&g[..k]).is_empty());
+            assert_eq!(inode(&path), first, "appended, not rewritten");
+            assert_eq!(
+                std::fs::metadata(&path).unwrap().len(),
+                (start + 2 * k) as u64
+            );
+            assert_eq!(load(&path, usize::MAX).unwrap().unwrap().values, g[..k]);
+        }
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            2,
+            "the file and its lock"
+        );
+        drop(a);
+        let good = std::fs::read(&path).unwrap();
+        // killed after writing values but before the record that covers them: the file is read
+        // as the last record says, and the next run appends over the unclaimed bytes
+        let mut cut = good.clone();
+        cut.extend_from_slice(&[0xAB; 999]);
+        std::fs::write(&path, &cut).unwrap();
+        let mut b = Store::chosen(&path, identity()).unwrap();
+        let (values, notices) = b.resume(usize::MAX).unwrap();
+        assert_eq!((values.as_slice(), notices.len()), (&g[..30_000], 0));
+        assert!(b.save(&g[..35_000]).is_empty());
+        assert_eq!(
+            load(&path, usize::MAX).unwrap().unwrap().values,
+            g[..35_000]
+        );
+        drop(b);
+        // a torn newest record (killed while it was written): the older one is used, and a
+        // run resuming from it appends after it
+        let mut torn = good.clone();
+        let newest = (0..2)
+            .max_by_key(|&i| {
+                Record::parse(&good[slots[i]..slots[i] + RECORD_BYTES])
+                    .unwrap()
+                    .generation
+            })
+            .unwrap();
+        torn[slots[newest] + 3] ^= 0x10;
+        std::fs::write(&path, &torn).unwrap();
+        let c = load(&path, usize::MAX).unwrap().unwrap();
+        assert_eq!((c.values.as_slice(), c.count), (&g[..25_000], 25_000));
+        let mut d = Store::chosen(&path, identity()).unwrap();
+        assert_eq!(d.resume(usize::MAX).unwrap().0, g[..25_000]);
+        assert!(d.save(&g[..40_001]).is_empty());
+        assert_eq!(
+            load(&path, usize::MAX).unwrap().unwrap().values,
+            g[..=40_000]
+        );
+        drop(d);
+        // a value damaged past the older record's values: the newer record fails its checksum
+        // and the older one holds; damaged before: neither does, and the file is refused
+        let mut late = good.clone();
+        late[start + 2 * 27_000] ^= 1;
+        std::fs::write(&path, &late).unwrap();
+        assert_eq!(load(&path, usize::MAX).unwrap().unwrap().count, 25_000);
+        let mut early = good.clone();
+        early[start + 2 * 100] ^= 1;
+        std::fs::write(&path, &early).unwrap();
+        let e = load(&path, usize::MAX).unwrap_err().to_string();
+        assert!(e.contains("checksum"), "{e}");
+        // both records torn: refused
+        let mut none = good.clone();
+        none[slots[0]] ^= 1;
+        none[slots[1]] ^= 1;
+        std::fs::write(&path, &none).unwrap();
+        let e = load(&path, usize::MAX).unwrap_err().to_string();
+        assert!(e.contains("corrupt") && e.contains("record"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn format_1_files_are_read_and_a_file_changed_behind_a_run_is_written_whole() {
+        let dir = temp_dir();
+        let path = dir.join("f.ckpt");
+        let rules = Rules::parse("0.16").unwrap();
+        let g = crate::takebreak::naive::sequence_of(&rules, 20_000).unwrap();
+        std::fs::write(&path, format_1(&identity(), &g[..5_000])).unwrap();
+        let c = load(&path, usize::MAX).unwrap().unwrap();
+        assert_eq!((c.values.as_slice(), c.count), (&g[..5_000], 5_000));
+        // a damaged format-1 file is still refused
+        let mut bad = format_1(&identity(), &g[..5_000]);
+        let at = bad.len() - 100;
+        bad[at] ^= 2;
+        std::fs::write(dir.join("bad"), &bad).unwrap();
+        let e = load(&dir.join("bad"), usize::MAX).unwrap_err().to_string();
+        assert!(e.contains("checksum"), "{e}");
+        // a run resuming from it writes format 2 once, then appends
+        let mut a = Store::chosen(&path, identity()).unwrap();
+        a.resume(usize::MAX).unwrap();
+        let before = inode(&path);
+        assert!(a.save(&g[..6_000]).is_empty());
+        let after = inode(&path);
+        assert_ne!(before, after, "written whole");
+        assert_eq!(std::fs::read(&path).unwrap()[8..12], FORMAT.to_le_bytes());
+        assert!(a.save(&g[..7_000]).is_empty());
+        assert_eq!(inode(&path), after, "appended");
+        // the file replaced behind the run (here by another whole file of the same values):
+        // the run does not append to what it did not write, it writes the file whole
+        save(&path, &identity(), &g[..7_000]).unwrap();
+        let replaced = inode(&path);
+        assert!(a.save(&g[..9_000]).is_empty());
+        assert_ne!(inode(&path), replaced, "written whole");
+        assert_eq!(load(&path, usize::MAX).unwrap().unwrap().values, g[..9_000]);
         std::fs::remove_dir_all(dir).unwrap();
     }
 
