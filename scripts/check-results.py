@@ -8,7 +8,8 @@ CHECKPOINT is a file written by `--checkpoint FILE` (its layout is in the module
 `grundy::takebreak::checkpoint`: magic, format, engine, code, then in format 2 two records
 (generation, count, CRC-32 of the head and the values) and the values appended in place, in
 format 1 a count, the values and a CRC-32 of everything before). The newest intact record of a
-format-2 file is checked, as the program reads it. Each RESULTS_FILE is a summary at a power of two (`N.txt`): the
+format-2 file is the one checked: if the values fail its CRC the script says DIFFERS, where
+the program would fall back to the older record (a file damaged after its last save). Each RESULTS_FILE is a summary at a power of two (`N.txt`): the
 script checks the CRC of the checkpoint, then for each summary the SHA-256 of G(0..=N) as
 little-endian u16, the count of every value over heaps 1..=N, the largest value and the heap
 where it first occurs. It prints one line per summary and exits 1 on any difference.

@@ -1,5 +1,6 @@
 //! Take-and-break checkpoint files: whatever the bytes, loading gives an error or values that
-//! the rules allow, and continuing from them with the engines never panics.
+//! the rules allow, continuing from them with the engines never panics, and saving the values
+//! continued from them (an append to the file) leaves a file that loads to exactly those.
 #![no_main]
 use grundy::takebreak::checkpoint::{self, Identity, Store};
 use grundy::takebreak::sparse::RareCommon;
@@ -38,7 +39,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let n = values.len() + 64;
     if let Ok(mut e) = RareCommon::for_rules(&rules) {
-        let _ = extend(&rules, values.clone(), n, Finish::ComputeAll, &mut e, None);
+        if let Ok(c) = extend(&rules, values.clone(), n, Finish::ComputeAll, &mut e, None) {
+            // the run's next save appends to the file it resumed from (or writes it whole),
+            // and the file then holds exactly the values saved
+            let more = c.values.to_vec();
+            assert!(store.save(&more).is_empty());
+            let back = checkpoint::load(&path, usize::MAX).unwrap().unwrap();
+            assert_eq!(back.values, more);
+        }
     }
     let _ = extend(&rules, values, n, Finish::ComputeAll, &mut Naive::new(rules.clone()), None);
 });

@@ -200,6 +200,8 @@ fn a_run_killed_again_and_again_while_it_appends_ends_bit_identical() {
     let args =
         |rest: &[&str]| -> Vec<String> { base.iter().chain(rest).map(|a| a.to_string()).collect() };
     let mut counts = Vec::new();
+    #[cfg(unix)]
+    let mut inodes: Option<u64> = None;
     // kill times spread over the run (each resume first checks what it loads)
     for (i, wait_ms) in [3u64, 40, 7, 90, 15, 60, 1, 25, 120, 11]
         .into_iter()
@@ -215,9 +217,19 @@ fn a_run_killed_again_and_again_while_it_appends_ends_bit_identical() {
         child.wait().unwrap();
         let saved = checkpoint_values(&ckpt, "0.146", "auto");
         counts.push(saved);
+        // every resumed run appended to the file its first run wrote (never rewrote it)
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let ino = std::fs::metadata(&ckpt).unwrap().ino();
+            let first = *inodes.get_or_insert(ino);
+            assert_eq!(ino, first, "run {i} rewrote the file");
+        }
     }
-    // never fewer values than before: a kill loses at most what the last save had not covered
+    // never fewer values than before: a kill loses at most what the last save had not covered;
+    // and the runs got somewhere
     assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert!(counts[9] > counts[0], "{counts:?}");
     let out = grundy()
         .args(args(&["--checkpoint", c, "--print", "--json"]))
         .output()

@@ -220,16 +220,24 @@ fn state_disk_use(path: &std::path::Path, values: u64, tell: Tell<'_>) {
         _ => std::path::Path::new("."),
     };
     let free = free_bytes(dir);
+    // the file there already holds its share of what is needed (the free space excludes it)
+    let held = std::fs::metadata(path).map_or(0, |m| m.len());
     let mb = |b: u64| b as f64 / 1e6;
     // (a small checkpoint on a full file system: "202 bytes", not "0 MB")
     let size = |b: u64| match b {
         0..1_000_000 => format!("{b} bytes"),
         _ => format!("{:.0} MB", mb(b)),
     };
+    let held_words = if held > 0 {
+        format!(", {} of it held by the file there now", size(held))
+    } else {
+        String::new()
+    };
     match free {
-        Some(free) if free < need => tell(Message::Warning(format!(
-            "the checkpoint '{}' may need {} of disk ({} values{why}), but only {} {} free \
-             there: give --checkpoint a place with more room, a smaller -n, or --no-checkpoint",
+        Some(free) if free < need.saturating_sub(held) => tell(Message::Warning(format!(
+            "the checkpoint '{}' may need {} of disk ({} values{why}){held_words}, but only {} \
+             {} free there: give --checkpoint a place with more room, a smaller -n, or \
+             --no-checkpoint",
             path.display(),
             size(need),
             values,
@@ -796,6 +804,16 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        // a file already there holds part of what is needed, and the warning says how much
+        std::fs::write(&path, vec![7u8; 2_000_000]).unwrap();
+        state_disk_use(&path, 1 << 60, &tell);
+        match said.lock().unwrap().pop() {
+            Some(Message::Warning(w)) => {
+                assert!(w.contains("2 MB of it held by the file there now"), "{w}")
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_file(&path).unwrap();
         // a file system with no room at all (Linux's /proc): sizes below a MB in bytes
         #[cfg(target_os = "linux")]
         if free_bytes(std::path::Path::new("/proc")) == Some(0) {

@@ -359,15 +359,30 @@ fn append(
     from: usize,
 ) -> std::io::Result<bool> {
     let head = identity_head(identity, FORMAT);
-    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
+    // a file removed since (by hand, or by another run's finish) is written whole again
+    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
     let mut start = vec![0u8; head.len() + 2 * RECORD_BYTES];
     if file.read_exact(&mut start).is_err() || start[..head.len()] != head[..] {
         return Ok(false);
     }
-    let at = head.len() + appender.newest * RECORD_BYTES;
-    if Record::parse(&start[at..at + RECORD_BYTES]) != Some(appender.record)
-        || appender.record.count != from as u64
-    {
+    let record_at = |slot: usize| {
+        let at = head.len() + slot * RECORD_BYTES;
+        Record::parse(&start[at..at + RECORD_BYTES])
+    };
+    // the file as this run left it: its record the newer one, and the values it counts there
+    let ours = record_at(appender.newest) == Some(appender.record)
+        && record_at(1 - appender.newest)
+            .map_or(true, |other| other.generation < appender.record.generation)
+        && appender.record.count == from as u64
+        && file.metadata()?.len() >= (start.len() + 2 * from) as u64;
+    let Some(generation) = appender.record.generation.checked_add(1) else {
+        return Ok(false);
+    };
+    if !ours {
         return Ok(false);
     }
     let mut crc = appender.crc.clone();
@@ -375,7 +390,7 @@ fn append(
     write_values(&mut file, values.slice(from..values.len()), &mut crc)?;
     file.sync_data()?;
     let record = Record {
-        generation: appender.record.generation + 1,
+        generation,
         count: values.len() as u64,
         crc: crc.clone().finalize(),
     };
@@ -486,8 +501,12 @@ fn load_appendable(
     else {
         return Ok(None);
     };
-    // (a format-2 file whose newer record failed its checksum was read past the older one's)
-    values.truncate(count.min(keep));
+    if values.len() > count.min(keep) {
+        // A format-2 file whose newer record failed its checksum was read past the older one's
+        // count: read again up to it, so that the bytes past it neither widen a byte store nor
+        // leave room reserved for them (a damaged file only).
+        return load_appendable(path, count.min(keep), compact);
+    }
     Ok(Some((
         Checkpoint {
             identity,
@@ -519,6 +538,8 @@ fn load_into(
         return Err(io_error(path, what));
     }
     let size = meta.len();
+    // (the same file, to measure again once its records are read)
+    let probe = file.try_clone().map_err(|e| io_error(path, e))?;
     let corrupt = |reason: &str| CheckpointError::Corrupt {
         path: path.display().to_string(),
         reason: reason.to_string(),
@@ -578,6 +599,9 @@ fn load_into(
     } else {
         let slots = read(2 * RECORD_BYTES, &mut crc32fast::Hasher::new())?;
         let start = identity_len + 2 * RECORD_BYTES as u64;
+        // a run appending to the file while it is read writes values before the record that
+        // counts them: measured after the records, the file holds what they count
+        let size = probe.metadata().map_or(size, |m| m.len().max(size));
         let mut found: Vec<(Record, usize)> = (0..2)
             .filter_map(|s| {
                 Record::parse(&slots[s * RECORD_BYTES..(s + 1) * RECORD_BYTES]).map(|r| (r, s))
@@ -1120,8 +1144,11 @@ impl Store {
         if self.lock.is_some() && self.on_file <= values.len() {
             let _ = std::fs::remove_file(&self.path);
             // The lock file goes too. A run that opened it just before may then lock the
-            // removed file while a later one locks a new one; both still save through their
-            // own temporary files, so nothing is lost.
+            // removed file while a later one locks a new one, and both write the checkpoint:
+            // each writes it whole through a temporary file of its own, or appends only to a
+            // file whose newer record is the one it left (else it writes it whole), and both
+            // write the same values (the sequence is the same), syncing them before a record
+            // counts them; so the file is always one of their saves, and nothing is lost.
             let _ = std::fs::remove_file(lock_path(&self.path));
         }
         self.lock = None;
@@ -1506,6 +1533,110 @@ mod tests {
         std::fs::write(&path, &none).unwrap();
         let e = load(&path, usize::MAX).unwrap_err().to_string();
         assert!(e.contains("corrupt") && e.contains("record"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_kill_inside_a_save_and_files_changed_behind_a_run_lose_nothing() {
+        let dir = temp_dir();
+        let path = dir.join("g.ckpt");
+        let rules = Rules::parse("0.16").unwrap();
+        let g = crate::takebreak::naive::sequence_of(&rules, 30_000).unwrap();
+        let (start, slots) = layout();
+        let mut a = Store::chosen(&path, identity()).unwrap();
+        a.save(&g[..10_000]);
+        a.save(&g[..20_000]);
+        let good = std::fs::read(&path).unwrap();
+        let newest = |b: &[u8]| {
+            (0..2)
+                .filter_map(|i| {
+                    Record::parse(&b[slots[i]..slots[i] + RECORD_BYTES]).map(|r| (r, i))
+                })
+                .max_by_key(|(r, _)| r.generation)
+                .unwrap()
+        };
+        let (record, slot) = newest(&good);
+        assert_eq!(record.count, 20_000);
+        // what a kill inside the next save leaves: its values written past the file's, and the
+        // record it was writing (the older one) torn; the newer record stands
+        let mut killed = good.clone();
+        for v in &g[20_000..25_000] {
+            killed.extend_from_slice(&v.to_le_bytes());
+        }
+        let older = slots[1 - slot];
+        killed[older..older + 12].copy_from_slice(&[0x5A; 12]);
+        std::fs::write(&path, &killed).unwrap();
+        let c = load(&path, usize::MAX).unwrap().unwrap();
+        assert_eq!((c.values.as_slice(), c.count), (&g[..20_000], 20_000));
+        drop(a);
+        let mut b = Store::chosen(&path, identity()).unwrap();
+        b.resume(usize::MAX).unwrap();
+        let ino = inode(&path);
+        assert!(b.save(&g[..26_000]).is_empty());
+        assert_eq!(inode(&path), ino, "appended over the torn record");
+        assert_eq!(
+            load(&path, usize::MAX).unwrap().unwrap().values,
+            g[..26_000]
+        );
+        // the file removed during the run: the next save writes it whole, saving goes on
+        std::fs::remove_file(&path).unwrap();
+        assert!(b.save(&g[..27_000]).is_empty());
+        assert_eq!(
+            load(&path, usize::MAX).unwrap().unwrap().values,
+            g[..27_000]
+        );
+        // a record of another writer, newer than this run's: written whole, not appended to
+        let mut other = std::fs::read(&path).unwrap();
+        let (mine, slot) = newest(&other);
+        let theirs = Record {
+            generation: mine.generation + 5,
+            ..mine
+        };
+        let at = slots[1 - slot];
+        other[at..at + RECORD_BYTES].copy_from_slice(&theirs.bytes());
+        std::fs::write(&path, &other).unwrap();
+        let ino = inode(&path);
+        assert!(b.save(&g[..28_000]).is_empty());
+        assert_ne!(inode(&path), ino, "written whole");
+        assert_eq!(
+            load(&path, usize::MAX).unwrap().unwrap().values,
+            g[..28_000]
+        );
+        drop(b);
+        // a record at the last generation there is: the next save starts the file again
+        let mut last = std::fs::read(&path).unwrap();
+        let (mine, slot) = newest(&last);
+        let at = slots[slot];
+        last[at..at + RECORD_BYTES].copy_from_slice(
+            &Record {
+                generation: u64::MAX,
+                ..mine
+            }
+            .bytes(),
+        );
+        std::fs::write(&path, &last).unwrap();
+        let mut d = Store::chosen(&path, identity()).unwrap();
+        assert_eq!(d.resume(usize::MAX).unwrap().0, g[..28_000]);
+        assert!(d.save(&g[..29_000]).is_empty());
+        let (record, _) = newest(&std::fs::read(&path).unwrap());
+        assert_eq!((record.generation, record.count), (1, 29_000));
+        drop(d);
+        // a damaged value past the older record's count, too large for a byte: the file is
+        // read as the older record says, into bytes (the bytes past it are not kept)
+        let mut a = Store::chosen(&path, identity()).unwrap();
+        a.resume(usize::MAX).unwrap();
+        a.save(&g[..29_500]);
+        drop(a);
+        let mut damaged = std::fs::read(&path).unwrap();
+        damaged[start + 2 * 29_200 + 1] = 0x7F;
+        std::fs::write(&path, &damaged).unwrap();
+        let c = load_values(&path, usize::MAX, true).unwrap().unwrap();
+        assert_eq!(
+            (c.values.len(), c.count, c.values.value_bytes()),
+            (29_000, 29_000, 1)
+        );
+        assert_eq!(c.values.to_vec(), g[..29_000]);
         std::fs::remove_dir_all(dir).unwrap();
     }
 
