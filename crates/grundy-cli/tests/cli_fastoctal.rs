@@ -197,8 +197,6 @@ fn a_run_killed_again_and_again_while_it_appends_ends_bit_identical() {
     let c = ckpt.to_str().unwrap();
     let n = "300000";
     let base = ["takebreak", "0.146", "-n", n, "--no-extend", "--no-record"];
-    let args =
-        |rest: &[&str]| -> Vec<String> { base.iter().chain(rest).map(|a| a.to_string()).collect() };
     let mut counts = Vec::new();
     #[cfg(unix)]
     let mut inodes: Option<u64> = None;
@@ -207,8 +205,12 @@ fn a_run_killed_again_and_again_while_it_appends_ends_bit_identical() {
         .into_iter()
         .enumerate()
     {
-        let run = args(&["--checkpoint", c, "--checkpoint-every", "0.005"]);
-        let mut child = spawn(&run.iter().map(String::as_str).collect::<Vec<_>>());
+        let run = [
+            &base[..],
+            &["--checkpoint", c, "--checkpoint-every", "0.005"],
+        ]
+        .concat();
+        let mut child = spawn(&run);
         if i == 0 {
             assert!(wait_for_file(&mut child, &ckpt), "a checkpoint was written");
         }
@@ -230,18 +232,8 @@ fn a_run_killed_again_and_again_while_it_appends_ends_bit_identical() {
     // and the runs got somewhere
     assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
     assert!(counts[9] > counts[0], "{counts:?}");
-    let out = grundy()
-        .args(args(&["--checkpoint", c, "--print", "--json"]))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let resumed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let whole = args(&["--no-checkpoint", "--print"]);
-    let whole = json(&whole.iter().map(String::as_str).collect::<Vec<_>>());
+    let resumed = json(&[&base[..], &["--checkpoint", c, "--print"]].concat());
+    let whole = json(&[&base[..], &["--no-checkpoint", "--print"]].concat());
     assert_eq!(
         values_of(&resumed),
         values_of(&whole),

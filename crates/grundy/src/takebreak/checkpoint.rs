@@ -324,7 +324,7 @@ fn write_whole(
     let head = identity_head(identity, FORMAT);
     let mut crc = crc32fast::Hasher::new();
     crc.update(&head);
-    let record = std::cell::Cell::new(None);
+    let mut record = None;
     write_atomically(path, |file| {
         file.write_all(&head)?;
         file.write_all(&[0u8; 2 * RECORD_BYTES])?;
@@ -336,12 +336,12 @@ fn write_whole(
         };
         file.seek(SeekFrom::Start(head.len() as u64))?;
         file.write_all(&first.bytes())?;
-        record.set(Some(first));
+        record = Some(first);
         Ok(())
     })?;
     Ok(Appender {
         newest: 0,
-        record: record.get().expect("written"),
+        record: record.expect("written"),
         crc,
     })
 }
@@ -379,12 +379,10 @@ fn append(
             .map_or(true, |other| other.generation < appender.record.generation)
         && appender.record.count == from as u64
         && file.metadata()?.len() >= (start.len() + 2 * from) as u64;
-    let Some(generation) = appender.record.generation.checked_add(1) else {
+    // (a record at the last generation: the file is written whole, starting again at 1)
+    let (true, Some(generation)) = (ours, appender.record.generation.checked_add(1)) else {
         return Ok(false);
     };
-    if !ours {
-        return Ok(false);
-    }
     let mut crc = appender.crc.clone();
     file.seek(SeekFrom::Start((start.len() + 2 * from) as u64))?;
     write_values(&mut file, values.slice(from..values.len()), &mut crc)?;
@@ -470,6 +468,8 @@ pub fn load_values(
 
 /// A loaded checkpoint, with what a run needs to append to its file (format 2).
 type Appendable = (Checkpoint<Values>, Option<Appender>);
+/// What [`load_into`] finds: the identity, the count of values on file, and the appender.
+type Loaded = (Identity, usize, Option<Appender>);
 
 /// [`load_values`], with what a run needs to append to the file (format 2).
 fn load_appendable(
@@ -522,12 +522,11 @@ fn load_appendable(
 /// (for one reservation). Returns the identity, the number of values on file (the caller keeps
 /// at most that many: a format-2 file may have been read past them) and, for format 2, what a
 /// run needs to append; `Ok(None)` when the file does not exist.
-#[allow(clippy::type_complexity)]
 fn load_into(
     path: &Path,
     keep: usize,
     take: &mut dyn FnMut(usize, &[u8]),
-) -> Result<Option<(Identity, usize, Option<Appender>)>, CheckpointError> {
+) -> Result<Option<Loaded>, CheckpointError> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -578,8 +577,7 @@ fn load_into(
     let identity_len = 8 + 4 + 4 + 2 + engine_len as u64 + 4 + code_len;
     // The counts the file may hold, each with the CRC it must have: format 1 has one (and its
     // CRC at the end), format 2 a record or two (the newer first).
-    let mut records: Vec<Record> = Vec::with_capacity(2);
-    let mut newest_slot = [0usize; 2];
+    let mut records: Vec<(Record, usize)> = Vec::with_capacity(2);
     if format == FORMAT_1 {
         let count = u64::from_le_bytes(read(8, &mut crc)?.try_into().expect("8 bytes"));
         if count
@@ -591,18 +589,22 @@ fn load_into(
                 "its length does not match the {count} values it announces"
             )));
         }
-        records.push(Record {
-            generation: 1,
-            count,
-            crc: 0,
-        });
+        // (its CRC is the file's last four bytes, checked below)
+        records.push((
+            Record {
+                generation: 1,
+                count,
+                crc: 0,
+            },
+            0,
+        ));
     } else {
         let slots = read(2 * RECORD_BYTES, &mut crc32fast::Hasher::new())?;
         let start = identity_len + 2 * RECORD_BYTES as u64;
         // a run appending to the file while it is read writes values before the record that
         // counts them: measured after the records, the file holds what they count
         let size = probe.metadata().map_or(size, |m| m.len().max(size));
-        let mut found: Vec<(Record, usize)> = (0..2)
+        records = (0..2)
             .filter_map(|s| {
                 Record::parse(&slots[s * RECORD_BYTES..(s + 1) * RECORD_BYTES]).map(|r| (r, s))
             })
@@ -614,20 +616,20 @@ fn load_into(
                     .is_some_and(|end| end <= size)
             })
             .collect();
-        found.sort_by_key(|(r, _)| std::cmp::Reverse(r.generation));
-        if found.is_empty() {
+        records.sort_by_key(|(r, _)| std::cmp::Reverse(r.generation));
+        if records.is_empty() {
             return Err(corrupt("truncated, or no record of its values is intact"));
         }
-        for (i, (r, s)) in found.into_iter().enumerate() {
-            records.push(r);
-            newest_slot[i] = s;
-        }
     }
-    let count = records.iter().map(|r| r.count).max().expect("a record") as usize;
+    let count = records
+        .iter()
+        .map(|(r, _)| r.count)
+        .max()
+        .expect("a record") as usize;
     let kept = count.min(keep);
     // the CRC after each record's count, read in one pass up to the largest
     let mut at_count: Vec<(u64, crc32fast::Hasher)> = Vec::with_capacity(2);
-    let mut bounds: Vec<u64> = records.iter().map(|r| r.count).collect();
+    let mut bounds: Vec<u64> = records.iter().map(|(r, _)| r.count).collect();
     bounds.sort_unstable();
     bounds.dedup();
     let mut done = 0u64;
@@ -649,7 +651,7 @@ fn load_into(
         at_count
             .iter()
             .find(|(c, _)| *c == count)
-            .map(|(_, h)| h.clone().finalize())
+            .map(|(_, h)| h.clone())
             .expect("a bound of every record")
     };
     let identity = Identity {
@@ -662,25 +664,22 @@ fn load_into(
         reader
             .read_exact(&mut tail)
             .map_err(|_| corrupt("truncated"))?;
-        if u32::from_le_bytes(tail) != crc_at(records[0].count) {
+        let count = records[0].0.count;
+        if u32::from_le_bytes(tail) != crc_at(count).finalize() {
             return Err(corrupt("checksum mismatch"));
         }
-        return Ok(Some((identity, records[0].count as usize, None)));
+        return Ok(Some((identity, count as usize, None)));
     }
     // the newest record whose values are what it says
-    for (i, r) in records.iter().enumerate() {
-        if crc_at(r.count) == r.crc {
-            let crc = at_count
-                .iter()
-                .find(|(c, _)| *c == r.count)
-                .map(|(_, h)| h.clone())
-                .expect("a bound of every record");
+    for (record, slot) in records {
+        let crc = crc_at(record.count);
+        if crc.clone().finalize() == record.crc {
             let appender = Appender {
-                newest: newest_slot[i],
-                record: *r,
+                newest: slot,
+                record,
                 crc,
             };
-            return Ok(Some((identity, r.count as usize, Some(appender))));
+            return Ok(Some((identity, record.count as usize, Some(appender))));
         }
     }
     Err(corrupt("checksum mismatch"))
