@@ -232,10 +232,13 @@ fn plain_line(
     let secs = elapsed.as_secs_f64().max(1e-9);
     let since = elapsed.saturating_sub(base.1).as_secs_f64().max(1e-9);
     let rate = done.saturating_sub(base.0) as f64 / since;
-    let eta = if rate > 0.0 {
-        duration_words(s.len.saturating_sub(done) as f64 / rate)
+    // nothing computed yet in this process (the first line of a resumed run comes right after
+    // the load): no rate to show, rather than a rate of zero
+    let (rate, eta) = if done <= base.0 {
+        ("rate not measured yet".to_owned(), "unknown".to_owned())
     } else {
-        "unknown".into()
+        let eta = duration_words(s.len.saturating_sub(done) as f64 / rate);
+        (rate_words(rate, unit), eta)
     };
     let position = if unit == "values" {
         format!("G(0..{done}) of {}", s.len)
@@ -247,7 +250,7 @@ fn plain_line(
         s.label,
         100.0 * done as f64 / s.len.max(1) as f64,
         secs,
-        rate_words(rate, unit),
+        rate,
     );
     if !s.detail.is_empty() {
         line.push_str("; ");
@@ -294,6 +297,11 @@ mod tests {
         let line = line_at(1_100_000, (1_000_000, 30), 40);
         assert!(line.contains("0.010 M values/s"), "{line}");
         let shown = line.contains("eta 1 min 30 s") && line.contains(", 40 s,");
+        assert!(shown, "{line}");
+        // The first line of a resumed run, at the tick that set the base: nothing computed yet.
+        let line = line_at(1_000_000, (1_000_000, 30), 30);
+        let shown =
+            line.contains("rate not measured yet, eta unknown") && !line.contains("M values/s");
         assert!(shown, "{line}");
         // A fresh run: everything counts.
         let line = line_at(100_000, (0, 0), 10);
