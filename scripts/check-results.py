@@ -7,9 +7,11 @@ the program: plain Python reads the checkpoint's values and recomputes the summa
 CHECKPOINT is a file written by `--checkpoint FILE` (its layout is in the module docs of
 `grundy::takebreak::checkpoint`: magic, format, engine, code, then in format 2 two records
 (generation, count, CRC-32 of the head and the values) and the values appended in place, in
-format 1 a count, the values and a CRC-32 of everything before). The newest intact record of a
-format-2 file is the one checked: if the values fail its CRC the script says DIFFERS, where
-the program would fall back to the older record (a file damaged after its last save). Each RESULTS_FILE is a summary at a power of two (`N.txt`): the
+format 1 a count, the values and a CRC-32 of everything before). As the program does, the
+script trusts a format-2 file up to the newest intact record whose CRC the values match: when
+the newest record's values fail their CRC (a file damaged after its last save) it says so and
+falls back to the older record, and a summary past that record's count is reported as not in
+the checkpoint. Each RESULTS_FILE is a summary at a power of two (`N.txt`): the
 script checks the CRC of the checkpoint, then for each summary the SHA-256 of G(0..=N) as
 little-endian u16, the count of every value over heaps 1..=N, the largest value and the heap
 where it first occurs. It prints one line per summary and exits 1 on any difference.
@@ -35,9 +37,9 @@ def record(raw):
 
 
 def header(f, size):
-    """Format, engine version and name, code, the count of values and their CRC-32 (None for
-    format 1: it follows the values), where the head the CRC covers ends and where the values
-    start."""
+    """Format, engine version and name, code, the records (count of values and their CRC-32,
+    newest first; one record whose CRC is None for format 1: it follows the values), where the
+    head the CRC covers ends and where the values start."""
     magic = f.read(8)
     if magic != b"GRUNDYCK":
         sys.exit(f"not a checkpoint (magic {magic!r})")
@@ -48,7 +50,7 @@ def header(f, size):
     code = f.read(clen).decode()
     if fmt == 1:
         (count,) = struct.unpack("<Q", f.read(8))
-        return fmt, version, engine, code, count, None, f.tell(), f.tell()
+        return fmt, version, engine, code, [(count, None)], f.tell(), f.tell()
     if fmt != 2:
         sys.exit(f"checkpoint format {fmt}: this script reads formats 1 and 2")
     head = f.tell()
@@ -58,8 +60,8 @@ def header(f, size):
     records = [r for r in records if r and start + 2 * r[1] <= size]
     if not records:
         sys.exit("no intact record of the values in the checkpoint")
-    _, count, crc = max(records)
-    return fmt, version, engine, code, count, crc, head, start
+    records = [(count, crc) for _, count, crc in sorted(records, reverse=True)]
+    return fmt, version, engine, code, records, head, start
 
 
 def summary(path):
@@ -88,8 +90,8 @@ def main():
         f.seek(0, 2)
         size = f.tell()
         f.seek(0)
-        fmt, version, engine, code, count, want_crc, head, start = header(f, size)
-        print(f"{ckpt}: {code}, engine {engine} v{version}, format {fmt}, G(0..{count})")
+        fmt, version, engine, code, records, head, start = header(f, size)
+        most = max(count for count, _ in records)
         f.seek(0)
         crc = zlib.crc32(f.read(head))
         f.seek(start)
@@ -97,15 +99,20 @@ def main():
         hist = Counter()
         done = 0  # values read so far
         largest, first = 0, 0
-        bad = 0
-        for head, counts, path in wanted:
-            n = head["n"]
-            if n + 1 > count:
-                print(f"{path}: G(0..={n}) is not in the checkpoint (it holds {count} values)")
-                bad += 1
-                continue
-            while done < n + 1:
-                take = min(BLOCK, n + 1 - done)
+        # the CRC of the head and the first `count` values, at each record's count
+        crc_at = {}
+        # (n, path, problems, what was found) for the summaries within `most`
+        results = []
+        stops = sorted(
+            {count for count, _ in records} | {h["n"] + 1 for h, _, _ in wanted}
+        )
+        summaries = iter(wanted)
+        pending = next(summaries, None)
+        for stop in stops:
+            if stop > most:
+                break
+            while done < stop:
+                take = min(BLOCK, stop - done)
                 raw = f.read(2 * take)
                 crc = zlib.crc32(raw, crc)
                 sha.update(raw)
@@ -118,32 +125,59 @@ def main():
                 if top > largest:
                     largest, first = top, done + vals.index(top)
                 done += take
-            got = dict(hist)
-            got[0] -= 1  # heap 0 is not in the summary's counts (heaps 1..=N)
-            got = {v: c for v, c in got.items() if c}
-            problems = []
-            if sha.copy().hexdigest() != head["sha"]:
-                problems.append("SHA-256 differs")
-            if got != counts:
-                problems.append("the value counts differ")
-            if (largest, first) != (head["max"], head["first"]):
-                problems.append(f"largest value {largest} first at {first}")
-            print(
-                f"{path}: G(0..={n}) "
-                + ("agrees" if not problems else "; ".join(problems))
-                + f" (SHA-256 {sha.copy().hexdigest()[:16]}, {len(got)} values occur,"
-                f" largest {largest} first at {first})"
-            )
+            crc_at[done] = crc
+            while pending is not None and pending[0]["n"] + 1 == done:
+                want, counts, path = pending
+                got = dict(hist)
+                got[0] -= 1  # heap 0 is not in the summary's counts (heaps 1..=N)
+                got = {v: c for v, c in got.items() if c}
+                problems = []
+                if sha.copy().hexdigest() != want["sha"]:
+                    problems.append("SHA-256 differs")
+                if got != counts:
+                    problems.append("the value counts differ")
+                if (largest, first) != (want["max"], want["first"]):
+                    problems.append(f"largest value {largest} first at {first}")
+                found = (
+                    f" (SHA-256 {sha.copy().hexdigest()[:16]}, {len(got)} values occur,"
+                    f" largest {largest} first at {first})"
+                )
+                results.append((want["n"], path, problems, found))
+                pending = next(summaries, None)
+        # the newest record whose CRC the values match is what the file proves (as the program)
+        count, ok = records[0][0], False
+        for k, (count, want_crc) in enumerate(records):
+            if want_crc is None:
+                tail = f.read()
+                kept = struct.unpack("<I", tail)[0] if len(tail) == 4 else None
+                ok = kept is not None and kept == crc_at.get(count)
+            else:
+                ok = crc_at.get(count) == want_crc
+            if ok:
+                if k > 0:
+                    print(
+                        f"{ckpt}: the newest record ({records[0][0]} values) fails its"
+                        " CRC-32; the older record stands (the program resumes from it)"
+                    )
+                break
+        print(
+            f"{ckpt}: {code}, engine {engine} v{version}, format {fmt},"
+            f" G(0..={count - 1}) ({count} values)"
+        )
+        bad = 0
+        found_in = {path: (problems, found) for _, path, problems, found in results}
+        for h, _, path in wanted:
+            n = h["n"]
+            if n + 1 > count:
+                print(
+                    f"{path}: G(0..={n}) is not in the checkpoint (it holds {count} values)"
+                )
+                bad += 1
+                continue
+            problems, found = found_in[path]
+            verdict = "agrees" if not problems else "; ".join(problems)
+            print(f"{path}: G(0..={n}) {verdict}{found}")
             bad += bool(problems)
-        while done < count:
-            take = min(BLOCK, count - done)
-            crc = zlib.crc32(f.read(2 * take), crc)
-            done += take
-        if want_crc is None:
-            tail = f.read()
-            ok = len(tail) == 4 and struct.unpack("<I", tail)[0] == crc
-        else:
-            ok = want_crc == crc
         print(f"{ckpt}: CRC-32 " + ("agrees" if ok else "DIFFERS"))
         bad += not ok
     sys.exit(1 if bad else 0)

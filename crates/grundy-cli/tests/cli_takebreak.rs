@@ -438,4 +438,37 @@ fn check_results_script_accepts_a_run_and_reports_forgeries() {
     let (code, text) = check(&broken, &summaries[..1]);
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("CRC-32 DIFFERS"), "{text}");
+    // Two records (a run to 5,000, resumed to 9,000 appends), then a value past the older
+    // record's count damaged: as the program does, the script trusts the older record — the
+    // summaries within it agree, the one past it is not in the checkpoint.
+    let two = dir.path().join("two.ckpt");
+    let res2 = dir.path().join("res2");
+    for n in ["5000", "9000"] {
+        grundy()
+            .args(["takebreak", "0.146", "-n", n, "--no-extend", "--no-record"])
+            .arg("--checkpoint")
+            .arg(&two)
+            .arg("--results")
+            .arg(&res2)
+            .assert()
+            .success();
+    }
+    let mut bytes = std::fs::read(&two).unwrap();
+    let at = bytes.len() - 2000; // value 8,000 of 9,001
+    bytes[at] ^= 1;
+    std::fs::write(&two, &bytes).unwrap();
+    let files: Vec<_> = [4096, 8192]
+        .iter()
+        .map(|n| res2.join("0.146").join(format!("{n}.txt")))
+        .collect();
+    let (code, text) = check(&two, &files);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("the older record stands"), "{text}");
+    assert!(text.contains("(5001 values)"), "{text}");
+    assert!(text.contains("G(0..=4096) agrees"), "{text}");
+    assert!(
+        text.contains("G(0..=8192) is not in the checkpoint"),
+        "{text}"
+    );
+    assert!(text.contains("CRC-32 agrees"), "{text}");
 }
