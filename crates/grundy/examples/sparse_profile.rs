@@ -61,14 +61,26 @@ fn main() {
     // little-endian, as in a checkpoint's body) and compute N more, in chunks of 4096 as the
     // driver hands them at 25 ms each: the work of a long run's frontier without running to it
     // (the engine first rebuilds its state from the prefix, not timed)
-    if let Some(path) = std::env::var_os("SPARSE_PROFILE_PREFIX") {
+    // SPARSE_PROFILE_CHECKPOINT=FILE: the same from a checkpoint of `--checkpoint` (either
+    // format), loaded and checked by the library as a resumed run loads it
+    let start_from = if let Some(path) = std::env::var_os("SPARSE_PROFILE_CHECKPOINT") {
+        let c = grundy::takebreak::checkpoint::load_values(path.as_ref(), usize::MAX, false)
+            .expect("a readable checkpoint")
+            .expect("a checkpoint file");
+        Some(c.values)
+    } else if let Some(path) = std::env::var_os("SPARSE_PROFILE_PREFIX") {
         let bytes = std::fs::read(&path).expect("a readable prefix file");
         let prefix: Vec<u16> = bytes
             .chunks_exact(2)
             .map(|b| u16::from_le_bytes([b[0], b[1]]))
             .collect();
-        let base = prefix.len();
-        let mut g = grundy::takebreak::Values::U16(prefix.into());
+        Some(grundy::takebreak::Values::U16(prefix.into()))
+    } else {
+        None
+    };
+    if let Some(mut g) = start_from {
+        let base = g.len();
+        g.reserve_exact(n + 1);
         engine.next_values(&mut g, 1).expect("a value");
         let before = engine.stats().clone();
         let start = Instant::now();
