@@ -224,12 +224,16 @@
 //! is reported (page faults during the run), not assumed. Measured in `docs/performance.md`
 //! ("Tiered storage").
 //!
-//! # Not built yet (issue 25): long runs
+//! # Long runs (issue 25): built outside this engine
 //!
-//! *Long runs.* A log line every few minutes from the driver's progress callback (rate, `n`,
-//! ETA, rare positions and largest value so far, disk used), checkpoints every minute (so
-//! SIGKILL loses at most a minute), and at every power of two the histogram of values, the
-//! rare positions and the largest value written as plain text and into the catalogue.
+//! What a run left alone for days needs is not in the engine but around it: the driver's
+//! progress callback ([`crate::takebreak::driver`]) feeds the CLI's log line (rate, `n`, ETA,
+//! largest value, rare heaps at the last power of two, checkpoint size); the values are saved
+//! every minute by appending to the checkpoint ([`crate::takebreak::checkpoint`], "format 2":
+//! a kill at any moment loses at most one interval); and at every power of two the histogram,
+//! the rare heaps and the largest value go to the catalogue and a plain-text results folder
+//! ([`crate::takebreak::powers`], written by `grundy-runs`). The user's view is in
+//! `docs/takebreak.md` ("Long runs").
 
 mod ahead;
 pub mod classes;
