@@ -80,6 +80,7 @@ fn main() {
     };
     if let Some(mut g) = start_from {
         let base = g.len();
+        // the room for every value at once, as the driver reserves it
         g.reserve_exact(n + 1);
         engine.next_values(&mut g, 1).expect("a value");
         let before = engine.stats().clone();
