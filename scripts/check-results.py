@@ -19,6 +19,7 @@ Memory: a few MB (the values are read in blocks). Time: about a minute per 10^9 
 """
 
 import hashlib
+import os
 import struct
 import sys
 import zlib
@@ -36,32 +37,48 @@ def record(raw):
     return gen, count, crc
 
 
-def header(f, size):
+def header(f):
     """Format, engine version and name, code, the records (count of values and their CRC-32,
     newest first; one record whose CRC is None for format 1: it follows the values), where the
-    head the CRC covers ends and where the values start."""
-    magic = f.read(8)
+    head the CRC covers ends and where the values start. Exits on a file the program refuses
+    outright (cut short, or of another length than its format 1 count announces)."""
+
+    def take(k):
+        raw = f.read(k)
+        if len(raw) != k:
+            sys.exit("the checkpoint is cut short inside its head")
+        return raw
+
+    magic = take(8)
     if magic != b"GRUNDYCK":
         sys.exit(f"not a checkpoint (magic {magic!r})")
-    fmt, version = struct.unpack("<II", f.read(8))
-    (elen,) = struct.unpack("<H", f.read(2))
-    engine = f.read(elen).decode()
-    (clen,) = struct.unpack("<I", f.read(4))
-    code = f.read(clen).decode()
+    fmt, version = struct.unpack("<II", take(8))
+    (elen,) = struct.unpack("<H", take(2))
+    engine = take(elen).decode()
+    (clen,) = struct.unpack("<I", take(4))
+    code = take(clen).decode()
     if fmt == 1:
-        (count,) = struct.unpack("<Q", f.read(8))
-        return fmt, version, engine, code, [(count, None)], f.tell(), f.tell()
+        (count,) = struct.unpack("<Q", take(8))
+        start = f.tell()
+        if os.fstat(f.fileno()).st_size != start + 2 * count + 4:
+            sys.exit(f"its length does not match the {count} values it announces")
+        return fmt, version, engine, code, [(count, None)], start, start
     if fmt != 2:
         sys.exit(f"checkpoint format {fmt}: this script reads formats 1 and 2")
     head = f.tell()
-    slots = f.read(64)
+    slots = take(64)
     start = head + 64
+    # measured after the records, as the program does: a run appending now writes its values
+    # before the record that counts them
+    size = os.fstat(f.fileno()).st_size
     records = [record(slots[i : i + 32]) for i in (0, 32)]
     records = [r for r in records if r and start + 2 * r[1] <= size]
     if not records:
         sys.exit("no intact record of the values in the checkpoint")
-    records = [(count, crc) for _, count, crc in sorted(records, reverse=True)]
-    return fmt, version, engine, code, records, head, start
+    # newest first; of two records with the same generation (a file no run writes) the first
+    # slot's, as the program takes it
+    records.sort(key=lambda r: r[0], reverse=True)
+    return fmt, version, engine, code, [(c, crc) for _, c, crc in records], head, start
 
 
 def summary(path):
@@ -87,10 +104,7 @@ def main():
     ckpt, files = sys.argv[1], sys.argv[2:]
     wanted = sorted((summary(p) + (p,) for p in files), key=lambda s: s[0]["n"])
     with open(ckpt, "rb") as f:
-        f.seek(0, 2)
-        size = f.tell()
-        f.seek(0)
-        fmt, version, engine, code, records, head, start = header(f, size)
+        fmt, version, engine, code, records, head, start = header(f)
         most = max(count for count, _ in records)
         f.seek(0)
         crc = zlib.crc32(f.read(head))
@@ -146,24 +160,27 @@ def main():
                 pending = next(summaries, None)
         # the newest record whose CRC the values match is what the file proves (as the program)
         count, ok = records[0][0], False
-        for k, (count, want_crc) in enumerate(records):
+        for k, (held, want_crc) in enumerate(records):
             if want_crc is None:
                 tail = f.read()
                 kept = struct.unpack("<I", tail)[0] if len(tail) == 4 else None
-                ok = kept is not None and kept == crc_at.get(count)
+                ok = kept is not None and kept == crc_at.get(held)
             else:
-                ok = crc_at.get(count) == want_crc
+                ok = crc_at.get(held) == want_crc
             if ok:
+                count = held
                 if k > 0:
                     print(
                         f"{ckpt}: the newest record ({records[0][0]} values) fails its"
                         " CRC-32; the older record stands (the program resumes from it)"
                     )
                 break
-        print(
-            f"{ckpt}: {code}, engine {engine} v{version}, format {fmt},"
-            f" G(0..={count - 1}) ({count} values)"
-        )
+        if not ok:
+            print(
+                f"{ckpt}: no record's CRC-32 matches its values (the program refuses it)"
+            )
+        values = f"G(0..={count - 1}) ({count} values)" if count else "no values"
+        print(f"{ckpt}: {code}, engine {engine} v{version}, format {fmt}, {values}")
         bad = 0
         found_in = {path: (problems, found) for _, path, problems, found in results}
         for h, _, path in wanted:

@@ -232,8 +232,9 @@ fn plain_line(
     let secs = elapsed.as_secs_f64().max(1e-9);
     let since = elapsed.saturating_sub(base.1).as_secs_f64().max(1e-9);
     let rate = done.saturating_sub(base.0) as f64 / since;
-    // nothing computed yet in this process (the first line of a resumed run comes right after
-    // the load): no rate to show, rather than a rate of zero
+    // nothing computed since the first tick (a line printed at that tick: a resumed run's
+    // first line, right after the load, or any run's with GRUNDY_PROGRESS_SECONDS=0): no rate
+    // to show, rather than a rate of zero
     let (rate, eta) = if done <= base.0 {
         ("rate not measured yet".to_owned(), "unknown".to_owned())
     } else {

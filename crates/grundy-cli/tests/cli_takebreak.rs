@@ -454,7 +454,7 @@ fn check_results_script_accepts_a_run_and_reports_forgeries() {
             .success();
     }
     let mut bytes = std::fs::read(&two).unwrap();
-    let at = bytes.len() - 2000; // value 8,000 of 9,001
+    let at = bytes.len() - 2000; // a byte of value 8,001 (of 9,001)
     bytes[at] ^= 1;
     std::fs::write(&two, &bytes).unwrap();
     let files: Vec<_> = [4096, 8192]
@@ -471,4 +471,23 @@ fn check_results_script_accepts_a_run_and_reports_forgeries() {
         "{text}"
     );
     assert!(text.contains("CRC-32 agrees"), "{text}");
+    // what the script's line promises: the program resumes from the older record
+    let copy = dir.path().join("copy.ckpt");
+    std::fs::copy(&two, &copy).unwrap();
+    let out = grundy()
+        .args([
+            "takebreak",
+            "0.146",
+            "-n",
+            "9000",
+            "--no-extend",
+            "--no-record",
+        ])
+        .arg("--checkpoint")
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("(G(0..5000) already computed)"), "{err}");
 }

@@ -62,11 +62,14 @@ fn main() {
     // driver hands them at 25 ms each: the work of a long run's frontier without running to it
     // (the engine first rebuilds its state from the prefix, not timed)
     // SPARSE_PROFILE_CHECKPOINT=FILE: the same from a checkpoint of `--checkpoint` (either
-    // format), loaded and checked by the library as a resumed run loads it
+    // format), read and CRC-checked by the library, of the same code (its values are not
+    // checked against the rules as a resumed run checks them)
     let start_from = if let Some(path) = std::env::var_os("SPARSE_PROFILE_CHECKPOINT") {
         let c = grundy::takebreak::checkpoint::load_values(path.as_ref(), usize::MAX, false)
             .expect("a readable checkpoint")
             .expect("a checkpoint file");
+        let of: Code = c.identity.code.parse().expect("the checkpoint's code");
+        assert!(of == code, "the checkpoint is of {of}, not of {code}");
         Some(c.values)
     } else if let Some(path) = std::env::var_os("SPARSE_PROFILE_PREFIX") {
         let bytes = std::fs::read(&path).expect("a readable prefix file");

@@ -230,10 +230,10 @@
 //! progress callback ([`crate::takebreak::driver`]) feeds the CLI's log line (rate, `n`, ETA,
 //! largest value, rare heaps at the last power of two, checkpoint size); the values are saved
 //! every minute by appending to the checkpoint ([`crate::takebreak::checkpoint`], "format 2":
-//! a kill at any moment loses at most one interval); and at every power of two the histogram,
-//! the rare heaps and the largest value go to the catalogue and a plain-text results folder
-//! ([`crate::takebreak::powers`], written by `grundy-runs`). The user's view is in
-//! `docs/takebreak.md` ("Long runs").
+//! a kill at any moment loses at most one interval); and with `--results DIR`, at every power
+//! of two from 2^10 the histogram, the rare heaps and the largest value go to a plain-text
+//! results folder and (unless `--no-record`) the catalogue ([`crate::takebreak::powers`],
+//! written by `grundy-runs`). The user's view is in `docs/takebreak.md` ("Long runs").
 
 mod ahead;
 pub mod classes;
