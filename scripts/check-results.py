@@ -117,9 +117,7 @@ def main():
         crc_at = {}
         # (n, path, problems, what was found) for the summaries within `most`
         results = []
-        stops = sorted(
-            {count for count, _ in records} | {h["n"] + 1 for h, _, _ in wanted}
-        )
+        stops = sorted({count for count, _ in records} | {h["n"] + 1 for h, _, _ in wanted})
         summaries = iter(wanted)
         pending = next(summaries, None)
         for stop in stops:
@@ -176,9 +174,7 @@ def main():
                     )
                 break
         if not ok:
-            print(
-                f"{ckpt}: no record's CRC-32 matches its values (the program refuses it)"
-            )
+            print(f"{ckpt}: no record's CRC-32 matches its values (the program refuses it)")
         values = f"G(0..={count - 1}) ({count} values)" if count else "no values"
         print(f"{ckpt}: {code}, engine {engine} v{version}, format {fmt}, {values}")
         bad = 0
@@ -186,9 +182,7 @@ def main():
         for h, _, path in wanted:
             n = h["n"]
             if n + 1 > count:
-                print(
-                    f"{path}: G(0..={n}) is not in the checkpoint (it holds {count} values)"
-                )
+                print(f"{path}: G(0..={n}) is not in the checkpoint (it holds {count} values)")
                 bad += 1
                 continue
             problems, found = found_in[path]
