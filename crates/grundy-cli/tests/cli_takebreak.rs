@@ -378,17 +378,15 @@ fn check_results_script_accepts_a_run_and_reports_forgeries() {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("run.ckpt");
     let res = dir.path().join("res");
-    grundy()
-        .args([
-            "takebreak",
-            "0.146",
-            "-n",
-            "9000",
-            "--no-extend",
-            "--no-record",
-        ])
-        .arg("--checkpoint")
-        .arg(&ckpt)
+    // 0.146 to n with a checkpoint
+    let takebreak = |n: &str, ckpt: &std::path::Path| {
+        let mut cmd = grundy();
+        cmd.args(["takebreak", "0.146", "-n", n, "--no-extend", "--no-record"])
+            .arg("--checkpoint")
+            .arg(ckpt);
+        cmd
+    };
+    takebreak("9000", &ckpt)
         .arg("--results")
         .arg(&res)
         .assert()
@@ -444,10 +442,7 @@ fn check_results_script_accepts_a_run_and_reports_forgeries() {
     let two = dir.path().join("two.ckpt");
     let res2 = dir.path().join("res2");
     for n in ["5000", "9000"] {
-        grundy()
-            .args(["takebreak", "0.146", "-n", n, "--no-extend", "--no-record"])
-            .arg("--checkpoint")
-            .arg(&two)
+        takebreak(n, &two)
             .arg("--results")
             .arg(&res2)
             .assert()
@@ -474,19 +469,7 @@ fn check_results_script_accepts_a_run_and_reports_forgeries() {
     // what the script's line promises: the program resumes from the older record
     let copy = dir.path().join("copy.ckpt");
     std::fs::copy(&two, &copy).unwrap();
-    let out = grundy()
-        .args([
-            "takebreak",
-            "0.146",
-            "-n",
-            "9000",
-            "--no-extend",
-            "--no-record",
-        ])
-        .arg("--checkpoint")
-        .arg(&copy)
-        .output()
-        .unwrap();
+    let out = takebreak("9000", &copy).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("(G(0..5000) already computed)"), "{err}");
