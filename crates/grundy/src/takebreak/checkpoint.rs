@@ -1450,13 +1450,27 @@ mod tests {
         (head + 2 * RECORD_BYTES, [head, head + RECORD_BYTES])
     }
 
+    /// A fresh directory, a checkpoint path `name` in it, and G(0..n) of 0.16.
+    fn fixture(name: &str, n: usize) -> (PathBuf, PathBuf, Vec<u16>) {
+        let dir = temp_dir();
+        let path = dir.join(name);
+        let g = crate::takebreak::naive::sequence_of(&Rules::parse("0.16").unwrap(), n).unwrap();
+        (dir, path, g)
+    }
+
+    /// The newer intact record of the format-2 file `b`, and its slot.
+    fn newest(b: &[u8]) -> (Record, usize) {
+        let (_, slots) = layout();
+        (0..2)
+            .filter_map(|i| Record::parse(&b[slots[i]..slots[i] + RECORD_BYTES]).map(|r| (r, i)))
+            .max_by_key(|(r, _)| r.generation)
+            .expect("an intact record")
+    }
+
     #[test]
     #[cfg(unix)]
     fn a_store_appends_to_its_file_and_a_save_cut_short_leaves_the_one_before() {
-        let dir = temp_dir();
-        let path = dir.join("e.ckpt");
-        let rules = Rules::parse("0.16").unwrap();
-        let g = crate::takebreak::naive::sequence_of(&rules, 40_000).unwrap();
+        let (dir, path, g) = fixture("e.ckpt", 40_000);
         let (start, slots) = layout();
         let mut a = Store::chosen(&path, identity()).unwrap();
         assert!(a.save(&g[..10_000]).is_empty());
@@ -1495,14 +1509,7 @@ mod tests {
         // a torn newest record (killed while it was written): the older one is used, and a
         // run resuming from it appends after it
         let mut torn = good.clone();
-        let newest = (0..2)
-            .max_by_key(|&i| {
-                Record::parse(&good[slots[i]..slots[i] + RECORD_BYTES])
-                    .unwrap()
-                    .generation
-            })
-            .unwrap();
-        torn[slots[newest] + 3] ^= 0x10;
+        torn[slots[newest(&good).1] + 3] ^= 0x10;
         std::fs::write(&path, &torn).unwrap();
         let c = load(&path, usize::MAX).unwrap().unwrap();
         assert_eq!((c.values.as_slice(), c.count), (&g[..25_000], 25_000));
@@ -1538,23 +1545,12 @@ mod tests {
     #[test]
     #[cfg(unix)]
     fn a_kill_inside_a_save_and_files_changed_behind_a_run_lose_nothing() {
-        let dir = temp_dir();
-        let path = dir.join("g.ckpt");
-        let rules = Rules::parse("0.16").unwrap();
-        let g = crate::takebreak::naive::sequence_of(&rules, 30_000).unwrap();
+        let (dir, path, g) = fixture("g.ckpt", 30_000);
         let (start, slots) = layout();
         let mut a = Store::chosen(&path, identity()).unwrap();
         a.save(&g[..10_000]);
         a.save(&g[..20_000]);
         let good = std::fs::read(&path).unwrap();
-        let newest = |b: &[u8]| {
-            (0..2)
-                .filter_map(|i| {
-                    Record::parse(&b[slots[i]..slots[i] + RECORD_BYTES]).map(|r| (r, i))
-                })
-                .max_by_key(|(r, _)| r.generation)
-                .unwrap()
-        };
         let (record, slot) = newest(&good);
         assert_eq!(record.count, 20_000);
         // what a kill inside the next save leaves: its values written past the file's, and the
@@ -1642,10 +1638,7 @@ mod tests {
     #[test]
     #[cfg(unix)]
     fn format_1_files_are_read_and_a_file_changed_behind_a_run_is_written_whole() {
-        let dir = temp_dir();
-        let path = dir.join("f.ckpt");
-        let rules = Rules::parse("0.16").unwrap();
-        let g = crate::takebreak::naive::sequence_of(&rules, 20_000).unwrap();
+        let (dir, path, g) = fixture("f.ckpt", 20_000);
         std::fs::write(&path, format_1(&identity(), &g[..5_000])).unwrap();
         let c = load(&path, usize::MAX).unwrap().unwrap();
         assert_eq!((c.values.as_slice(), c.count), (&g[..5_000], 5_000));
