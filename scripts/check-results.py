@@ -3,6 +3,7 @@
 the program: plain Python reads the checkpoint's values and recomputes the summary.
 
     scripts/check-results.py CHECKPOINT RESULTS_FILE [RESULTS_FILE ...]
+    scripts/check-results.py --saved-count CHECKPOINT
 
 CHECKPOINT is a file written by `--checkpoint FILE` (its layout is in the module docs of
 `grundy::takebreak::checkpoint`: magic, format, engine, code, then in format 2 two records
@@ -16,6 +17,10 @@ script checks the CRC of the checkpoint, then for each summary the SHA-256 of G(
 little-endian u16, the count of every value over heaps 1..=N, the largest value and the heap
 where it first occurs. It prints one line per summary and exits 1 on any difference.
 Memory: a few MB (the values are read in blocks). Time: about a minute per 10^9 values.
+
+With --saved-count it prints only how many values the file's newest intact record (or its
+format-1 count) says it holds, reading the head alone: a way to watch a run that saves
+(`scripts/check-resume.sh`, the Python tests); nothing is checked beyond the head.
 """
 
 import hashlib
@@ -81,6 +86,13 @@ def header(f):
     return fmt, version, engine, code, [(c, crc) for _, c, crc in records], head, start
 
 
+def saved_count(path):
+    """How many values the checkpoint at `path` holds as its newest intact record (or its
+    format-1 count) says, from its head alone (the values are not read)."""
+    with open(path, "rb") as f:
+        return header(f)[4][0][0]
+
+
 def summary(path):
     """The header fields and the histogram of a results file."""
     head, counts = {}, {}
@@ -99,6 +111,9 @@ def summary(path):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--saved-count":
+        print(saved_count(sys.argv[2]))
+        return
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     ckpt, files = sys.argv[1], sys.argv[2:]

@@ -41,24 +41,10 @@ echo "== 2. $CODE to $N with checkpoints, killed once a checkpoint holds > $KILL
 $GRUNDY takebreak "$CODE" -n "$N" --engine sparse --no-extend --checkpoint "$CK" \
     --checkpoint-every 2 --no-record > /dev/null 2> "$WORK/run2.err" &
 pid=$!
-# How many values the checkpoint holds, as its head says (the library's takebreak/checkpoint.rs):
-# magic 8, format 4, version 4, engine name, code, then a count (format 1) or two records of
-# generation u64, count u64, crc u32 and the record's own CRC u32 (format 2: the newer intact
-# one counts; a run killed while appending leaves bytes past it, so the length is not the count).
+# How many values the checkpoint holds, as its head says (a run killed while appending leaves
+# bytes past them, so the length is not the count); 0 while there is no intact record yet
 saved_count() {
-    python3 - "$1" << 'PY'
-import struct, sys, zlib
-d = open(sys.argv[1], "rb").read(4096)
-fmt = struct.unpack_from("<I", d, 8)[0]
-at = 16 + 2 + struct.unpack_from("<H", d, 16)[0]
-at += 4 + struct.unpack_from("<I", d, at)[0]
-if fmt == 1:
-    print(struct.unpack_from("<Q", d, at)[0])
-else:
-    good = [struct.unpack_from("<QQ", d, s) for s in (at, at + 32)
-            if zlib.crc32(d[s:s + 20]) == struct.unpack_from("<I", d, s + 20)[0]]
-    print(max(good)[1] if good else 0)
-PY
+    python3 scripts/check-results.py --saved-count "$1" 2> /dev/null || echo 0
 }
 saved=0
 while kill -0 "$pid" 2> /dev/null; do

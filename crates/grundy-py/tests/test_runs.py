@@ -4,16 +4,22 @@ checks — each against the CLI's --json on the same inputs."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
-import struct
 import subprocess
 import threading
-import zlib
 
 import grundy
 import pytest
 from conftest import BIN, ROOT, cli_error, run_cli
+
+_spec = importlib.util.spec_from_file_location(
+    "check_results", ROOT / "scripts" / "check-results.py"
+)
+assert _spec is not None and _spec.loader is not None
+_check_results = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_check_results)
 
 NO_STATE = ("--no-checkpoint", "--no-record")
 # Timings and row ids differ between two runs of the same computation.
@@ -40,29 +46,9 @@ def steady(record):
 
 
 def saved_count(path):
-    """How many values a checkpoint holds, read from its head (see the library's
-    takebreak/checkpoint.rs): magic, format, engine version, engine name, code, then a count
-    (format 1) or two records of (generation, count, crc, own crc), the newer intact one
-    counting (format 2)."""
-    with open(path, "rb") as f:
-        data = f.read(4096)
-    assert data[:8] == b"GRUNDYCK"
-    (fmt,) = struct.unpack_from("<I", data, 8)
-    at = 16
-    (name_len,) = struct.unpack_from("<H", data, at)
-    at += 2 + name_len
-    (code_len,) = struct.unpack_from("<I", data, at)
-    at += 4 + code_len
-    if fmt == 1:
-        (count,) = struct.unpack_from("<Q", data, at)
-        return count
-    assert fmt == 2, fmt
-    records = []
-    for slot in (at, at + 32):
-        gen, count, _, own = struct.unpack_from("<QQII", data, slot)
-        if gen and zlib.crc32(data[slot : slot + 20]) == own:
-            records.append((gen, count))
-    return max(records)[1]
+    """How many values a checkpoint holds, as its head says (read by scripts/check-results.py,
+    the plain-Python reader of the format, rather than a second copy of it here)."""
+    return _check_results.saved_count(path)
 
 
 def test_sequence_goes_through_the_run_code_like_the_cli():
