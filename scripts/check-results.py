@@ -15,7 +15,8 @@ falls back to the older record, and a summary past that record's count is report
 the checkpoint. Each RESULTS_FILE is a summary at a power of two (`N.txt`): the
 script checks the CRC of the checkpoint, then for each summary the SHA-256 of G(0..=N) as
 little-endian u16, the count of every value over heaps 1..=N, the largest value and the heap
-where it first occurs. It prints one line per summary and exits 1 on any difference.
+where it first occurs. It prints one line per summary and exits 1 on any difference, 2 on a
+file it cannot read.
 Memory: a few MB (the values are read in blocks). Time: about a minute per 10^9 values.
 
 With --saved-count it prints only how many values the file's newest intact record (or its
@@ -54,9 +55,11 @@ def header(f):
             sys.exit("the checkpoint is cut short inside its head")
         return raw
 
-    magic = take(8)
+    magic = f.read(8)
     if magic != b"GRUNDYCK":
-        sys.exit(f"not a checkpoint (magic {magic!r})")
+        # not a checkpoint at all: bad input (2), not a damaged checkpoint (1)
+        print(f"not a checkpoint (magic {magic!r})", file=sys.stderr)
+        sys.exit(2)
     fmt, version = struct.unpack("<II", take(8))
     (elen,) = struct.unpack("<H", take(2))
     engine = take(elen).decode()
@@ -69,7 +72,8 @@ def header(f):
             sys.exit(f"its length does not match the {count} values it announces")
         return fmt, version, engine, code, [(count, None)], start, start
     if fmt != 2:
-        sys.exit(f"checkpoint format {fmt}: this script reads formats 1 and 2")
+        print(f"checkpoint format {fmt}: this script reads formats 1 and 2", file=sys.stderr)
+        sys.exit(2)
     head = f.tell()
     slots = take(64)
     start = head + 64
@@ -114,8 +118,9 @@ def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--saved-count":
         print(saved_count(sys.argv[2]))
         return
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
+    if len(sys.argv) < 3 or sys.argv[1].startswith("--"):
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
     ckpt, files = sys.argv[1], sys.argv[2:]
     wanted = sorted((summary(p) + (p,) for p in files), key=lambda s: s[0]["n"])
     with open(ckpt, "rb") as f:
@@ -210,4 +215,14 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except OSError as e:
+        # a file that cannot be read: one line, exit status 2 (1 means a difference was found)
+        print(f"check-results.py: {e}", file=sys.stderr)
+        sys.exit(2)
+    except (KeyError, ValueError, IndexError) as e:
+        print(
+            f"check-results.py: a results file is not a summary of --results ({e})", file=sys.stderr
+        )
+        sys.exit(2)
