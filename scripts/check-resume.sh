@@ -2,7 +2,7 @@
 # Does a checkpointed run across the old 10^8 ceiling resume bit-identically?
 #
 #   scripts/check-resume.sh                  # 0.16 to 1.5*10^8, killed past 10^8 (~2 minutes)
-#   CODE=0.6 N=3000000 KILL_AT=2000000 scripts/check-resume.sh   # any code and sizes
+#   CODE=0.6 N=6000000 KILL_AT=2000000 scripts/check-resume.sh   # any code and sizes
 #
 # 1. an uninterrupted run prints G(0..=N);
 # 2. a checkpointed run (a checkpoint every 2 s) is killed with SIGKILL as soon as its
@@ -51,7 +51,11 @@ while kill -0 "$pid" 2> /dev/null; do
     if [ -f "$CK" ]; then
         saved=$(saved_count "$CK")
         if [ "$saved" -gt "$KILL_AT" ]; then
-            kill -KILL "$pid"
+            if ! kill -KILL "$pid" 2> /dev/null; then
+                # (it finished, and removed its checkpoint, between the look and the kill)
+                echo "check-resume: the run ended before it could be killed: give a larger N" >&2
+                exit 1
+            fi
             break
         fi
     fi
