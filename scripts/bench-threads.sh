@@ -10,7 +10,8 @@
 # For each size it prints the median wall and user CPU time of each, the wall-time rate in
 # million values/s, the ratios, the peak memory, and whether one and two threads print the same
 # values (SHA-256 of `--print` output). On a machine shared with other jobs a second thread
-# competes with them: read the wall times with the load average printed beside them.
+# competes with them: read the wall times with the load average printed beside them. First it
+# measures what the machine's two cores give at all (two one-thread runs at once, "machine:").
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -47,6 +48,36 @@ run() {
 }
 
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+# What this machine's two cores can give at all: the first game at the first size on one thread,
+# alone and as two copies at once. Two independent cores run each copy in about the time of one
+# alone (1.00); cores that share their execution units or their memory (hyperthreads of one core,
+# a host busy with other machines) take longer, and then no two-thread program can reach twice
+# one thread's rate here: at most 2 / that ratio.
+first_code=${CODES%% *}; first_n=${SIZES%% *}
+one=($GRUNDY takebreak "$first_code" -n "$first_n" --no-extend --no-checkpoint --no-record --threads 1)
+echo "== the machine: $first_code, n = $first_n, one thread alone and two copies at once ($ROUNDS rounds)" >&2
+alone="" together=""
+for r in $(seq "$ROUNDS"); do
+    read -r w _ _ < <(run "${one[@]}")
+    alone+="$w"$'\n'
+    "$TIME" -f '%e' -o "$WORK/pair1.txt" "${one[@]}" > /dev/null 2> "$WORK/pair1.err" &
+    first=$!
+    if ! "$TIME" -f '%e' -o "$WORK/pair2.txt" "${one[@]}" > /dev/null 2> "$WORK/pair2.err" \
+        || ! wait "$first"; then
+        echo "bench-threads: command failed: ${one[*]}" >&2
+        cat "$WORK/pair1.err" "$WORK/pair2.err" >&2
+        exit 1
+    fi
+    together+="$(cat "$WORK/pair1.txt")"$'\n'"$(cat "$WORK/pair2.txt")"$'\n'
+    echo "   round $r  alone ${w}s  together $(cat "$WORK/pair1.txt")s, $(cat "$WORK/pair2.txt")s" >&2
+done
+wa=$(printf '%s' "$alone" | median); wt=$(printf '%s' "$together" | median)
+printf 'machine: two one-thread runs at once take %.2f of the time of one alone (%s at n=%s): two threads can reach at most %.2fx here\n' \
+    "$(awk -v a="$wt" -v b="$wa" 'BEGIN {print a / b}')" "$first_code" "$first_n" "$(awk -v a="$wt" -v b="$wa" 'BEGIN {print 2 * b / a}')"
+if awk -v a="$wt" -v b="$wa" 'BEGIN {exit !(a > 1.2 * b)}'; then
+    echo "machine: the two copies slowed each other; is another job running? ($(uptime | sed 's/.*load/load/'))"
+fi
 
 for code in $CODES; do
 for n in $SIZES; do
