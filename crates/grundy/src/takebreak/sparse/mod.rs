@@ -643,7 +643,7 @@ fn absorb_plain<V: Value>(
 /// Heaps between two trials of the witness search's bit index ...
 const INDEX_TRIAL_EVERY: usize = 1 << 23;
 /// ... and the chunks (calls of `next_values`) of a trial, alternately with and without it.
-const INDEX_TRIAL_CHUNKS: u32 = 8;
+const INDEX_TRIAL_CHUNKS: u32 = 12;
 
 /// Whether the bit index pays, measured rather than assumed.
 ///
@@ -652,11 +652,18 @@ const INDEX_TRIAL_CHUNKS: u32 = 8;
 /// at the frontier"): it takes 0.79 of the time without it from 2^26, 0.90 from 2^29, and 1.16
 /// to 1.31 from 6.4·10^8, where each listed position's read costs twice what it did at 2^29 —
 /// a jump between 1.0 and 1.2 GiB of values that depends on the machine's caches and address
-/// translation, so no fixed size could say where it stops paying. So every
-/// [`INDEX_TRIAL_EVERY`] heaps a serial run times [`INDEX_TRIAL_CHUNKS`] of its chunks, one
-/// with the index and one without in turn, and keeps whichever took less time per heap. Both
-/// are exact: only the time changes, never a value. (Pipelined chunks are not timed: there the
-/// lead runs only a few per cent of the searches.)
+/// translation, so no fixed size could say where it stops paying (on the AMD machine of
+/// session 22 it was a tie at 2^26 already). So every [`INDEX_TRIAL_EVERY`] heaps a serial run
+/// times [`INDEX_TRIAL_CHUNKS`] of its chunks, one with the index and one without in turn, and
+/// keeps whichever took less time per heap in its *median* chunk. Both are exact: only the time
+/// changes, never a value. (Pipelined chunks are not timed: there the lead runs only a few per
+/// cent of the searches.)
+///
+/// Why the median and not the total: one chunk can carry a cost that is not the index's — the
+/// first chunk after a resume or a rebuild of the engine's state, a checkpoint written by the
+/// machine's disk, another process on the core. Session 23 saw a single chunk of one heap take
+/// 1.3 s (the state rebuilt after loading 6.4·10^8 values) against about 45 ms for each of the
+/// others; summed, it decided the trial by itself.
 #[derive(Debug, Clone, Default)]
 struct IndexTrial {
     /// The index is left out (the last trial found it slower).
@@ -665,9 +672,9 @@ struct IndexTrial {
     next_at: usize,
     /// Chunks of the running trial still to time (0: none running).
     left: u32,
-    /// Time and heaps of the trial's chunks with the index (0) and without (1).
-    nanos: [u64; 2],
-    heaps: [u64; 2],
+    /// Nanoseconds per heap of the running trial's chunks with the index (`[0]`) and without
+    /// (`[1]`), in the order timed.
+    per_heap: [Vec<u64>; 2],
 }
 
 impl IndexTrial {
@@ -676,8 +683,7 @@ impl IndexTrial {
     fn begin(&mut self, n: usize, indexed: bool) -> bool {
         if self.left == 0 && indexed && n >= self.next_at {
             self.left = INDEX_TRIAL_CHUNKS;
-            self.nanos = [0; 2];
-            self.heaps = [0; 2];
+            self.per_heap = Default::default();
         }
         if self.left > 0 {
             self.left % 2 == 0
@@ -691,20 +697,23 @@ impl IndexTrial {
         if self.left == 0 {
             return;
         }
-        let k = usize::from(!with);
-        self.nanos[k] += nanos;
-        self.heaps[k] += heaps as u64;
+        if heaps > 0 {
+            self.per_heap[usize::from(!with)].push(nanos / heaps as u64);
+        }
         self.left -= 1;
         if self.left == 0 {
-            // slower per heap with the index than without (cross-multiplied: no division)
-            let [with_ns, without_ns] = self.nanos.map(u128::from);
-            let [with_heaps, without_heaps] = self.heaps.map(u128::from);
-            self.off = with_heaps > 0
-                && without_heaps > 0
-                && with_ns * without_heaps > without_ns * with_heaps;
+            let [with_ns, without_ns] = self.per_heap.each_mut().map(|t| median(t));
+            self.off = matches!((with_ns, without_ns), (Some(a), Some(b)) if a > b);
             self.next_at = n + heaps + INDEX_TRIAL_EVERY;
         }
     }
+}
+
+/// The median of `t` (the mean of the middle two when their number is even); `None` if empty.
+fn median(t: &mut [u64]) -> Option<u64> {
+    t.sort_unstable();
+    let k = t.len();
+    (k > 0).then(|| (t[(k - 1) / 2] + t[k / 2]) / 2)
 }
 
 impl std::fmt::Debug for RareCommon {
