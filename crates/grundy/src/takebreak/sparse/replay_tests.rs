@@ -2,6 +2,7 @@
 //! splits today's search looks at, and how many positions searches restricted to an index
 //! (positions whose value has a given bit set; positions of infrequent values) would touch.
 //! A measurement, not a test: ignored unless asked for, with the values in a file.
+//! [`replay_block_tail`] replays the tail of the search at a frontier from a checkpoint (session 23).
 //!
 //! ```text
 //! grundy takebreak 0.146 -n 1048576 --no-extend --no-checkpoint --no-record --print --json
@@ -624,5 +625,186 @@ fn replay_costs() {
         scalar * 1e9,
         gather * 1e9,
         gather_all * 1e9
+    );
+}
+
+/// The witness search's tail at a frontier, replayed from a checkpoint (issue 25, session 23):
+/// what the index's list would cost if 32 consecutive heaps scanned it together, one heap per
+/// 16-bit lane, instead of one heap at a time.
+///
+/// Why: at 0.206's frontier (6.4·10^8) the list's positions are spread over the whole sequence,
+/// so one heap's partners `G(m - p)` are scattered reads (gathered, about 0.8 ns a position
+/// scanned in ascending order, 7.6 s against 4.8 s without the index for 600,000 heaps, session
+/// 23). For 32 consecutive heaps the partners of one listed `p` are 32 consecutive values: one
+/// load. This counts, per heap, the contiguous splits until at most `REPLAY_TAIL` wanted values
+/// are left (today's order, [`engine_order`]), the splits the values without the list's bit
+/// still need after that, and the listed positions (ascending) the list needs for the others:
+/// one heap at a time, and the longest of 32 consecutive heaps (the block's scan).
+///
+/// ```text
+/// REPLAY_CODE=0.206 REPLAY_CHECKPOINT=206-640M.ckpt REPLAY_BLOCKS=20 REPLAY_TAIL=16 \
+///   cargo test --release -p grundy --lib replay_block_tail -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore]
+fn replay_block_tail() {
+    let (Ok(code), Ok(path)) = (
+        std::env::var("REPLAY_CODE"),
+        std::env::var("REPLAY_CHECKPOINT"),
+    ) else {
+        eprintln!("set REPLAY_CODE and REPLAY_CHECKPOINT");
+        return;
+    };
+    let var = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    };
+    let (blocks, tail) = (var("REPLAY_BLOCKS", 20), var("REPLAY_TAIL", 16));
+    let g = crate::takebreak::checkpoint::load(std::path::Path::new(&path), usize::MAX)
+        .unwrap()
+        .expect("a checkpoint")
+        .values;
+    let top = g.len() - 1;
+    let code: crate::takebreak::Code = code.parse().unwrap();
+    let mut engine = RareCommon::new(&code).unwrap();
+    // the list's bit: the least frequent bit of the values, as `BitIndex::choose`
+    let mut per_bit = [0u64; 16];
+    for &v in &g[1..] {
+        for (j, b) in per_bit.iter_mut().enumerate() {
+            *b += u64::from(v >> j & 1);
+        }
+    }
+    let bit = (0..16)
+        .filter(|&j| per_bit[j] > 0)
+        .min_by_key(|&j| per_bit[j])
+        .unwrap();
+    let list: Vec<usize> = (1..=top).filter(|&p| g[p] >> bit & 1 == 1).collect();
+    let later = if engine.moves.split.len() >= 2
+        && engine.moves.split.contains(&(engine.moves.split[0] + 1))
+    {
+        4
+    } else {
+        1
+    };
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let (mut heaps, mut rare_heaps, mut handed, mut rest, mut need_sum, mut block_sum) =
+        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut with_targets = 0u64;
+    for _ in 0..blocks {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let n0 = (top - 64 - (rng as usize % (top / 32).max(1))) & !31;
+        engine.catch_up(&g[..n0]);
+        assert_eq!(
+            engine.mode,
+            Mode::Sparse,
+            "the replay is of the sparse mode"
+        );
+        let mut block_max = 0usize;
+        for n in n0..n0 + 32 {
+            // the candidate by its definition (as `replay_witness_index`)
+            let ms: Vec<usize> = engine.moves.split_heaps(n).collect();
+            let mut found = vec![false; 1 << 16];
+            if engine.moves.whole.contains(&n) {
+                found[0] = true;
+            }
+            for &k in &engine.moves.take {
+                if k < n {
+                    found[g[n - k] as usize] = true;
+                }
+            }
+            for &m in &ms {
+                for &r in &engine.rare {
+                    let r = r as usize;
+                    if m >= 2 && r < m {
+                        found[(g[r] ^ g[m - r]) as usize] = true;
+                    }
+                }
+            }
+            let free = (0..1 << 16)
+                .find(|&v| !found[v] && !engine.split.is_blocked(v as u16, n & 1))
+                .unwrap();
+            if free != g[n] as usize {
+                rare_heaps += 1; // a value without a witness: every split is scanned
+                continue;
+            }
+            heaps += 1;
+            let wanted: Vec<usize> = (0..free).filter(|&v| !found[v]).collect();
+            // each wanted value's first witness in today's order
+            let mut first = vec![u64::MAX; 1 << 16];
+            let mut left = wanted.len();
+            let mut t = 0u64;
+            let mut is_wanted = vec![false; 1 << 16];
+            for &w in &wanted {
+                is_wanted[w] = true;
+            }
+            if left > 0 {
+                engine_order(&ms, true, later, |s, i| {
+                    t += 1;
+                    let x = (g[i] ^ g[ms[s] - i]) as usize;
+                    if is_wanted[x] && first[x] == u64::MAX {
+                        first[x] = t;
+                        left -= 1;
+                    }
+                    left == 0
+                });
+            }
+            let mut order: Vec<(u64, usize)> = wanted.iter().map(|&w| (first[w], w)).collect();
+            order.sort_unstable();
+            let cut = order.len().saturating_sub(tail);
+            let at = if cut > 0 { order[cut - 1].0 } else { 0 };
+            handed += at;
+            let tail_values = &order[cut..];
+            let others = tail_values.iter().filter(|&&(_, w)| w >> bit & 1 == 0);
+            rest += others.map(|&(f, _)| f).max().unwrap_or(at) - at;
+            let mut targets: Vec<usize> = tail_values
+                .iter()
+                .filter(|&&(_, w)| w >> bit & 1 == 1)
+                .map(|&(_, w)| w)
+                .collect();
+            if targets.is_empty() {
+                continue;
+            }
+            with_targets += 1;
+            let m = ms[0];
+            let mut need = 0;
+            for (k, &p) in list.iter().enumerate() {
+                if p >= m {
+                    break;
+                }
+                let x = (g[p] ^ g[m - p]) as usize;
+                if let Some(i) = targets.iter().position(|&w| w == x) {
+                    targets.swap_remove(i);
+                    if targets.is_empty() {
+                        need = k + 1;
+                        break;
+                    }
+                }
+            }
+            assert!(targets.is_empty(), "heap {n}: the list misses a witness");
+            need_sum += need as u64;
+            block_max = block_max.max(need);
+        }
+        block_sum += block_max as u64;
+    }
+    let per = |x: u64| x as f64 / heaps.max(1) as f64;
+    eprintln!(
+        "{code} near {top}: {heaps} heaps ({rare_heaps} rare values left out), list of bit {bit}: \
+         {} positions; tail at {tail}: {:.0} contiguous splits per heap before it, {:.0} after \
+         it (the values without bit {bit}); {:.3} of the heaps give the list values",
+        list.len(),
+        per(handed),
+        per(rest),
+        per(with_targets)
+    );
+    eprintln!(
+        "listed positions (ascending): one heap at a time {:.0} per heap; 32 heaps in lanes \
+         {:.0} per block, {:.0} per heap",
+        per(need_sum),
+        block_sum as f64 / blocks as f64,
+        block_sum as f64 / blocks as f64 / 32.0
     );
 }
