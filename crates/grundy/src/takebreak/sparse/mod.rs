@@ -171,8 +171,8 @@
 //! the others: not built there.
 //!
 //! At 0.206's frontier (6.4·10^8, session 23) the list's partners are scattered over the whole
-//! value array and the index costs 1.3 to 1.5 times the contiguous scan on one thread; its trial
-//! ([`IndexTrial`]) leaves it out there. The way measured to bring it back is to scan the list for
+//! value array, and a run on one thread takes about 1.4 times as long with the index as without
+//! it; its trial ([`IndexTrial`]) leaves it out there. The way measured to bring it back is to scan the list for
 //! 32 consecutive heaps at once, one heap per lane (their partners of a listed position are 32
 //! consecutive values): `replay_tests`' `replay_block_tail`, and `docs/performance.md`.
 //!
