@@ -141,6 +141,38 @@ fn list_order(list: &[u32], ms: &[usize], mut visit: impl FnMut(usize, usize) ->
     }
 }
 
+/// The candidate stage of heap `n` by its definition: the options without a heap or with one,
+/// and every split with a rare part, are marked in `found`; the candidate is the first value
+/// neither found nor blocked. Returns the split moves' heaps, `found` and the candidate.
+fn candidate_by_definition(
+    engine: &RareCommon,
+    g: &[u16],
+    n: usize,
+) -> (Vec<usize>, Vec<bool>, usize) {
+    let ms: Vec<usize> = engine.moves.split_heaps(n).collect();
+    let mut found = vec![false; 1 << 16];
+    if engine.moves.whole.contains(&n) {
+        found[0] = true;
+    }
+    for &k in &engine.moves.take {
+        if k < n {
+            found[g[n - k] as usize] = true;
+        }
+    }
+    for &m in ms.iter().filter(|&&m| m >= 2) {
+        for &r in &engine.rare {
+            let r = r as usize;
+            if r < m {
+                found[(g[r] ^ g[m - r]) as usize] = true;
+            }
+        }
+    }
+    let free = (0..1 << 16)
+        .find(|&v| !found[v] && !engine.split.is_blocked(v as u16, n & 1))
+        .unwrap();
+    (ms, found, free)
+}
+
 #[test]
 #[ignore]
 fn replay_witness_index() {
@@ -226,32 +258,7 @@ fn replay_witness_index() {
             assert_eq!(v, g[n], "heap {n}");
             continue;
         }
-        // the candidate stage by its definition: options without a heap or with one, and every
-        // split with a rare part; the candidate is the first value neither found nor blocked
-        let ms: Vec<usize> = engine.moves.split_heaps(n).collect();
-        let mut found = vec![false; 1 << 16];
-        if engine.moves.whole.contains(&n) {
-            found[0] = true;
-        }
-        for &k in &engine.moves.take {
-            if k < n {
-                found[g[n - k] as usize] = true;
-            }
-        }
-        for &m in &ms {
-            if m < 2 {
-                continue;
-            }
-            for &r in &engine.rare {
-                let r = r as usize;
-                if r < m {
-                    found[(g[r] ^ g[m - r]) as usize] = true;
-                }
-            }
-        }
-        let free = (0..1 << 16)
-            .find(|&v| !found[v] && !engine.split.is_blocked(v as u16, n & 1))
-            .unwrap();
+        let (ms, found, free) = candidate_by_definition(&engine, &g, n);
         let wanted: Vec<u16> = (0..free).filter(|&v| !found[v]).map(|v| v as u16).collect();
         let wide = engine.span > 64;
         let before = engine.stats.scanned_options;
@@ -707,28 +714,7 @@ fn replay_block_tail() {
         let mut block_max = 0usize;
         let mut lanes: Vec<Vec<u16>> = vec![Vec::new(); 32];
         for n in n0..n0 + 32 {
-            // the candidate by its definition (as `replay_witness_index`)
-            let ms: Vec<usize> = engine.moves.split_heaps(n).collect();
-            let mut found = vec![false; 1 << 16];
-            if engine.moves.whole.contains(&n) {
-                found[0] = true;
-            }
-            for &k in &engine.moves.take {
-                if k < n {
-                    found[g[n - k] as usize] = true;
-                }
-            }
-            for &m in &ms {
-                for &r in &engine.rare {
-                    let r = r as usize;
-                    if m >= 2 && r < m {
-                        found[(g[r] ^ g[m - r]) as usize] = true;
-                    }
-                }
-            }
-            let free = (0..1 << 16)
-                .find(|&v| !found[v] && !engine.split.is_blocked(v as u16, n & 1))
-                .unwrap();
+            let (ms, found, free) = candidate_by_definition(&engine, &g, n);
             if free != g[n] as usize {
                 rare_heaps += 1; // a value without a witness: every split is scanned
                 continue;
