@@ -173,6 +173,37 @@ fn candidate_by_definition(
     (ms, found, free)
 }
 
+/// Each of the `wanted` values' first witness in today's order ([`engine_order`]: the count of
+/// splits looked at when it is found; `u64::MAX` if none is), and the splits looked at in all.
+fn first_witnesses(
+    g: &[u16],
+    ms: &[usize],
+    wide: bool,
+    later: usize,
+    wanted: &[usize],
+) -> (Vec<u64>, u64) {
+    let mut first = vec![u64::MAX; 1 << 16];
+    let mut is_wanted = vec![false; 1 << 16];
+    for &w in wanted {
+        is_wanted[w] = true;
+    }
+    let mut left = wanted.len();
+    if left == 0 {
+        return (first, 0);
+    }
+    let mut t = 0u64;
+    let total = engine_order(ms, wide, later, |s, i| {
+        t += 1;
+        let x = (g[i] ^ g[ms[s] - i]) as usize;
+        if is_wanted[x] && first[x] == u64::MAX {
+            first[x] = t;
+            left -= 1;
+        }
+        left == 0
+    });
+    (first, total)
+}
+
 #[test]
 #[ignore]
 fn replay_witness_index() {
@@ -289,23 +320,9 @@ fn replay_witness_index() {
         wanted_total += wanted.len() as u64;
         today_engine += engine.stats.scanned_options - before;
         // today's order: each wanted value's first witness
-        let mut first = vec![u64::MAX; 1 << 16];
-        let mut is_wanted = vec![false; 1 << 16];
-        for &w in &wanted {
-            is_wanted[w as usize] = true;
-        }
-        let mut left = wanted.len();
-        let mut t = 0u64;
-        let total = engine_order(&ms, wide, later, |s, i| {
-            t += 1;
-            let x = (g[i] ^ g[ms[s] - i]) as usize;
-            if is_wanted[x] && first[x] == u64::MAX {
-                first[x] = t;
-                left -= 1;
-            }
-            left == 0
-        });
-        assert_eq!(left, 0, "heap {n}");
+        let wanted_at: Vec<usize> = wanted.iter().map(|&w| w as usize).collect();
+        let (first, total) = first_witnesses(&g, &ms, wide, later, &wanted_at);
+        assert!(wanted_at.iter().all(|&w| first[w] != u64::MAX), "heap {n}");
         today_model += total;
         let mut order: Vec<(u64, u16)> = wanted.iter().map(|&w| (first[w as usize], w)).collect();
         order.sort_unstable_by(|a, b| b.cmp(a));
@@ -722,24 +739,7 @@ fn replay_block_tail() {
             heaps += 1;
             let wanted: Vec<usize> = (0..free).filter(|&v| !found[v]).collect();
             // each wanted value's first witness in today's order
-            let mut first = vec![u64::MAX; 1 << 16];
-            let mut left = wanted.len();
-            let mut t = 0u64;
-            let mut is_wanted = vec![false; 1 << 16];
-            for &w in &wanted {
-                is_wanted[w] = true;
-            }
-            if left > 0 {
-                engine_order(&ms, true, later, |s, i| {
-                    t += 1;
-                    let x = (g[i] ^ g[ms[s] - i]) as usize;
-                    if is_wanted[x] && first[x] == u64::MAX {
-                        first[x] = t;
-                        left -= 1;
-                    }
-                    left == 0
-                });
-            }
+            let (first, _) = first_witnesses(&g, &ms, true, later, &wanted);
             let mut order: Vec<(u64, usize)> = wanted.iter().map(|&w| (first[w], w)).collect();
             order.sort_unstable();
             let cut = order.len().saturating_sub(tail);
