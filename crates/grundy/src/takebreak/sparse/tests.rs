@@ -471,63 +471,56 @@ fn the_bit_index_trial_alternates_and_keeps_the_faster_way() {
         trial.next_at,
         1000 + INDEX_TRIAL_CHUNKS as usize * 4096 + INDEX_TRIAL_EVERY
     );
+    // one whole trial from the next trial's heap on: `chunk(with, k)` gives the heaps and the
+    // nanoseconds of the `k`-th chunk of that arm; returns the heap after the trial
+    let run = |trial: &mut IndexTrial, n: usize, chunk: &dyn Fn(bool, u32) -> (usize, u64)| {
+        let mut n = n.max(trial.next_at);
+        let mut taken = [0u32; 2];
+        for _ in 0..INDEX_TRIAL_CHUNKS {
+            let with = trial.begin(n, true);
+            let k = &mut taken[usize::from(with)];
+            let (heaps, nanos) = chunk(with, *k);
+            *k += 1;
+            trial.end(n, heaps, nanos, with);
+            n += heaps;
+        }
+        n
+    };
     // the next trial finds the index faster (per heap: chunks of different sizes)
-    n = n.max(trial.next_at);
-    for _ in 0..INDEX_TRIAL_CHUNKS {
-        let with = trial.begin(n, true);
-        let (heaps, nanos) = if with {
+    n = run(&mut trial, n, &|with, _| {
+        if with {
             (8192, 3_000_000)
         } else {
             (2048, 1_000_000)
-        };
-        trial.end(n, heaps, nanos, with);
-        n += heaps;
-    }
+        }
+    });
     assert!(!trial.off);
     assert!(trial.begin(n, true));
     trial.end(n, 4096, 1, true);
     n += 4096;
     // one chunk with a cost that is not the index's (the state rebuilt after a resume: one heap
     // in 1.3 s) does not decide the next trial: the index is faster in every other chunk
-    n = n.max(trial.next_at);
-    let mut first = true;
-    for _ in 0..INDEX_TRIAL_CHUNKS {
-        let with = trial.begin(n, true);
-        let (heaps, nanos) = match (with, first) {
-            (true, true) => (1, 1_300_000_000),
-            (true, false) => (4096, 45_000_000),
-            (false, _) => (4096, 60_000_000),
-        };
-        first = false;
-        trial.end(n, heaps, nanos, with);
-        n += heaps;
-    }
+    n = run(&mut trial, n, &|with, k| match (with, k) {
+        (true, 0) => (1, 1_300_000_000),
+        (true, _) => (4096, 45_000_000),
+        (false, _) => (4096, 60_000_000),
+    });
     assert!(!trial.off, "an outlier chunk decided the trial");
     // and the same outlier in the other arm does not keep a slower index either
-    n = n.max(trial.next_at);
-    let mut first_without = true;
-    for _ in 0..INDEX_TRIAL_CHUNKS {
-        let with = trial.begin(n, true);
-        let (heaps, nanos) = match (with, first_without) {
-            (true, _) => (4096, 60_000_000),
-            (false, true) => (1, 1_300_000_000),
-            (false, false) => (4096, 45_000_000),
-        };
-        if !with {
-            first_without = false;
-        }
-        trial.end(n, heaps, nanos, with);
-        n += heaps;
-    }
+    n = run(&mut trial, n, &|with, k| match (with, k) {
+        (true, _) => (4096, 60_000_000),
+        (false, 0) => (1, 1_300_000_000),
+        (false, _) => (4096, 45_000_000),
+    });
     assert!(trial.off, "an outlier chunk decided the trial");
     // a chunk of no heaps is not a measurement
-    n = n.max(trial.next_at);
-    for _ in 0..INDEX_TRIAL_CHUNKS {
-        let with = trial.begin(n, true);
-        let (heaps, nanos) = if with { (0, 0) } else { (4096, 45_000_000) };
-        trial.end(n, heaps, nanos, with);
-        n += heaps;
-    }
+    run(&mut trial, n, &|with, _| {
+        if with {
+            (0, 0)
+        } else {
+            (4096, 45_000_000)
+        }
+    });
     assert!(
         !trial.off,
         "no timed chunk with the index: nothing says it is slower"
