@@ -693,17 +693,13 @@ fn replay_block_tail() {
     let top = g.len() - 1;
     let code: crate::takebreak::Code = code.parse().unwrap();
     let mut engine = RareCommon::new(&code).unwrap();
-    // the list's bit: the least frequent bit of the values, as `BitIndex::choose`
-    let mut per_bit = [0u64; 16];
-    for &v in &g[1..] {
-        for (j, b) in per_bit.iter_mut().enumerate() {
-            *b += u64::from(v >> j & 1);
-        }
+    // the list's bit, chosen as the engine chooses it (counts per key `2 v + parity`)
+    let keys = 2 * (*g.iter().max().unwrap() as usize + 1);
+    let mut counts = vec![0u64; keys];
+    for (p, &v) in g.iter().enumerate().skip(1) {
+        counts[2 * v as usize + (p & 1)] += 1;
     }
-    let bit = (0..16)
-        .filter(|&j| per_bit[j] > 0)
-        .min_by_key(|&j| per_bit[j])
-        .unwrap();
+    let bit = super::wide::BitIndex::choose(&counts, top).expect("a bit the engine would index");
     let list: Vec<usize> = (1..=top).filter(|&p| g[p] >> bit & 1 == 1).collect();
     let later = if engine.moves.split.len() >= 2
         && engine.moves.split.contains(&(engine.moves.split[0] + 1))
