@@ -686,12 +686,19 @@ fn replay_block_tail() {
             .unwrap_or(default)
     };
     let (blocks, tail) = (var("REPLAY_BLOCKS", 20), var("REPLAY_TAIL", 16));
-    let g = crate::takebreak::checkpoint::load(std::path::Path::new(&path), usize::MAX)
-        .unwrap()
-        .expect("a checkpoint")
-        .values;
+    let code: crate::takebreak::Code = code
+        .parse()
+        .unwrap_or_else(|e| panic!("REPLAY_CODE {code}: {e}"));
+    let loaded = crate::takebreak::checkpoint::load(std::path::Path::new(&path), usize::MAX)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .unwrap_or_else(|| panic!("{path}: no such file"));
+    assert_eq!(
+        loaded.identity.code,
+        code.to_string(),
+        "{path} holds the values of another game"
+    );
+    let g = loaded.values;
     let top = g.len() - 1;
-    let code: crate::takebreak::Code = code.parse().unwrap();
     let mut engine = RareCommon::new(&code).unwrap();
     // the list's bit, chosen as the engine chooses it (counts per key `2 v + parity`)
     let keys = 2 * (*g.iter().max().unwrap() as usize + 1);
