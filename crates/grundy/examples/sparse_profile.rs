@@ -47,6 +47,8 @@ fn main() {
             .unwrap_or(Tuning::default().ahead_from),
         // SPARSE_PROFILE_NO_INDEX=1: no list of a rare bit's positions for the witness search
         bit_index: std::env::var_os("SPARSE_PROFILE_NO_INDEX").is_none(),
+        // SPARSE_PROFILE_NO_BLOCK_TAIL=1: verifiers search their heaps' last values one by one
+        block_tail: std::env::var_os("SPARSE_PROFILE_NO_BLOCK_TAIL").is_none(),
         ..Tuning::default()
     };
     let mut engine =
@@ -132,6 +134,18 @@ fn main() {
             (s.scanned_options - before.scanned_options) as f64 / n as f64,
             (s.indexed_positions - before.indexed_positions) as f64 / n as f64,
         );
+        let blocks = (s.tail_blocks - before.tail_blocks).max(1) as f64;
+        println!(
+            "searches finished in blocks: {} heaps, {:.1} per block, {:.0} listed positions per \
+             block ({:.2} s, {:.2} ns per position), {} heaps searched again",
+            s.tail_deferred - before.tail_deferred,
+            (s.tail_deferred - before.tail_deferred) as f64 / blocks,
+            (s.tail_positions - before.tail_positions) as f64 / blocks,
+            (s.tail_nanos - before.tail_nanos) as f64 * 1e-9,
+            (s.tail_nanos - before.tail_nanos) as f64
+                / (s.tail_positions - before.tail_positions).max(1) as f64,
+            s.tail_resumed - before.tail_resumed
+        );
         return;
     }
     let g = if std::env::var_os("SPARSE_PROFILE_U16").is_some() {
@@ -188,6 +202,14 @@ fn main() {
             secs_of(s.lead_wait_nanos),
             s.far_blocks_prepared,
             s.far_blocks_ahead
+        );
+        println!(
+            "searches finished in blocks: {} heaps in {} blocks, {:.0} listed positions per \
+             block, {} heaps searched again",
+            s.tail_deferred,
+            s.tail_blocks,
+            s.tail_positions as f64 / s.tail_blocks.max(1) as f64,
+            s.tail_resumed
         );
         // the lead's searches timed at the verifiers' mean (timing each would cost more)
         let per_search = s.verify_nanos as f64 / s.second_searches.max(1) as f64;

@@ -42,6 +42,8 @@ pub trait Value:
     fn fit(v: usize) -> Option<Self>;
     /// `self ^ other`, taken in the stored width (so that vectorised loops xor bytes as bytes).
     fn xor(self, other: Self) -> u16;
+    /// The values as `u16`s, where they are stored so (kernels written for that width only).
+    fn as_u16s(values: &[Self]) -> Option<&[u16]>;
 }
 
 impl Value for u8 {
@@ -59,6 +61,9 @@ impl Value for u8 {
     fn xor(self, other: Self) -> u16 {
         (self ^ other) as u16
     }
+    fn as_u16s(_: &[Self]) -> Option<&[u16]> {
+        None
+    }
 }
 
 impl Value for u16 {
@@ -75,6 +80,9 @@ impl Value for u16 {
     #[inline(always)]
     fn xor(self, other: Self) -> u16 {
         self ^ other
+    }
+    fn as_u16s(values: &[Self]) -> Option<&[u16]> {
+        Some(values)
     }
 }
 

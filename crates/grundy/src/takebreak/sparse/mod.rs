@@ -245,6 +245,7 @@ mod ahead;
 pub mod classes;
 mod far;
 pub mod kernels;
+mod lanes;
 mod pipeline;
 pub mod split;
 mod wide;
@@ -299,6 +300,15 @@ pub struct SparseStats {
     /// Listed positions the witness search looked at through its bit index (see `wide`'s
     /// `BitIndex`), apart from `scanned_options`.
     pub indexed_positions: u64,
+    /// Heaps whose witness search a verifier finished in a block of heaps (see `lanes`).
+    pub tail_deferred: u64,
+    /// Blocks of heaps so searched, and listed positions they looked at.
+    pub tail_blocks: u64,
+    pub tail_positions: u64,
+    /// Deferred heaps with a value the block did not find, searched again.
+    pub tail_resumed: u64,
+    /// Time in the blocks' scans.
+    pub tail_nanos: u64,
     /// Pipeline: blocks of byte maps whose far rare options a verifying thread marked ahead of
     /// the lead (see `ahead`), and of those, the blocks the lead used.
     pub far_blocks_prepared: u64,
@@ -357,6 +367,11 @@ impl SparseStats {
         self.hinted += other.hinted;
         self.exhaustive_scans += other.exhaustive_scans;
         self.indexed_positions += other.indexed_positions;
+        self.tail_deferred += other.tail_deferred;
+        self.tail_blocks += other.tail_blocks;
+        self.tail_positions += other.tail_positions;
+        self.tail_resumed += other.tail_resumed;
+        self.tail_nanos += other.tail_nanos;
         self.rebuilds += other.rebuilds;
         self.dense_values += other.dense_values;
         self.pipelined += other.pipelined;
@@ -402,6 +417,9 @@ pub struct Tuning {
     /// Whether the witness search may keep a list of the positions of a rare bit (`wide`'s
     /// `BitIndex`).
     pub bit_index: bool,
+    /// With two threads or more, whether a verifier may finish the witness searches' last
+    /// values in blocks of heaps (see `lanes`; on processors with AVX-512 BW).
+    pub block_tail: bool,
 }
 
 impl Default for Tuning {
@@ -416,6 +434,7 @@ impl Default for Tuning {
             pipeline_backoff: true,
             ahead_from: 1024,
             bit_index: true,
+            block_tail: true,
         }
     }
 }

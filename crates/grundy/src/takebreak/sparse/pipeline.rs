@@ -134,7 +134,8 @@
 //!   jobs of the next epoch, sent after the rewrite.
 
 use super::ahead::Ahead;
-use super::wide::{Candidate, FarLayout, Open, Witness};
+use super::lanes::{self, Deferred};
+use super::wide::{Candidate, FarLayout, Open, Witness, DEFERRED};
 use super::word::{WordCandidate, WordSearch};
 use super::{Mode, OctalMoves, RareCommon, SparseStats};
 use crate::takebreak::engine::value_too_large;
@@ -148,6 +149,9 @@ use std::time::{Duration, Instant};
 
 /// Heaps whose witness searches are sent to a verifier in one message (the wide path) ...
 const JOB_BATCH: usize = 16;
+/// ... or 32 when the verifiers finish their searches' last values in blocks of up to 32
+/// heaps ([`lanes`]): a batch is one block.
+const TAIL_JOB_BATCH: usize = 32;
 /// ... and on the one-word path, whose searches are some ten times shorter.
 const WORD_BATCH: usize = 256;
 /// Messages that may wait for the second thread (bounds how far the lead runs ahead).
@@ -315,6 +319,10 @@ impl Job {
 pub(super) struct Searcher {
     witness: Witness,
     word: WordSearch,
+    /// The heaps of the batch under way whose searches were deferred ([`lanes`]).
+    deferred: Vec<Deferred>,
+    /// The bit of the deferred values (none: no search is deferred), for this call.
+    tail_bit: Option<u32>,
 }
 
 /// Jobs of one epoch (the epoch changes at every rollback); `upto`: every heap below it has
@@ -339,8 +347,8 @@ impl Batch {
         Batch {
             epoch,
             seq: 0,
-            jobs: Vec::with_capacity(WORD_BATCH.max(JOB_BATCH)),
-            found: Vec::with_capacity(JOB_BATCH * 16),
+            jobs: Vec::with_capacity(WORD_BATCH.max(TAIL_JOB_BATCH)),
+            found: Vec::with_capacity(TAIL_JOB_BATCH * 16),
             upto: 0,
             span: 0,
             blocked: [0; 2],
@@ -366,6 +374,9 @@ struct Report {
     failure: Option<(u64, usize, usize)>,
     /// Per verifier: the batch (`seq`) it is reading values for, if any.
     busy: Vec<Option<u64>>,
+    /// Per verifier: the first value rewritten by a rollback since it last looked (its list of
+    /// [`lanes`] forgets the positions from there on), `usize::MAX` if none.
+    stale: Vec<usize>,
     /// Whether the lead waits on `Shared::changed` (verifiers notify it only then).
     lead_waits: bool,
     /// Batches the verifiers have finished with, emptied, for the lead to fill again: a new
@@ -471,7 +482,10 @@ fn verify<V: Value>(
     moves: &OctalMoves,
     ahead: Option<&Ahead>,
 ) -> SparseStats {
+    let tail_bit = searcher.tail_bit;
     let mut stats = SparseStats::default();
+    // heaps this small are left to the search (a block's splits must all exist)
+    let defer_from = moves.split.iter().max().map_or(usize::MAX, |&k| k + 64);
     let mut busy = Duration::ZERO;
     let mut idle = Duration::ZERO;
     let times = thread_times();
@@ -501,6 +515,8 @@ fn verify<V: Value>(
             }
             // the lead rewrites no value this batch reads until the entry is cleared
             report.busy[me] = Some(batch.seq);
+            let stale = std::mem::replace(&mut report.stale[me], usize::MAX);
+            searcher.witness.tail.keep_below(stale);
         }
         if last_epoch != Some(batch.epoch) {
             // this state's last search may have read values a rollback has rewritten since
@@ -512,7 +528,8 @@ fn verify<V: Value>(
         let mut failure = None;
         let mut cut = false;
         let mut words = batch.found.as_slice();
-        for job in &batch.jobs {
+        searcher.deferred.clear();
+        for (i, job) in batch.jobs.iter().enumerate() {
             if batch.seq > shared.failed_seq.load(Ordering::Acquire) {
                 cut = true; // an earlier batch failed: the lead will discard this one
                 break;
@@ -528,16 +545,26 @@ fn verify<V: Value>(
                     last,
                     words: count,
                 } => {
+                    let at = batch.found.len() - words.len();
                     let found;
                     (found, words) = words.split_at(count);
-                    // (the bit index is the lead's: a verifier scans contiguously)
+                    // (the bit index is the lead's: a verifier scans contiguously, and defers
+                    // the last values with the bit of its own list)
                     let open = Open {
                         found,
                         free,
                         last,
                         index: None,
+                        defer: tail_bit.filter(|_| n >= defer_from),
                     };
-                    searcher.witness.search(moves, span, &mut stats, g, open)
+                    let v = searcher.witness.search(moves, span, &mut stats, g, open);
+                    if v == DEFERRED {
+                        let wanted = &searcher.witness.deferred;
+                        searcher.deferred.push(Deferred::new(n, wanted, i, at));
+                        stats.second_searches += 1;
+                        continue;
+                    }
+                    v
                 }
                 Work::Word { found, blocked } => {
                     searcher.word.search(moves, g, found, blocked, &mut stats)
@@ -547,6 +574,51 @@ fn verify<V: Value>(
             if v != free {
                 failure = Some((batch.seq, n, v));
                 break;
+            }
+        }
+        if let (false, Some(bit), Some(last)) = (cut, tail_bit, searcher.deferred.last()) {
+            // the deferred heaps come before any failure above: the first of them to fail
+            // replaces it
+            // SAFETY: as for the searches (the largest deferred heap's prefix).
+            let g = unsafe { values.prefix(last.n) };
+            let g = V::as_u16s(g).expect("a tail bit only with two-byte values");
+            let deferred = &mut searcher.deferred;
+            let timer = Instant::now();
+            lanes::resolve(
+                &mut searcher.witness.tail,
+                bit,
+                g,
+                moves,
+                deferred,
+                &mut stats,
+            );
+            stats.tail_nanos += timer.elapsed().as_nanos() as u64;
+            stats.tail_deferred += deferred.len() as u64;
+            for d in deferred.iter() {
+                if d.count == 0 {
+                    continue;
+                }
+                // a value the block did not find: the ordinary search, from the job's options
+                stats.tail_resumed += 1;
+                let (Work::Wide { span, last, words }, free) = batch.jobs[d.job].work(&batch)
+                else {
+                    unreachable!("deferred searches are the wide path's")
+                };
+                let open = Open {
+                    found: &batch.found[d.words_at..d.words_at + words],
+                    free,
+                    last,
+                    index: None,
+                    defer: None,
+                };
+                // SAFETY: as above.
+                let g = unsafe { values.prefix(d.n) };
+                searcher.witness.forget_carry();
+                let v = searcher.witness.search(moves, span, &mut stats, g, open);
+                if v != free {
+                    failure = Some((batch.seq, d.n, v));
+                    break;
+                }
             }
         }
         busy += start.elapsed();
@@ -621,6 +693,8 @@ struct Lead<'a, V> {
     /// The value of heap `next` when it does not fit the store (the pipeline then ends there,
     /// and the caller moves the store to `u16`).
     overflow: Option<u16>,
+    /// Jobs per batch on the wide path.
+    job_batch: usize,
 }
 
 impl<V: Value> Lead<'_, V> {
@@ -837,16 +911,33 @@ impl RareCommon {
         let mut words = vec![std::mem::replace(&mut self.word.search, spare)];
         words.append(&mut self.word.extra);
         words.resize_with(witnesses.len(), WordSearch::default);
+        // the verifiers' bit for the searches' last values (see `lanes`): the index's
+        let tail_bit = (self.tuning.block_tail
+            && V::as_u16s(&[]).is_some()
+            && !self.moves.split.is_empty()
+            && lanes::available())
+        .then(|| self.index.summary().0)
+        .flatten();
         let mut states: Vec<Searcher> = witnesses
             .into_iter()
             .zip(words)
-            .map(|(witness, word)| Searcher { witness, word })
+            .map(|(mut witness, word)| {
+                // values from `base` on are this call's (earlier calls' may have been dropped)
+                witness.tail.keep_below(base);
+                Searcher {
+                    witness,
+                    word,
+                    deferred: Vec::new(),
+                    tail_bit,
+                }
+            })
             .collect();
         let moves = self.moves.clone();
         let shared = Shared {
             report: Mutex::new(Report {
                 confirmed: base,
                 busy: vec![None; verifiers],
+                stale: vec![usize::MAX; verifiers],
                 ..Report::default()
             }),
             changed: Condvar::new(),
@@ -904,6 +995,11 @@ impl RareCommon {
                 cautious: 0,
                 waited: Duration::ZERO,
                 overflow: None,
+                job_batch: if tail_bit.is_some() {
+                    TAIL_JOB_BATCH
+                } else {
+                    JOB_BATCH
+                },
             };
             let alive = || handles.iter().all(|h| !h.is_finished());
             let spawned = start.elapsed();
@@ -1028,7 +1124,7 @@ impl RareCommon {
                 self.counts[2 * value + (n & 1)] += 1;
                 self.seen = n + 1;
                 lead.next = n + 1;
-                if lead.pending.jobs.len() >= if narrow { WORD_BATCH } else { JOB_BATCH } {
+                if lead.pending.jobs.len() >= if narrow { WORD_BATCH } else { lead.job_batch } {
                     lead.offer(n + 1);
                 }
                 continue;
@@ -1114,11 +1210,16 @@ impl RareCommon {
                 .expect("the verifier never panics holding it");
             let busy = std::mem::take(&mut report.busy);
             let spare = std::mem::take(&mut report.spare);
+            let mut stale = std::mem::take(&mut report.stale);
+            for s in stale.iter_mut() {
+                *s = (*s).min(f);
+            }
             *report = Report {
                 epoch: lead.epoch,
                 confirmed: f,
                 busy,
                 spare,
+                stale,
                 ..Report::default()
             };
             lead.shared.failed_seq.store(u64::MAX, Ordering::Release);

@@ -213,7 +213,7 @@ fn the_one_word_path_gives_the_serial_values_on_2_3_4_and_8_threads() {
 fn game_0_16_to_2_18_gives_the_serial_values_on_two_and_four_threads() {
     // the second benchmark game: every value below 64, nearly all of them pipelined
     let c: Code = "0.16".parse().unwrap();
-    let n = 1 << 18;
+    let n = 1 << 19;
     let tuning = Tuning::default();
     let expect = serial(&c, &SplitPolicy::Frequency, &tuning, n);
     for threads in [2, 4] {
@@ -487,6 +487,7 @@ fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
         cautious: 0,
         waited: std::time::Duration::ZERO,
         overflow: None,
+        job_batch: super::JOB_BATCH,
     };
     lead.push(Job::word(4, 1), &[], 64, [1, 2]);
     lead.push(Job::word(5, 1), &[], 64, [1, 2]);
@@ -513,4 +514,34 @@ fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
     assert_eq!(lead.pending.found, [10, 11]);
     assert_eq!(lead.pending.span, 128);
     drop(values);
+}
+
+#[test]
+fn searches_finished_in_blocks_give_the_serial_values_on_2_and_3_threads() {
+    // 0.206 to 2^20: the verifiers defer their heaps' last values to blocks (`lanes`) where
+    // the processor has the kernel (once its bit 4 is rare enough to be listed, past 2^19),
+    // and wrong candidates (rollbacks) happen among them
+    let c: Code = "0.206".parse().unwrap();
+    let n = 1 << 20;
+    let tuning = Tuning::default();
+    let expect = serial(&c, &SplitPolicy::Frequency, &tuning, n);
+    for threads in [2, 3] {
+        let (got, stats) = piped_on(&c, &SplitPolicy::Frequency, &tuning, n, 4096, threads);
+        assert_eq!(got, expect, "{threads} threads");
+        assert!(stats.rollbacks > 0, "{threads} threads: {stats:?}");
+        if super::lanes::available() {
+            assert!(
+                stats.tail_deferred > 1000 && stats.tail_blocks > 0,
+                "{threads} threads: {stats:?}"
+            );
+        }
+    }
+    // and with the blocks turned off
+    let off = Tuning {
+        block_tail: false,
+        ..tuning
+    };
+    let (got, stats) = piped(&c, &SplitPolicy::Frequency, &off, n, 4096);
+    assert_eq!(got, expect, "no blocks");
+    assert_eq!(stats.tail_deferred, 0);
 }

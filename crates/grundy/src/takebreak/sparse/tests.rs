@@ -33,6 +33,7 @@ fn busy_tuning() -> Tuning {
         pipeline_backoff: true,
         ahead_from: 64,
         bit_index: true,
+        block_tail: true,
     }
 }
 
@@ -355,6 +356,7 @@ fn tuning() -> impl Strategy<Value = Tuning> {
             pipeline_backoff: true,
             ahead_from: 1024,
             bit_index: true,
+            block_tail: true,
         })
 }
 

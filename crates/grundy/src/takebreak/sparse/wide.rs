@@ -123,6 +123,10 @@ pub(super) struct Witness {
     carry: Carry,
     /// The carry of the search under way.
     next_carry: Carry,
+    /// The values a deferred search still wanted (see [`Open::defer`]).
+    pub(super) deferred: Vec<u16>,
+    /// A verifier's list of its deferring bit's positions (see [`super::lanes`]).
+    pub(super) tail: super::lanes::TailList,
 }
 
 /// The wanted values that one heap's witness search found under its first split move `k0`,
@@ -177,6 +181,8 @@ impl Default for Witness {
             round: Box::new([0; HUGE_SET / 64]),
             carry: Carry::default(),
             next_carry: Carry::default(),
+            deferred: Vec::new(),
+            tail: super::lanes::TailList::default(),
         }
     }
 }
@@ -399,7 +405,14 @@ pub(super) struct Open<'a> {
     /// The positions of a rare bit, where the search looks for its last values (none: the
     /// contiguous scan only).
     pub(super) index: Option<&'a BitIndex>,
+    /// A verifier's bit (see [`super::lanes`]): the search stops, returning [`DEFERRED`], once
+    /// at most [`INDEX_TAIL`] values are still wanted and every one of them has this bit; they
+    /// are then in [`Witness::deferred`].
+    pub(super) defer: Option<u32>,
 }
+
+/// What [`Witness::search`] returns for a search it deferred (see [`Open::defer`]).
+pub(super) const DEFERRED: usize = usize::MAX;
 
 /// The candidate stage's result for one heap.
 pub(super) enum Candidate {
@@ -729,6 +742,7 @@ impl RareCommon {
             free,
             last,
             index: self.use_index.then_some(&self.index),
+            defer: None,
         };
         self.wide
             .witness
@@ -1016,7 +1030,9 @@ impl Witness {
             free,
             last,
             index,
+            defer,
         } = open;
+        let mut deferred = false;
         // the index, if it has a bit
         let index = index.and_then(|x| x.bit.map(|j| (x, j)));
         let mut index_done = false;
@@ -1210,6 +1226,14 @@ impl Witness {
                     if lo >= state.ends[c] {
                         continue;
                     }
+                    if let (Some(j), Some(set), true, true) =
+                        (defer, small.as_ref(), batched, remaining <= INDEX_TAIL)
+                    {
+                        if wanted_with_bit(&set.bits[..set.width / 32], j) as usize == remaining {
+                            deferred = true;
+                            break 'search;
+                        }
+                    }
                     if let (Some((list, j)), Some(set), true, false, true) = (
                         index,
                         small.as_mut(),
@@ -1355,6 +1379,19 @@ impl Witness {
         }
         // the mex: the smallest value never found, else `free`; leave `wanted` all zero (the
         // bit set path never set it)
+        if let (true, Some(set)) = (deferred, &small) {
+            state.deferred.clear();
+            for (w, &b) in set.bits[..set.width / 32].iter().enumerate() {
+                let mut b = b;
+                while b != 0 {
+                    state
+                        .deferred
+                        .push((32 * w) as u16 + b.trailing_zeros() as u16);
+                    b &= b - 1;
+                }
+            }
+            return DEFERRED;
+        }
         if let Some(set) = &small {
             return set.bits[..set.width / 32]
                 .iter()
@@ -1462,6 +1499,7 @@ mod tests {
                             free,
                             last,
                             index: Some(&index),
+                            defer: None,
                         };
                         let got = witness.search(&moves, span, &mut stats, &g[..n], open);
                         assert_eq!(
