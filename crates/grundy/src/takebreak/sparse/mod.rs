@@ -172,9 +172,10 @@
 //!
 //! At 0.206's frontier (6.4·10^8, session 23) the list's partners are scattered over the whole
 //! value array, and a run on one thread takes about 1.4 times as long with the index as without
-//! it; its trial ([`IndexTrial`]) leaves it out there. The way measured to bring it back is to scan the list for
-//! 32 consecutive heaps at once, one heap per lane (their partners of a listed position are 32
-//! consecutive values): `replay_tests`' `replay_block_tail`, and `docs/performance.md`.
+//! it; its trial ([`IndexTrial`]) leaves it out there. With two threads or more the verifiers
+//! scan a list of the same bit for 32 consecutive heaps at once, one heap per lane (their
+//! partners of a listed position are 32 consecutive values): [`lanes`], measured first by
+//! `replay_tests`' `replay_block_tail` (see `docs/performance.md`).
 //!
 //! # Compact values (issue 25): one byte per value below 256
 //!

@@ -117,6 +117,20 @@
 //! heap) bounds Officers near 10 million values/s whatever is spread; a run would need the
 //! driver's detector off the lead as well.
 
+//! # The searches' last values in blocks
+//! With the blocks on ([`lanes`]; `Tuning::block_tail`, AVX-512 BW, two-byte values) a
+//! verifier's wide-path search may stop with at most 16 values still wanted, all with the
+//! index's bit; the verifier keeps the heap aside and goes on with the batch's next job. At the
+//! end of the batch (or at its first failing job, or not at all when the batch is cut) it looks
+//! for the kept heaps' values in its own list of that bit's positions, 32 heaps at once, and
+//! searches any heap with a value left over again, from its job's options, as a heap of
+//! its own: its value is proved as any other's. The first of those to fail is the batch's
+//! failure, ahead of a failing job after it (the kept heaps all come before the job the batch
+//! stopped at), so the failure reported is still the first heap of the batch whose candidate is
+//! wrong. The list holds values the verifier has read, so the same rules cover it: it is cut
+//! back to the call's first heap when a call starts, and to the failed heap after a rollback
+//! (`Report::stale`, taken under the lock with the next batch) before it is read again.
+//!
 //! # Sharing the values without a data race
 //! The values live in the caller's `Vec<u16>`, with room reserved for the whole batch up front
 //! (so the buffer never moves); during the batch neither thread touches the `Vec` itself, only
