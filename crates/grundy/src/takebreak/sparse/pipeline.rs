@@ -168,6 +168,12 @@ const JOB_BATCH: usize = 16;
 const TAIL_JOB_BATCH: usize = 32;
 /// ... and on the one-word path, whose searches are some ten times shorter.
 const WORD_BATCH: usize = 256;
+/// A verifier keeps its own list of the index's positions for the blocks only while the list
+/// holds at most one position in this many (or at most [`TAIL_LIST_MIN`]): 6 bytes a listed
+/// position, so at most 0.006 bytes a value per verifier (0.206 past 6·10^8: one in 4,800;
+/// a bit at the index's own limit, one in 32, would cost each verifier 0.19 bytes a value).
+const TAIL_SHARE: usize = 1024;
+const TAIL_LIST_MIN: usize = 1 << 16;
 /// Messages that may wait for the second thread (bounds how far the lead runs ahead).
 const QUEUE: usize = 4;
 /// Most finished batches kept for the lead to fill again ([`Report::spare`]).
@@ -925,19 +931,27 @@ impl RareCommon {
         let mut words = vec![std::mem::replace(&mut self.word.search, spare)];
         words.append(&mut self.word.extra);
         words.resize_with(witnesses.len(), WordSearch::default);
-        // the verifiers' bit for the searches' last values (see `lanes`): the index's
-        let tail_bit = (self.tuning.block_tail
-            && V::as_u16s(&[]).is_some()
-            && !self.moves.split.is_empty()
-            && lanes::available())
-        .then(|| self.index.summary().0)
-        .flatten();
+        // the verifiers' bit for the searches' last values (see `lanes`): the index's, while
+        // each verifier's copy of its list stays small
+        let (bit, listed) = self.index.summary();
+        let tail_bit = bit.filter(|_| {
+            self.tuning.block_tail
+                && V::as_u16s(&[]).is_some()
+                && !self.moves.split.is_empty()
+                && listed <= (base / TAIL_SHARE).max(TAIL_LIST_MIN)
+                && lanes::available()
+        });
         let mut states: Vec<Searcher> = witnesses
             .into_iter()
             .zip(words)
             .map(|(mut witness, word)| {
-                // values from `base` on are this call's (earlier calls' may have been dropped)
-                witness.tail.keep_below(base);
+                if tail_bit.is_some() {
+                    // values from `base` on are this call's (earlier calls' may have been
+                    // dropped)
+                    witness.tail.keep_below(base);
+                } else {
+                    witness.tail = lanes::TailList::default();
+                }
                 Searcher {
                     witness,
                     word,

@@ -220,6 +220,10 @@ const INDEX_SHARE: u64 = 32;
 /// splits per heap, found in about 2,800 listed positions, against about 26,000 splits for
 /// the whole contiguous search).
 const INDEX_TAIL: usize = 16;
+const _: () = assert!(
+    INDEX_TAIL <= super::lanes::SLOTS,
+    "a deferred search fits a block"
+);
 
 impl BitIndex {
     /// The least frequent bit of the values counted in `counts` (per key `2 v + parity`), if at
