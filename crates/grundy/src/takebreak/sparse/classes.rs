@@ -66,7 +66,7 @@ fn parity_word(q: usize) -> &'static str {
 /// of a rare bit's positions (`wide`'s `BitIndex`), which the split does not depend on and
 /// which costs up to 6 bytes for one position in 32 — a fifth of a byte per value, on top of
 /// the run's own, each time a long run with `--results` summarises a power of two (0.161 to
-/// 2^30 peaked at 1.39 bytes per value with it, its values one byte each).
+/// 2^30 peaked at 1.35 bytes per value with it, its values one byte each).
 fn split_engine<V: Value>(code: &Code, values: &[V]) -> Result<RareCommon, Error> {
     let tuning = Tuning {
         bit_index: false,
