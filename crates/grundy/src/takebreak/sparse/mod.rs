@@ -513,8 +513,13 @@ fn record_hint(hints: &mut Hints, i: usize) {
         return;
     }
     let at = hints.iter().position(|&h| h == i).unwrap_or(HINT_DEPTH - 1);
-    hints.copy_within(0..at, 1);
-    hints[0] = i;
+    // the hints before `at` move one place on, `i` goes first: selects, not a `copy_within`
+    // (a call of `memmove` for at most three words took about 3% of 0.16's time)
+    *hints = std::array::from_fn(|k| match k {
+        0 => i,
+        k if k <= at => hints[k - 1],
+        k => hints[k],
+    });
 }
 
 /// Heaps for which hints are left alone after the first run of failures.

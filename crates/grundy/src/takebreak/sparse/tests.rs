@@ -640,3 +640,27 @@ fn values_absorbed_together_leave_the_state_absorbed_one_by_one_leaves() {
         }
     }
 }
+
+/// `record_hint` puts the split first and keeps the other hints in order, without duplicates:
+/// checked against a plain list for every short sequence of splits over a small alphabet.
+#[test]
+fn hints_keep_the_most_recent_splits_first() {
+    fn plain(list: &mut Vec<u32>, i: u32) {
+        list.retain(|&h| h != i);
+        list.insert(0, i);
+        list.truncate(HINT_DEPTH);
+    }
+    for seed in 0..6u32.pow(6) {
+        let (mut hints, mut list): (Hints, Vec<u32>) = ([0; HINT_DEPTH], Vec::new());
+        let mut s = seed;
+        for _ in 0..6 {
+            let i = 1 + s % 6;
+            s /= 6;
+            record_hint(&mut hints, i as usize);
+            plain(&mut list, i);
+            let mut want = [0; HINT_DEPTH];
+            want[..list.len()].copy_from_slice(&list);
+            assert_eq!(hints, want, "seed {seed}");
+        }
+    }
+}
