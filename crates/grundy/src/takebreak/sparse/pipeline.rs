@@ -69,15 +69,19 @@
 //! one-word path, whose searches take some 50 ns): one message on a bounded channel, two
 //! uncontended locks of the report by the verifier, and nothing else: no allocation, as a
 //! verifier hands the emptied batch back under its second lock and the lead fills it again
-//! ([`Report::spare`]). A verifier wakes the
-//! lead (`Condvar::notify_all`, a system call each time) only when the lead has said under
-//! the lock that it waits (`Report::lead_waits`); the lead polls for about 20 µs before it
-//! sleeps, since most waits are for the last batches in the queue. The flags read at every heap
-//! or job (`failed`, `failed_seq`) sit on cache lines of their own ([`Flag`]), away from the
-//! mutex the verifiers write. Each call of [`RareCommon::pipeline`] starts and joins its
-//! threads and ends with the queues drained, so the driver hands an engine that batches chunks
-//! that grow while they take under 25 ms (`driver::BATCH_TIME`): a few dozen calls per second,
-//! not one per 4,096 values.
+//! ([`Report::spare`]). While the lead holds a batch that found its queue full (it searches
+//! the next heaps itself meanwhile), it looks at every heap whether the queue has room by two
+//! counts, the batches it sent and the batches the verifier has taken ([`Shared::taken`], one
+//! atomic load), and offers the batch again only then: offering it at every heap (a
+//! `try_send` that moves the batch in and out) took about 4% of 0.16's CPU on two threads.
+//! A verifier wakes the lead (`Condvar::notify_all`, a system call each time) only when the
+//! lead has said under the lock that it waits (`Report::lead_waits`); the lead polls for about
+//! 20 µs before it sleeps, since most waits are for the last batches in the queue. The flags
+//! read at every heap or job (`failed`, `failed_seq`) sit on cache lines of their own
+//! ([`Flag`]), away from the mutex the verifiers write. Each call of
+//! [`RareCommon::pipeline`] starts and joins its threads and ends with the queues drained, so
+//! the driver hands an engine that batches chunks that grow while they take under 25 ms
+//! (`driver::BATCH_TIME`): a few dozen calls per second, not one per 4,096 values.
 //!
 //! # What more threads buy, on paper
 //! The lead does, per heap, everything but the witness search: the candidate stage, the
@@ -423,6 +427,11 @@ struct Shared {
     failed: Flag<AtomicBool>,
     /// `report.failure`'s batch (`u64::MAX`: none): verifiers stop reading later batches.
     failed_seq: Flag<AtomicU64>,
+    /// Per verifier, the batches it has taken from its queue: with the lead's count of those
+    /// it sent, the room left in the queue, read at every open heap while a batch is held
+    /// instead of offering the batch again (a `try_send` per heap cost the one-word path, whose
+    /// searches take some 50 ns, about 4% of its CPU).
+    taken: Vec<Flag<AtomicU64>>,
 }
 
 /// A flag read at every heap or job and written only at failures, on a cache line of its own:
@@ -526,6 +535,8 @@ fn verify<V: Value>(
         stats.far_blocks_prepared += prepared;
         idle += waiting.elapsed();
         let Some(mut batch) = next else { break };
+        // (its slot in the queue is free again: the lead may send the batch it holds)
+        shared.taken[me].fetch_add(1, Ordering::Release);
         {
             let mut report = lock();
             // a batch of a rolled-back epoch, or after a known failure: not needed
@@ -695,6 +706,8 @@ struct Lead<'a, V> {
     shared: &'a Shared,
     /// One queue per verifier.
     jobs: Vec<SyncSender<Batch>>,
+    /// Per verifier, the batches sent to its queue (see [`Shared::taken`]).
+    sent: Vec<u64>,
     /// The next batch's `seq`.
     seq: u64,
     pending: Batch,
@@ -764,12 +777,20 @@ impl<V: Value> Lead<'_, V> {
             (pending.span, pending.blocked) = (span, blocked);
         }
         pending.jobs.push(job);
-        pending.found.extend_from_slice(words);
+        if !words.is_empty() {
+            // (the one-word path's jobs have none: no call of `memcpy` for nothing)
+            pending.found.extend_from_slice(words);
+        }
     }
 
-    /// The queue of batch `seq`.
-    fn queue(&self, seq: u64) -> &SyncSender<Batch> {
-        &self.jobs[(seq % self.jobs.len() as u64) as usize]
+    /// The verifier (and queue) of batch `seq`.
+    #[inline]
+    fn queue_of(&self, seq: u64) -> usize {
+        match self.jobs.len() {
+            // (asked at every open heap while a batch is held: no division for one verifier)
+            1 => 0,
+            len => (seq % len as u64) as usize,
+        }
     }
 
     /// Send the held batch and the pending jobs, waiting for room; every heap below `upto`
@@ -778,40 +799,60 @@ impl<V: Value> Lead<'_, V> {
         let start = Instant::now();
         // (the second thread only ends when the sender is dropped: sending cannot fail)
         if let Some(held) = self.held.take() {
-            let _ = self.queue(held.seq).send(held);
+            self.send(held);
         }
         let batch = self.batch(upto);
-        let _ = self.queue(batch.seq).send(batch);
+        self.send(batch);
         self.waited += start.elapsed();
+    }
+
+    /// Send a batch, waiting for room.
+    fn send(&mut self, batch: Batch) {
+        let q = self.queue_of(batch.seq);
+        self.sent[q] += 1;
+        let _ = self.jobs[q].send(batch);
+    }
+
+    /// Send a batch if its queue has room, else give it back.
+    fn try_send(&mut self, batch: Batch) -> Option<Batch> {
+        let q = self.queue_of(batch.seq);
+        match self.jobs[q].try_send(batch) {
+            Err(TrySendError::Full(batch)) => Some(batch),
+            _ => {
+                self.sent[q] += 1;
+                None
+            }
+        }
+    }
+
+    /// Whether the queue of batch `seq` is full by the counts: the verifier has taken all but
+    /// [`QUEUE`] of the batches sent to it (a stale count only delays the next offer).
+    #[inline]
+    fn full(&self, seq: u64) -> bool {
+        let q = self.queue_of(seq);
+        self.sent[q] - self.shared.taken[q].load(Ordering::Acquire) >= QUEUE as u64
     }
 
     /// Send the pending jobs if there is room, else hold them (every heap below `upto` has
     /// been sent).
     fn offer(&mut self, upto: usize) {
         let batch = self.batch(upto);
-        if let Err(TrySendError::Full(batch)) = self.queue(batch.seq).try_send(batch) {
-            self.held = Some(batch);
-        }
+        self.held = self.try_send(batch);
     }
 
     /// Whether the second thread is behind: a batch is held (sent now if there is room).
     #[inline]
     fn behind(&mut self) -> bool {
         // (called for every open heap: nothing held is the common case)
-        if self.held.is_none() {
+        let Some(seq) = self.held.as_ref().map(|held| held.seq) else {
             return false;
+        };
+        if self.full(seq) {
+            return true;
         }
-        match self
-            .held
-            .take()
-            .map(|held| self.queue(held.seq).try_send(held))
-        {
-            Some(Err(TrySendError::Full(held))) => {
-                self.held = Some(held);
-                true
-            }
-            _ => false,
-        }
+        let held = self.held.take().expect("a batch is held");
+        self.held = self.try_send(held);
+        self.held.is_some()
     }
 
     /// Wait until every heap below `upto` is proved (`None`) or a failure is reported.
@@ -971,6 +1012,7 @@ impl RareCommon {
             changed: Condvar::new(),
             failed: Flag(AtomicBool::new(false)),
             failed_seq: Flag(AtomicU64::new(u64::MAX)),
+            taken: (0..verifiers).map(|_| Flag(AtomicU64::new(0))).collect(),
         };
         let (senders, receivers): (Vec<_>, Vec<_>) =
             (0..verifiers).map(|_| sync_channel::<Batch>(QUEUE)).unzip();
@@ -1011,6 +1053,7 @@ impl RareCommon {
             let mut lead = Lead {
                 values: shared_values,
                 shared,
+                sent: vec![0; senders.len()],
                 jobs: senders,
                 seq: 0,
                 pending: Batch::new(0),

@@ -467,6 +467,7 @@ fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
         changed: std::sync::Condvar::new(),
         failed: Flag(std::sync::atomic::AtomicBool::new(false)),
         failed_seq: Flag(std::sync::atomic::AtomicU64::new(u64::MAX)),
+        taken: vec![Flag(std::sync::atomic::AtomicU64::new(0))],
     };
     let (sender, receiver) = std::sync::mpsc::sync_channel::<Batch>(QUEUE);
     let mut values = vec![0u8; 16];
@@ -476,6 +477,7 @@ fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
         },
         shared: &shared,
         jobs: vec![sender],
+        sent: vec![0],
         seq: 0,
         pending: Batch::new(0),
         spare: Vec::new(),
@@ -513,6 +515,62 @@ fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
     );
     assert_eq!(lead.pending.found, [10, 11]);
     assert_eq!(lead.pending.span, 128);
+    drop(values);
+}
+
+#[test]
+fn a_held_batch_is_offered_again_only_when_the_counts_show_room() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let shared = Shared {
+        report: std::sync::Mutex::new(Report::default()),
+        changed: std::sync::Condvar::new(),
+        failed: Flag(AtomicBool::new(false)),
+        failed_seq: Flag(AtomicU64::new(u64::MAX)),
+        taken: vec![Flag(AtomicU64::new(0))],
+    };
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Batch>(QUEUE);
+    let mut values = vec![0u8; 16];
+    let mut lead = Lead {
+        values: SharedValues {
+            ptr: values.as_mut_ptr(),
+        },
+        shared: &shared,
+        jobs: vec![sender],
+        sent: vec![0],
+        seq: 0,
+        pending: Batch::new(0),
+        spare: Vec::new(),
+        held: None,
+        epoch: 0,
+        next: 0,
+        confirmed: 0,
+        last_failure: None,
+        cautious: 0,
+        waited: std::time::Duration::ZERO,
+        overflow: None,
+        job_batch: super::JOB_BATCH,
+    };
+    // fill the queue, then one batch more: it is held
+    for n in 0..=QUEUE {
+        lead.push(Job::word(n, 1), &[], 64, [1, 2]);
+        lead.offer(n + 1);
+    }
+    assert_eq!(lead.sent, [QUEUE as u64]);
+    assert!(lead.held.is_some() && lead.behind(), "the queue is full");
+    // the verifier takes a batch but has not counted it yet: the lead does not offer the
+    // held batch (a `try_send` would now succeed)
+    let first = receiver.try_recv().expect("a batch in the queue");
+    assert_eq!(first.jobs[0].n(), 0);
+    assert!(
+        lead.behind() && lead.held.is_some(),
+        "the counts show no room yet"
+    );
+    // counted: the held batch goes, last in the queue
+    shared.taken[0].fetch_add(1, Ordering::Release);
+    assert!(!lead.behind() && lead.held.is_none());
+    assert_eq!(lead.sent, [QUEUE as u64 + 1]);
+    let order: Vec<usize> = receiver.try_iter().map(|b| b.jobs[0].n()).collect();
+    assert_eq!(order, (1..=QUEUE).collect::<Vec<_>>());
     drop(values);
 }
 
