@@ -777,9 +777,18 @@ impl<V: Value> Lead<'_, V> {
             (pending.span, pending.blocked) = (span, blocked);
         }
         pending.jobs.push(job);
-        if !words.is_empty() {
-            // (the one-word path's jobs have none: no call of `memcpy` for nothing)
-            pending.found.extend_from_slice(words);
+        // in copies of four words that the compiler writes out, not a call of `memcpy` per job
+        // (Officers: nine words a job, the call about 1.7% of its two-thread CPU; the one-word
+        // path's jobs have none)
+        let found = &mut pending.found;
+        found.reserve(words.len());
+        let mut fours = words.chunks_exact(4);
+        for four in &mut fours {
+            let four: &[u64; 4] = four.try_into().expect("chunks of four");
+            found.extend_from_slice(four);
+        }
+        for &word in fours.remainder() {
+            found.push(word);
         }
     }
 
