@@ -458,24 +458,29 @@ fn a_job_unpacks_to_what_was_packed_with_its_batch() {
     }
 }
 
-#[test]
-fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
-    // the span and blocked values are the batch's: a job made after they changed (which the
-    // engine does only after a flush) sends the pending batch first
-    let shared = Shared {
+/// The shared state of a pipeline with one verifier, for the lead's unit tests.
+fn one_verifier() -> Shared {
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    Shared {
         report: std::sync::Mutex::new(Report::default()),
         changed: std::sync::Condvar::new(),
-        failed: Flag(std::sync::atomic::AtomicBool::new(false)),
-        failed_seq: Flag(std::sync::atomic::AtomicU64::new(u64::MAX)),
-        taken: vec![Flag(std::sync::atomic::AtomicU64::new(0))],
-    };
-    let (sender, receiver) = std::sync::mpsc::sync_channel::<Batch>(QUEUE);
-    let mut values = vec![0u8; 16];
-    let mut lead = Lead {
+        failed: Flag(AtomicBool::new(false)),
+        failed_seq: Flag(AtomicU64::new(u64::MAX)),
+        taken: vec![Flag(AtomicU64::new(0))],
+    }
+}
+
+/// A lead sending to `sender` (the one verifier's queue), with `values` as its store.
+fn lead_of<'a>(
+    shared: &'a Shared,
+    sender: std::sync::mpsc::SyncSender<Batch>,
+    values: &mut [u8],
+) -> Lead<'a, u8> {
+    Lead {
         values: SharedValues {
             ptr: values.as_mut_ptr(),
         },
-        shared: &shared,
+        shared,
         jobs: vec![sender],
         sent: vec![0],
         seq: 0,
@@ -490,7 +495,17 @@ fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
         waited: std::time::Duration::ZERO,
         overflow: None,
         job_batch: super::JOB_BATCH,
-    };
+    }
+}
+
+#[test]
+fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
+    // the span and blocked values are the batch's: a job made after they changed (which the
+    // engine does only after a flush) sends the pending batch first
+    let shared = one_verifier();
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Batch>(QUEUE);
+    let mut values = vec![0u8; 16];
+    let mut lead = lead_of(&shared, sender, &mut values);
     lead.push(Job::word(4, 1), &[], 64, [1, 2]);
     lead.push(Job::word(5, 1), &[], 64, [1, 2]);
     assert!(receiver.try_recv().is_err(), "the same context: one batch");
@@ -515,41 +530,21 @@ fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
     );
     assert_eq!(lead.pending.found, [10, 11]);
     assert_eq!(lead.pending.span, 128);
+    // nine words (Officers' span of 512): two copies of four and one more, in order
+    let nine: Vec<u64> = (20..29).collect();
+    lead.push(Job::wide(8, 3, 1, 9), &nine, 128, [1, 6]);
+    assert_eq!(lead.pending.found[..2], [10, 11]);
+    assert_eq!(lead.pending.found[2..], nine[..]);
     drop(values);
 }
 
 #[test]
 fn a_held_batch_is_offered_again_only_when_the_counts_show_room() {
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    let shared = Shared {
-        report: std::sync::Mutex::new(Report::default()),
-        changed: std::sync::Condvar::new(),
-        failed: Flag(AtomicBool::new(false)),
-        failed_seq: Flag(AtomicU64::new(u64::MAX)),
-        taken: vec![Flag(AtomicU64::new(0))],
-    };
+    use std::sync::atomic::Ordering;
+    let shared = one_verifier();
     let (sender, receiver) = std::sync::mpsc::sync_channel::<Batch>(QUEUE);
     let mut values = vec![0u8; 16];
-    let mut lead = Lead {
-        values: SharedValues {
-            ptr: values.as_mut_ptr(),
-        },
-        shared: &shared,
-        jobs: vec![sender],
-        sent: vec![0],
-        seq: 0,
-        pending: Batch::new(0),
-        spare: Vec::new(),
-        held: None,
-        epoch: 0,
-        next: 0,
-        confirmed: 0,
-        last_failure: None,
-        cautious: 0,
-        waited: std::time::Duration::ZERO,
-        overflow: None,
-        job_batch: super::JOB_BATCH,
-    };
+    let mut lead = lead_of(&shared, sender, &mut values);
     // fill the queue, then one batch more: it is held
     for n in 0..=QUEUE {
         lead.push(Job::word(n, 1), &[], 64, [1, 2]);
