@@ -275,6 +275,20 @@ fn codes_that_add_tokens_run_on_the_general_engine_or_are_refused_with_a_move() 
     assert_eq!(values, [0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
     let p = json(&["takebreak", "80.0", "--heaps", "2,5"]);
     assert_eq!(p["grundy_value"], 1);
+    // the winning moves add a token: "removed" is -1, and the text says "add 1"
+    let moves = p["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    assert!(moves.iter().all(|m| m["removed"] == -1), "{p}");
+    let out = grundy()
+        .args(["takebreak", "80.0", "--heaps", "2,5"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("heap 0 (0-based) of 2: add 1, leave 1 + 1 + 1"),
+        "{text}"
+    );
+    assert!(!text.contains("remove"), "{text}");
     bad_input(&["takebreak", "40.0"], "a heap of 1 can become 1 + 1");
     bad_input(&["takebreak", "4!0.0"], "a heap of 2 can become 2 + 1");
     bad_input(&["takebreak", "80.0", "--until-period"], "general engine");

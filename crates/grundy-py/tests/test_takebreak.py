@@ -82,6 +82,14 @@ def test_position_matches_cli(code, heaps):
     assert r["grundy_value"] == functools.reduce(lambda a, b: a ^ b, (g[h] for h in heaps))
 
 
+def test_a_move_that_adds_a_token_has_removed_minus_one():
+    # 80.0 turns a heap of n into three heaps of n + 1 tokens in all
+    r = grundy.takebreak_position("80.0", [2, 5])
+    assert r["winning_moves"]
+    for m in r["winning_moves"]:
+        assert m["removed"] == -1 and sum(m["leaves"]) == m["from"] + 1
+
+
 def test_transforms_match_cli():
     assert grundy.takebreak_cousin("0.6", check_up_to=500) == run_cli(
         "takebreak", "0.6", "--cousin", "--check-up-to", "500"

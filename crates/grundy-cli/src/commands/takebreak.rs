@@ -601,9 +601,15 @@ fn report_position(code: String, a: PositionAnalysis, json: bool) -> CliResult {
                         .collect::<Vec<_>>()
                         .join(" + ")
                 };
+                // a move of a code that adds tokens (80.0) says so
+                let change = if m.removed < 0 {
+                    format!("add {}", -m.removed)
+                } else {
+                    format!("remove {}", m.removed)
+                };
                 s.push_str(&format!(
-                    "  heap {} (0-based) of {}: remove {}, leave {}\n",
-                    m.heap, m.from, m.removed, left
+                    "  heap {} (0-based) of {}: {change}, leave {left}\n",
+                    m.heap, m.from
                 ));
             }
         }

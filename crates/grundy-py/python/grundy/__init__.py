@@ -259,7 +259,7 @@ def takebreak_code(code: str) -> str:
 def takebreak_position(code: str, heaps: Iterable[int], *, max_moves: int = 1000) -> Dict[str, Any]:
     """A position of several heaps of a take-and-break game: ``heap_values``,
     ``grundy_value``, ``outcome``, up to ``max_moves`` ``winning_moves`` (each: ``heap``,
-    ``from``, ``removed``, ``leaves``).
+    ``from``, ``removed`` (negative for a move that adds tokens, as in ``80.0``), ``leaves``).
 
     >>> takebreak_position("0.77", [5, 7, 9])["grundy_value"]
     2

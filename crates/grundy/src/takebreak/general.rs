@@ -119,7 +119,7 @@ pub fn analyse(
                 winning_moves.push(TakeBreakMove {
                     heap: i,
                     from: h,
-                    removed: h - sorted.iter().sum::<u32>(),
+                    removed: i64::from(h) - sorted.iter().map(|&p| i64::from(p)).sum::<i64>(),
                     leaves: sorted.clone(),
                 });
                 Ok(())
@@ -309,6 +309,12 @@ mod tests {
         let p = analyse(&parse("80.0"), &[5, 2], 100).unwrap();
         let g = general("80.0", 5);
         assert_eq!(p.heap_values, [g[5] as u16, g[2] as u16]);
+        // its one move adds a token: `removed` is -1 (it was 2^32 - 1, a u32 wrapped)
+        assert!(!p.winning_moves.is_empty());
+        for m in &p.winning_moves {
+            assert_eq!(m.removed, -1, "{m:?}");
+            assert_eq!(m.leaves.iter().sum::<u32>(), m.from + 1, "{m:?}");
+        }
     }
 
     #[test]

@@ -23,8 +23,9 @@ pub struct TakeBreakMove {
     pub heap: usize,
     /// Its size before the move.
     pub from: u32,
-    /// Tokens removed.
-    pub removed: u32,
+    /// Tokens removed: negative for a move that adds tokens (codes such as `80.0`, whose move
+    /// turns a heap of `n` into three heaps of `n + 1` tokens in all).
+    pub removed: i64,
     /// The heaps it leaves, sorted (each non-empty).
     pub leaves: Vec<u32>,
 }
@@ -200,7 +201,7 @@ impl<'a> MoveSearch<'a> {
         self.found.push(TakeBreakMove {
             heap,
             from,
-            removed,
+            removed: i64::from(removed),
             leaves: self.parts.clone(),
         });
     }
@@ -350,7 +351,7 @@ mod tests {
                 rest.remove(m.heap);
                 rest.extend(&m.leaves);
                 assert_eq!(m.from, heaps[m.heap]);
-                assert_eq!(m.from, m.removed + m.leaves.iter().sum::<u32>());
+                assert_eq!(i64::from(m.from), m.removed + i64::from(m.leaves.iter().sum::<u32>()));
                 TakeBreakGame::position(&rest)
             })
             .collect();

@@ -78,11 +78,24 @@ pub struct Domain {
     len: u64,
 }
 
-fn binomial(n: u64, r: u64) -> u128 {
+/// `C(n, r)`, or `None` when a step of the product passes `u128` (only for counts far above
+/// any table's size: 16 heaps of at most 4096 make about 3·10^44 positions).
+fn binomial(n: u64, r: u64) -> Option<u128> {
     if r > n {
-        return 0;
+        return Some(0);
     }
-    (0..r).fold(1u128, |acc, j| acc * (n - j) as u128 / (j + 1) as u128)
+    // C(n, j) · (n - j) / (j + 1) = C(n, j + 1), exactly
+    (0..r).try_fold(1u128, |acc, j| {
+        acc.checked_mul((n - j) as u128)
+            .map(|x| x / (j + 1) as u128)
+    })
+}
+
+/// `C(n, r)` where it is known to fit (below a domain's size, checked by [`Domain::new`]).
+fn binomial_within(n: u64, r: u64) -> u64 {
+    binomial(n, r)
+        .and_then(|c| u64::try_from(c).ok())
+        .expect("within a domain checked by Domain::new")
 }
 
 impl Domain {
@@ -109,18 +122,22 @@ impl Domain {
                 "the largest heap must be between 1 and {MAX_TABLE_HEAP} (got {max_heap})"
             )));
         }
-        let len = binomial(max_heap + heaps as u64, heaps as u64);
-        if len > MAX_TABLE_ENTRIES as u128 {
-            return Err(Error::Invalid(format!(
-                "{heaps} heaps of at most {max_heap} make {len} positions, more than the {MAX_TABLE_ENTRIES} a table may hold; choose fewer heaps or a smaller largest heap"
-            )));
-        }
+        let too_many = |count: String| {
+            Err(Error::Invalid(format!(
+                "{heaps} heaps of at most {max_heap} make {count} positions, more than the {MAX_TABLE_ENTRIES} a table may hold; choose fewer heaps or a smaller largest heap"
+            )))
+        };
+        let len = match binomial(max_heap + heaps as u64, heaps as u64) {
+            Some(len) if len <= MAX_TABLE_ENTRIES as u128 => len,
+            Some(len) => return too_many(len.to_string()),
+            None => return too_many("more than 10^38".into()),
+        };
         let width = heaps + 1;
         let top = max_heap as usize + heaps;
         let mut binom = vec![0u64; (top + 1) * width];
         for n in 0..=top {
             for r in 0..width {
-                binom[n * width + r] = binomial(n as u64, r as u64) as u64;
+                binom[n * width + r] = binomial_within(n as u64, r as u64);
             }
         }
         Ok(Domain {
@@ -322,10 +339,10 @@ impl Table {
         let rest_len = if domain.heaps == 1 {
             1
         } else {
-            binomial(
+            binomial_within(
                 domain.max_heap + domain.heaps as u64 - 1,
                 domain.heaps as u64 - 1,
-            ) as u64
+            )
         };
         let stride = domain.max_heap + 1;
         let per_order = (rest_len * stride).max(1);
@@ -736,7 +753,13 @@ mod tests {
         assert!(Domain::new(9, 3, 3, None).is_err());
         assert!(Domain::new(3, 0, 3, None).is_err());
         assert!(Domain::new(3, 3, 0, None).is_err());
+        // past u128: refused with no overflow (a debug build panicked, a release build printed
+        // a wrapped count)
         let e = Domain::new(4, 16, 4096, None).unwrap_err().to_string();
-        assert!(e.contains("more than"), "{e}");
+        assert!(e.contains("make more than 10^38 positions"), "{e}");
+        let e = Domain::new(4, 16, 64, None).unwrap_err().to_string();
+        assert!(e.contains("make 26958221130508525 positions"), "{e}");
+        assert_eq!(binomial(64, 32), Some(1832624140942590534));
+        assert_eq!(binomial(5, 7), Some(0));
     }
 }

@@ -1541,7 +1541,7 @@ mod tests {
             .map(|i| ((i * 37 + i / 7) % 200) as u16)
             .collect();
         let wide: Vec<u16> = (0..500u32)
-            .map(|i| ((i * 2654435761u32) >> 21) as u16)
+            .map(|i| (i.wrapping_mul(2654435761u32) >> 21) as u16)
             .collect();
         assert!(wide.iter().any(|&v| v >= 2000));
         // a few positions, and more than two of the packed copy's chunks of loads (the last
