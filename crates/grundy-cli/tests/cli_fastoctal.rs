@@ -210,9 +210,22 @@ fn a_run_killed_again_and_again_while_it_appends_ends_bit_identical() {
             &["--checkpoint", c, "--checkpoint-every", "0.005"],
         ]
         .concat();
+        let size = |path: &Path| std::fs::metadata(path).map_or(0, |m| m.len());
+        let before = size(&ckpt);
         let mut child = spawn(&run);
         if i == 0 {
             assert!(wait_for_file(&mut child, &ckpt), "a checkpoint was written");
+        } else if i % 2 == 1 {
+            // every other run is killed only after it appended a save (so the runs get
+            // somewhere however slow the build: an unoptimised one resumes in more than the
+            // longest wait below); the others at a time alone, during a load or a save
+            let start = Instant::now();
+            while size(&ckpt) <= before
+                && child.try_wait().unwrap().is_none()
+                && start.elapsed() < Duration::from_secs(120)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
         std::thread::sleep(Duration::from_millis(wait_ms));
         let _ = child.kill(); // SIGKILL (or it had already finished)

@@ -351,7 +351,10 @@ mod tests {
                 rest.remove(m.heap);
                 rest.extend(&m.leaves);
                 assert_eq!(m.from, heaps[m.heap]);
-                assert_eq!(i64::from(m.from), m.removed + i64::from(m.leaves.iter().sum::<u32>()));
+                assert_eq!(
+                    i64::from(m.from),
+                    m.removed + i64::from(m.leaves.iter().sum::<u32>())
+                );
                 TakeBreakGame::position(&rest)
             })
             .collect();

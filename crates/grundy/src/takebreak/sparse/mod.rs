@@ -207,13 +207,30 @@
 //!
 //! *Not built: Officers in one byte.* Values below 512 whose common values have odd parity
 //! under the engine's mask `M` (Officers: `M = 0b1_1110_1110`, Grossman) could keep only
-//! their low 8 bits: bit 8 of a common value is the parity of its kept bits under `M`, and the
-//! rare positions (a sorted list the engine keeps anyway) would be patched. The kernels would
-//! rebuild bit 8 with a `vpopcntw` of `v & M` (AVX-512 BITALG) after each widening load, and
-//! every stretch a kernel reads would have to be split around the rare positions it contains
-//! (their partners are the ones near `m`), or the xors of those lanes corrected afterwards;
-//! the split must also stay the mask split for the whole run (a re-chosen split that is not a
-//! parity class ends the mode: one more pass to `u16`). Officers stays at two bytes per value.
+//! their low 8 bits: bit 8 of a common value is the parity of its kept bits under `M`, plus one.
+//! A plan that keeps every kernel's arithmetic, worked out in session 27 (not started):
+//! - *Where the rare positions are.* Officers' 1,583 rare heaps to 2^22 all lie below 20,628
+//!   (`grundy takebreak 0.6 -n 4194304 --results DIR`: "last rare heap 20627"). So a head
+//!   `G(0..H)` in `u16` (H past the last rare heap, e.g. the next power of two) and the whole
+//!   sequence in bytes, bit 8 rebuilt at each widening load (`vpopcntw` of `v & M`, AVX-512
+//!   BITALG; a nibble table with AVX2), cost `H · 2` bytes more and read every common value
+//!   right. The mode holds only while every rare heap is below `H`, the split is the parity
+//!   class of `M`, and every value is below 512; a rare value at or past `H`, a value of 512
+//!   or a re-chosen split ends it (one pass to `u16`, as the first value past 255 does today).
+//! - *What must not read a rare heap through the bytes.* A rare heap's byte rebuilds a common
+//!   value with bit 8 wrong, and a split of it with a common heap then looks like a split of
+//!   two common ones, a possible false witness. So (i) the rare values `G(r)` of the far
+//!   options come from the head (`far.rs`, `kernels::far_maps`, `ahead`, the candidate's byte
+//!   map in `wide.rs`); their partners `G(m - r)` lie past `H` once `m >= 2H`; (ii) the
+//!   witness search's stretches start at `H` instead of 1, and hints below `H` are dropped —
+//!   allowed, since the search needs *some* witness for each value, and both heaps of a split
+//!   past `H` are common; (iii) the scan that proves a rare value (every split) reads the head
+//!   below `H`; (iv) the split's review, the period detector, the summaries, the checkpoint
+//!   and `--print` read full values through the store (a third variant beside `U8` and `U16`:
+//!   37 places match on those today).
+//! - *Cost.* Memory about 1.0 byte per value plus the head; time: one more widening step per
+//!   vector load in the searches (the byte store already widens), to be measured against the
+//!   `u16` store before it is made the default for Officers.
 //!
 //! # Tiered storage (issue 25): built, in [`crate::takebreak::tiered`]
 //!
