@@ -198,6 +198,27 @@ fn huge_numbers_are_bounded() {
         "more than 100000 options",
     );
     refused(&["takebreak", "0.[3]", "--options", "10000000"], "at most");
+    // counts past u128 are refused without overflowing (a wrapped count was printed), and
+    // more coins than squares or heaps than a table holds end at once
+    let max = u64::MAX.to_string();
+    refused(
+        &["verify", "welter", "--coins", "3", "--max-square", &max],
+        "more than 10^38 positions",
+    );
+    assert!(ok(&["verify", "welter", "--coins", &max, "--max-square", "5"]).contains("holds"));
+    refused(
+        &[
+            "verify",
+            "multiplayer-residues",
+            "--players",
+            "3",
+            "--heaps",
+            "16",
+            "--max-heap",
+            "4097",
+        ],
+        "make more than 10^38 positions",
+    );
 }
 
 #[test]

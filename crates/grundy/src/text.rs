@@ -188,9 +188,18 @@ pub fn parse_size(what: &str, text: &str) -> Result<(u32, u32), Error> {
         ))
     };
     let (r, c) = text.split_once(['x', 'X', '*']).ok_or_else(bad)?;
-    let r: u32 = r.trim().parse().map_err(|_| bad())?;
-    let c: u32 = c.trim().parse().map_err(|_| bad())?;
-    Ok((r, c))
+    // a side of digits past u32 is a size, only far too large for any board
+    let side = |s: &str| {
+        let s = s.trim();
+        s.parse::<u32>().map_err(|_| {
+            if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+                Error::Invalid(format!("{what} size '{}' is too large", shown(text)))
+            } else {
+                bad()
+            }
+        })
+    };
+    Ok((side(r)?, side(c)?))
 }
 
 /// Parse a memory size such as `512M` into bytes: a number with K, M or G (powers of 1024; a
@@ -409,6 +418,8 @@ mod tests {
         let e = parse_size("bar", "3by4").unwrap_err().to_string();
         assert_eq!(e, "bar size '3by4' is not ROWSxCOLS (e.g. 3x4)");
         assert!(parse_size("board", "3x-4").is_err());
+        let e = parse_size("board", "4294967296x2").unwrap_err().to_string();
+        assert!(e.contains("'4294967296x2' is too large"), "{e}");
         assert_eq!(parse_memory("512M").unwrap(), 512 << 20);
         assert_eq!(parse_memory("4k").unwrap(), 4096);
         assert_eq!(parse_memory("2GiB").unwrap(), 2 << 30);

@@ -140,6 +140,12 @@ pub fn check_budget(count: u128, budget: u128) -> Result<(), Error> {
         ));
     }
     if count > budget {
+        // (u128::MAX: a count past u128, from a saturating count)
+        let count = if count == u128::MAX {
+            "more than 10^38".to_string()
+        } else {
+            count.to_string()
+        };
         return Err(Error::Invalid(format!(
             "that range has {count} positions; at most {budget} are checked in one run (choose a smaller range)"
         )));

@@ -12,7 +12,8 @@ pub const WORK_BUDGET: u128 = 50_000_000;
 pub fn all_positions(k: usize, n: u64) -> Vec<Vec<u64>> {
     let mut out = vec![vec![]];
     let mut frontier: Vec<Vec<u64>> = vec![vec![]];
-    for _ in 0..k {
+    // (no more than n coins fit on n squares: k may be any number the user typed)
+    for _ in 0..k.min(n.try_into().unwrap_or(usize::MAX)) {
         let mut next = Vec::new();
         for p in &frontier {
             let start = p.last().map_or(0, |&l| l + 1);
@@ -28,15 +29,20 @@ pub fn all_positions(k: usize, n: u64) -> Vec<Vec<u64>> {
     out
 }
 
+/// `C(n, 0) + C(n, 1) + ... + C(n, k)`, or `u128::MAX` past it (`n` and `k` are the user's).
 fn binomial_sum(k: usize, n: u64) -> u128 {
     let mut total = 0u128;
     let mut c = 1u128; // C(n, 0)
     for i in 0..=k as u128 {
-        total += c;
+        total = total.saturating_add(c);
         if i as u64 >= n {
             break;
         }
-        c = c * (n as u128 - i) / (i + 1);
+        // C(n, i) · (n - i) / (i + 1) = C(n, i + 1), exactly
+        match c.checked_mul(n as u128 - i) {
+            Some(x) => c = x / (i + 1),
+            None => return u128::MAX,
+        }
     }
     total
 }
@@ -127,5 +133,9 @@ mod tests {
         assert_eq!(binomial_sum(4, 14), 1 + 14 + 91 + 364 + 1001);
         assert_eq!(binomial_sum(5, 3), 8);
         assert_eq!(all_positions(5, 3).len(), 8);
+        // any number the user types: no overflow, no loop over the coins that cannot fit
+        assert_eq!(binomial_sum(3, u64::MAX), u128::MAX);
+        assert_eq!(binomial_sum(usize::MAX, 5), 32);
+        assert_eq!(all_positions(usize::MAX, 5).len(), 32);
     }
 }
