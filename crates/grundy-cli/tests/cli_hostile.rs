@@ -219,6 +219,20 @@ fn huge_numbers_are_bounded() {
         ],
         "make more than 10^38 positions",
     );
+    refused(
+        &[
+            "multiplayer-explore",
+            "--players",
+            "3",
+            "--order",
+            "0,1,2",
+            "--bound",
+            "3x8",
+            "--sums",
+            &max,
+        ],
+        "needs parts of at least 1 heap",
+    );
 }
 
 #[test]

@@ -308,10 +308,11 @@ pub fn explore(
         )));
     }
     if let Some(parts) = request.sums_parts {
-        if parts == 0 || 2 * parts > request.heaps || request.max_total.is_some() {
+        // (saturating: parts is the user's number, up to usize::MAX)
+        let heaps_needed = parts.max(1).saturating_mul(2);
+        if parts == 0 || heaps_needed > request.heaps || request.max_total.is_some() {
             return Err(Error::input(format!(
-                "--sums {parts} needs parts of at least 1 heap, a domain of at least {} heaps and no --total",
-                2 * parts.max(1)
+                "--sums {parts} needs parts of at least 1 heap, a domain of at least {heaps_needed} heaps and no --total"
             )));
         }
         // refused before the tables and the search, not after
