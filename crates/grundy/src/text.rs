@@ -202,29 +202,47 @@ pub fn parse_size(what: &str, text: &str) -> Result<(u32, u32), Error> {
     Ok((side(r)?, side(c)?))
 }
 
-/// Parse a memory size such as `512M` into bytes: a number with K, M or G (powers of 1024; a
-/// trailing `B` or `iB` is allowed), or a plain number of bytes; between 4K and 1024G.
+/// Read a number of bytes: a number (decimals allowed) with an optional suffix K, M, G or T
+/// (powers of 1024, either case, an optional trailing `B`/`iB`), e.g. `800M`, `4G`, `1.5GiB`,
+/// `8192`; `None` for anything else or past `u64`. Every `--memory`/`--max-memory` reads sizes
+/// this way ([`parse_memory`] adds its range).
+pub fn parse_bytes(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix("ib"))
+        .or_else(|| t.strip_suffix(['B', 'b']))
+        .unwrap_or(t);
+    let (number, shift) = match t.chars().last()? {
+        'k' | 'K' => (&t[..t.len() - 1], 10),
+        'm' | 'M' => (&t[..t.len() - 1], 20),
+        'g' | 'G' => (&t[..t.len() - 1], 30),
+        't' | 'T' => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let number = number.trim();
+    // digits and at most one point: no signs, exponents, "inf" or "nan"
+    if number.is_empty()
+        || !number.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        || number.bytes().filter(|&b| b == b'.').count() > 1
+    {
+        return None;
+    }
+    let x: f64 = number.parse().ok()?;
+    let bytes = x * (1u64 << shift) as f64;
+    (x.is_finite() && bytes < u64::MAX as f64).then_some(bytes as u64)
+}
+
+/// Parse a memory size such as `512M` into bytes ([`parse_bytes`]), between 4K and 1024G.
 pub fn parse_memory(text: &str) -> Result<usize, Error> {
-    let not_a_size = || {
+    let bytes = parse_bytes(text).ok_or_else(|| {
         Error::Invalid(format!(
-            "--memory '{}' is not a size: write a number with K, M or G (e.g. 512M)",
+            "--memory '{}' is not a size: write a number with K, M, G or T (e.g. 512M or 1.5G)",
             shown(text)
         ))
-    };
-    let t = text.trim();
-    let (digits, unit) = match t.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => t.split_at(i),
-        None => (t, ""),
-    };
-    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        _ => return Err(not_a_size()),
-    };
-    let n: usize = digits.parse().map_err(|_| not_a_size())?;
-    n.checked_mul(1usize << shift)
+    })?;
+    usize::try_from(bytes)
+        .ok()
         .filter(|&b| (1 << 12..=1 << 40).contains(&b))
         .ok_or_else(|| {
             Error::Invalid(format!(
@@ -424,10 +442,24 @@ mod tests {
         assert_eq!(parse_memory("4k").unwrap(), 4096);
         assert_eq!(parse_memory("2GiB").unwrap(), 2 << 30);
         assert_eq!(parse_memory("8192").unwrap(), 8192);
+        // the grammar of every size option (takebreak's --max-memory read it alone before)
+        assert_eq!(parse_memory("1.5G").unwrap(), 3 << 29);
+        assert_eq!(parse_memory("1T").unwrap(), 1 << 40);
+        assert_eq!(parse_bytes("4096"), Some(4096));
+        assert_eq!(parse_bytes("800M"), Some(800 << 20));
+        assert_eq!(parse_bytes("4g"), Some(4 << 30));
+        assert_eq!(parse_bytes("1.5GiB"), Some(3 << 29));
+        assert_eq!(parse_bytes("2KB"), Some(2048));
+        assert_eq!(parse_bytes("18446744073709551615T"), None);
+        for bad in [
+            "", "G", "-1M", "+1M", "lots", "1e30T", "1e3", "nan", "inf", "1.2.3M", ".M",
+        ] {
+            assert_eq!(parse_bytes(bad), None, "{bad}");
+        }
         let e = parse_memory("lots").unwrap_err().to_string();
         assert_eq!(
             e,
-            "--memory 'lots' is not a size: write a number with K, M or G (e.g. 512M)"
+            "--memory 'lots' is not a size: write a number with K, M, G or T (e.g. 512M or 1.5G)"
         );
         for far in ["1", "4095", "1025G", "99999999999999999999G"] {
             let e = parse_memory(far).unwrap_err().to_string();

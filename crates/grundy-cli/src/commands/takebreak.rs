@@ -195,7 +195,7 @@ struct TransformReport {
 /// `--max-memory` in bytes, if given.
 fn max_memory(args: &TakebreakArgs) -> CliResult<Option<u64>> {
     Ok(match &args.max_memory {
-        Some(text) => Some(budget::parse_size(text).ok_or_else(|| {
+        Some(text) => Some(grundy::text::parse_bytes(text).ok_or_else(|| {
             CliError::input(format!(
                 "--max-memory '{text}' is not a size (e.g. 800M, 4G or a number of bytes)"
             ))

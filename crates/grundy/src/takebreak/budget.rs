@@ -62,27 +62,6 @@ pub fn default_bytes() -> Option<u64> {
     available_memory().map(|b| (b as f64 * SHARE) as u64)
 }
 
-/// Parse a memory size: a number of bytes with an optional suffix K, M, G or T (powers of 1024,
-/// either case, an optional trailing `B`/`iB`), e.g. `800M`, `4G`, `1.5GiB`.
-pub fn parse_size(text: &str) -> Option<u64> {
-    let t = text.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix("ib"))
-        .or_else(|| t.strip_suffix(['B', 'b']))
-        .unwrap_or(t);
-    let (number, shift) = match t.chars().last()? {
-        'k' | 'K' => (&t[..t.len() - 1], 10),
-        'm' | 'M' => (&t[..t.len() - 1], 20),
-        'g' | 'G' => (&t[..t.len() - 1], 30),
-        't' | 'T' => (&t[..t.len() - 1], 40),
-        _ => (t, 0),
-    };
-    let x: f64 = number.trim().parse().ok()?;
-    let bytes = x * (1u64 << shift) as f64;
-    (x.is_finite() && x >= 0.0 && bytes < u64::MAX as f64).then_some(bytes as u64)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,14 +76,7 @@ mod tests {
 
     #[test]
     fn sizes_and_values_agree() {
-        assert_eq!(parse_size("4096"), Some(4096));
-        assert_eq!(parse_size("800M"), Some(800 << 20));
-        assert_eq!(parse_size("4g"), Some(4 << 30));
-        assert_eq!(parse_size("1.5GiB"), Some(3 << 29));
-        assert_eq!(parse_size("2KB"), Some(2048));
-        for bad in ["", "G", "-1M", "lots", "1e30T", "nan"] {
-            assert_eq!(parse_size(bad), None, "{bad}");
-        }
+        // (sizes are read by crate::text::parse_bytes, tested there)
         assert_eq!(values_within(FIXED_BYTES), 0);
         let v = values_within(1 << 30);
         assert!(bytes_for(v) <= 1 << 30 && bytes_for(v + 2) > 1 << 30);
