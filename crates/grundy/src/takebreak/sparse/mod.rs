@@ -207,30 +207,36 @@
 //!
 //! *Not built: Officers in one byte.* Values below 512 whose common values have odd parity
 //! under the engine's mask `M` (Officers: `M = 0b1_1110_1110`, Grossman) could keep only
-//! their low 8 bits: bit 8 of a common value is the parity of its kept bits under `M`, plus one.
-//! A plan that keeps every kernel's arithmetic, worked out in session 27 (not started):
+//! their low 8 bits: bit 8 of a common value is the complement of the parity of its kept
+//! bits under `M`. A plan, worked out in session 27 (not started):
 //! - *Where the rare positions are.* Officers' 1,583 rare heaps to 2^22 all lie below 20,628
-//!   (`grundy takebreak 0.6 -n 4194304 --results DIR`: "last rare heap 20627"). So a head
-//!   `G(0..H)` in `u16` (H past the last rare heap, e.g. the next power of two) and the whole
-//!   sequence in bytes, bit 8 rebuilt at each widening load (`vpopcntw` of `v & M`, AVX-512
-//!   BITALG; a nibble table with AVX2), cost `H · 2` bytes more and read every common value
-//!   right. The mode holds only while every rare heap is below `H`, the split is the parity
-//!   class of `M`, and every value is below 512; a rare value at or past `H`, a value of 512
-//!   or a re-chosen split ends it (one pass to `u16`, as the first value past 255 does today).
-//! - *What must not read a rare heap through the bytes.* A rare heap's byte rebuilds a common
-//!   value with bit 8 wrong, and a split of it with a common heap then looks like a split of
-//!   two common ones, a possible false witness. So (i) the rare values `G(r)` of the far
-//!   options come from the head (`far.rs`, `kernels::far_maps`, `ahead`, the candidate's byte
-//!   map in `wide.rs`); their partners `G(m - r)` lie past `H` once `m >= 2H`; (ii) the
-//!   witness search's stretches start at `H` instead of 1, and hints below `H` are dropped —
-//!   allowed, since the search needs *some* witness for each value, and both heaps of a split
-//!   past `H` are common; (iii) the scan that proves a rare value (every split) reads the head
-//!   below `H`; (iv) the split's review, the period detector, the summaries, the checkpoint
-//!   and `--print` read full values through the store (a third variant beside `U8` and `U16`:
-//!   37 places match on those today).
-//! - *Cost.* Memory about 1.0 byte per value plus the head; time: one more widening step per
-//!   vector load in the searches (the byte store already widens), to be measured against the
-//!   `u16` store before it is made the default for Officers.
+//!   (`grundy takebreak 0.6 -n 4194304 --results DIR`: "last rare heap 20627"). So: a head
+//!   `G(0..H)` in `u16` (H past the last rare heap, e.g. the next power of two), and the whole
+//!   sequence in bytes, whose byte at a common heap `p >= H` says all of `G(p)`. The mode holds
+//!   only while every rare heap is below `H`, the split is the parity class of `M`, and every
+//!   value is below 512; a rare value at or past `H`, a value of 512 or a re-chosen split ends
+//!   it (one pass to `u16`, as the first value past 255 does today).
+//! - *No rebuild in the search.* The xor `x` of two common values has even parity under `M`, so
+//!   its bit 8 is a function of its low byte: the search can xor bytes as the byte store does
+//!   today and look the byte up in the wanted set *permuted* to 256 entries (entry `y` is the
+//!   wanted bit of `y | par(y & M) << 8`) — a smaller table than today's 512 — mapping each
+//!   value it takes back the same way. The far options (a rare value, from the head, xor a
+//!   common byte) are odd: bit 8 is rebuilt after the xor (`vpopcntw` of `x & M`, AVX-512
+//!   BITALG), once per option, before the compression `far` applies today.
+//! - *What must not read a rare heap through the bytes.* A rare heap's byte is not its value,
+//!   and a split of it with a common heap would look like one of two common heaps (a possible
+//!   false witness). So (i) the rare values `G(r)` of the far options come from the head
+//!   (`far.rs`, `kernels::far_maps`, `ahead`, the candidate's byte map in `wide.rs`); their
+//!   partners `G(m - r)` lie past `H` once `m >= 2H`; (ii) the witness search's stretches
+//!   start at `H` instead of 1, and hints below `H` are dropped — allowed, since the search
+//!   needs *some* witness for each value, and both heaps of a split past `H` are common;
+//!   (iii) the scan that proves a rare value (every split) reads the head below `H`; (iv) the
+//!   split's review, the period detector, the summaries, the checkpoint and `--print` read
+//!   full values through the store (a third variant beside `U8` and `U16`: 37 places match on
+//!   those today).
+//! - *Cost.* About 1.0 byte per value plus the head; to be measured against the `u16` store
+//!   (the byte store's searches read half the bytes, the far options gain a rebuild) before
+//!   it is made the default for Officers.
 //!
 //! # Tiered storage (issue 25): built, in [`crate::takebreak::tiered`]
 //!
