@@ -18,7 +18,7 @@
 use super::engine::SequenceEngine;
 use super::period::{Candidate, Period, PeriodDetector};
 use super::rules::Rules;
-use super::values::{Values, ValuesRef};
+use super::values::{ValueCounter, Values, ValuesRef};
 use crate::Error;
 use serde::Serialize;
 
@@ -420,17 +420,16 @@ pub(crate) fn summarise(
     };
     // one pass, a block at a time: a mapped store (tiered) gives each block's pages back as
     // it goes, so that the pass does not map the whole file into the process
-    let mut value_counts = vec![0u64; 1];
+    let mut counter = ValueCounter::new();
     const BLOCK: usize = 1 << 20;
     for start in (0..values.len()).step_by(BLOCK) {
         let end = (start + BLOCK).min(values.len());
-        for v in values.as_ref().slice(start..end).iter() {
-            if v as usize >= value_counts.len() {
-                value_counts.resize(v as usize + 1, 0);
-            }
-            value_counts[v as usize] += 1;
-        }
+        counter.add_ref(values.as_ref().slice(start..end));
         values.release(start, end);
+    }
+    let mut value_counts = counter.counts();
+    if value_counts.is_empty() {
+        value_counts.push(0);
     }
     let max_value = (value_counts.len() - 1) as u16;
     let extra = (last + 1 - values.len()) as u64;

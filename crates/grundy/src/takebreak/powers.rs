@@ -15,7 +15,7 @@
 //! have a histogram and no rare heaps.
 
 use super::sparse::classes;
-use super::values::Value;
+use super::values::{Value, ValueCounter};
 use super::Rules;
 use crate::Error;
 use serde::Serialize;
@@ -69,15 +69,14 @@ pub fn summary<V: Value>(rules: &Rules, values: &[V]) -> Result<PowerSummary, Er
         .checked_sub(1)
         .filter(|&n| n >= 1)
         .ok_or_else(|| Error::Invalid("a summary needs G(0..=n) with n at least 1".into()))?;
-    let mut counts = vec![0u64; 1 << 16];
-    let (mut max_value, mut max_first_at) = (0u16, 1usize);
-    for (i, &v) in values.iter().enumerate().skip(1) {
-        let v = v.get();
-        counts[v as usize] += 1;
-        if v > max_value {
-            (max_value, max_first_at) = (v, i);
-        }
-    }
+    let mut counter = ValueCounter::new();
+    counter.add(&values[1..]);
+    let counts = counter.counts();
+    let max_value = counts.len().saturating_sub(1) as u16;
+    let max_first_at = 1 + values[1..]
+        .iter()
+        .position(|v| v.get() == max_value)
+        .expect("the largest value occurs");
     let histogram = counts
         .iter()
         .enumerate()
