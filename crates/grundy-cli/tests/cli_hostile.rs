@@ -534,3 +534,143 @@ fn concurrent_runs_all_answer() {
         assert_eq!(*a, answers[i % 2], "run {i}");
     }
 }
+
+/// Every command's numbers at 2^64 - 1 and 2^32: each answers (exit 0 or 1) or refuses in one
+/// line (exit 2); none panics, overflows or hangs. Session 27 ran these through the test
+/// profile (overflow checks on) and found a loop over coins that cannot fit, three counts
+/// past `u128` and a doubled part count wrapping: in the test profile an overflow is a panic,
+/// which `run_with` fails on.
+#[test]
+fn extreme_numbers_answer_or_are_refused_in_one_line() {
+    let m = u64::MAX.to_string();
+    let m = m.as_str();
+    let m2 = format!("{m},{m}");
+    let bound = format!("3x{m}");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["mex", m, "0", "1"],
+        vec!["nim", m, "18446744073709551614", "1"],
+        vec!["subtraction", "--set", m, "5"],
+        vec!["subtraction", "--set", "1,2", m],
+        vec!["subtraction", "--all-but", m, "5"],
+        vec!["wythoff", m, m],
+        vec!["wythoff", "4294967296", "1"],
+        vec!["cdnim", m, "18446744073709551614"],
+        vec!["cdnim", "--table", m],
+        vec!["welter", m, "0"],
+        vec!["welter", "4294967295", "4294967294", "3"],
+        vec!["young", m],
+        vec!["young", "--beads", m, "3,2,1"],
+        vec!["young", "--core", m, "3,2,1"],
+        vec!["young", "--quotient", m, "3,2,1"],
+        vec!["young", "--remove-hook", &m2, "3,2,1"],
+        vec![
+            "young",
+            "--from-beta",
+            "18446744073709551615,1,0",
+            "--core",
+            "2",
+        ],
+        vec!["takebreak", "0.77", "--heaps", "4294967295"],
+        vec!["takebreak", "0.77", "--heaps", m],
+        vec!["takebreak", "80.0", "--heaps", "4294967295"],
+        vec!["takebreak", "80.0", "--options", "4294967295"],
+        vec!["takebreak", "0.77", "--options", m],
+        vec!["takebreak", "0.77", "-n", m],
+        vec!["takebreak", "0.77", "--fold", m],
+        vec!["takebreak", "0.77", "--cousin", "--check-up-to", m],
+        vec!["takebreak", "0.77", "--max-moves", m, "--heaps", "5"],
+        vec!["takebreak", "0.77", "-n", "100", "--threads", m],
+        vec![
+            "takebreak",
+            "0.77",
+            "-n",
+            "100",
+            "--memory",
+            "18446744073709551615T",
+        ],
+        vec![
+            "loopy-subtraction",
+            "--take",
+            m,
+            "--add",
+            "1",
+            "--max",
+            "10",
+        ],
+        vec!["loopy-subtraction", "--take", "1", "--add", "1", "--max", m],
+        vec![
+            "loopy-subtraction",
+            "--take",
+            "1",
+            "--add",
+            "1",
+            "--max",
+            "10",
+            m,
+        ],
+        vec!["cram", "4294967296x2"],
+        vec!["chomp", "--shape", &m2],
+        vec!["misere-quotient", "0.77", "--max-heap", m],
+        vec!["misere-quotient", "0.77", "--position", m],
+        vec!["misere-quotient", "0.77", "--check", m],
+        vec![
+            "multiplayer",
+            "--players",
+            "3",
+            "--order",
+            "0,1,2",
+            m,
+            "5",
+            "5",
+        ],
+        vec!["multiplayer", "--players", m, "--order", "0,1", "5"],
+        vec![
+            "multiplayer-explore",
+            "--players",
+            "3",
+            "--order",
+            "0,1,2",
+            "--bound",
+            &bound,
+        ],
+        vec!["census", "0.77", "-n", m, "--no-record", "--no-checkpoint"],
+        vec!["verify", "nim", "--heaps", m, "--max-heap", m],
+        vec!["verify", "cdnim", "--heaps", m, "--max-heap", "3"],
+        vec!["verify", "welter", "--coins", m, "--max-square", m],
+        vec!["verify", "welter", "--coins", m, "--max-square", "5"],
+        vec!["verify", "quotient-theorem", "--max-boxes", m],
+        vec![
+            "verify",
+            "multiplayer",
+            "--players",
+            "3",
+            "--heaps",
+            m,
+            "--max-heap",
+            m,
+        ],
+        vec![
+            "verify",
+            "multiplayer-residues",
+            "--players",
+            "5",
+            "--heaps",
+            "16",
+            "--max-heap",
+            m,
+        ],
+    ];
+    for args in cases {
+        let r = run_with(&args, None);
+        match r.code {
+            Some(0 | 1) => {}
+            Some(2) => assert_eq!(
+                r.stderr.trim_end().lines().count(),
+                1,
+                "grundy {args:?}: {:?}",
+                r.stderr
+            ),
+            other => panic!("grundy {args:?}: exit {other:?}, stderr {:?}", r.stderr),
+        }
+    }
+}
