@@ -526,8 +526,8 @@ impl<'a> ValuesRef<'a> {
 /// over and over), and each increment of one counter waits for the one before it (a load, an
 /// add and a store in a chain, several cycles each). Four tables, one per value in four, let
 /// four increments run at once: the end-of-run summary of 0.16 to 2^25, one serial pass on
-/// the lead thread while the pipeline's threads are gone, took 1.2% of a two-thread run's CPU
-/// samples with one table (`perf record`, session 27).
+/// the lead thread while the pipeline's threads are gone, took 0.75–1.2% of a two-thread run's
+/// CPU samples with one table and 0.49–0.56% with four (`perf record`, session 27).
 #[derive(Debug, Clone)]
 pub struct ValueCounter {
     /// Four tables of `width` counts, side by side.
