@@ -26,6 +26,7 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for u8 {}
     impl Sealed for u16 {}
+    impl Sealed for super::Odd8 {}
 }
 
 /// A stored value: `u8` (values below 256) or `u16`. The engines are generic over it.
@@ -44,6 +45,10 @@ pub trait Value:
     fn xor(self, other: Self) -> u16;
     /// The values as `u16`s, where they are stored so (kernels written for that width only).
     fn as_u16s(values: &[Self]) -> Option<&[u16]>;
+    /// Not 0 for a store that keeps only the low byte of a value below 512 and rebuilds bit 8
+    /// from the parity of the kept bits under this mask ([`Odd8`]); the kernels that load bytes
+    /// rebuild it after widening.
+    const ODD_MASK: u16 = 0;
 }
 
 impl Value for u8 {
@@ -83,6 +88,114 @@ impl Value for u16 {
     }
     fn as_u16s(values: &[Self]) -> Option<&[u16]> {
         Some(values)
+    }
+}
+
+/// The mask of [`Odd8`]: Officers' (0.6), under which every value of a heap past 20,627 has odd
+/// parity (to 2^22 at least; `grundy takebreak 0.6 -n 4194304 --results DIR` says "last rare
+/// heap 20627"), the rare/common engine's split of that game (Grossman's 8-bit store).
+pub const ODD8_MASK: u16 = 0b1_1110_1110;
+
+/// A value below 512 with odd parity under [`ODD8_MASK`], kept in one byte: its low 8 bits.
+/// Bit 8 is the complement of the parity of the kept bits under the mask, so the value is rebuilt
+/// from the byte alone. A store of these holds *every* heap size in one byte, but only the heaps
+/// past the last value that does not fit decode to their values: the values below that (the
+/// *head*, [`Odd8Store`]) are kept apart in `u16`, and whatever reads the store reads the head
+/// there (the rare/common engine: its rare positions' values and the splits below the head's end).
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Debug)]
+#[repr(transparent)]
+pub struct Odd8(pub u8);
+
+/// [`Odd8::decode`] of every byte (a table: one load instead of a parity computation).
+static ODD8_VALUES: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = Odd8::decode(b as u8);
+        b += 1;
+    }
+    t
+};
+
+impl Odd8 {
+    /// The value of the byte `b`: `b` with bit 8 rebuilt.
+    #[inline(always)]
+    pub const fn decode(b: u8) -> u16 {
+        let odd = ((b as u16) & ODD8_MASK).count_ones() & 1;
+        (b as u16) | (((odd ^ 1) as u16) << 8)
+    }
+
+    /// Whether `v` is kept exactly by one byte.
+    #[inline(always)]
+    pub const fn fits(v: usize) -> bool {
+        v < 512 && (v as u16 & ODD8_MASK).count_ones() & 1 == 1
+    }
+}
+
+impl Value for Odd8 {
+    const BYTES: usize = 1;
+    const LIMIT: usize = 1 << 9;
+    const ODD_MASK: u16 = ODD8_MASK;
+    #[inline(always)]
+    fn get(self) -> u16 {
+        ODD8_VALUES[self.0 as usize]
+    }
+    #[inline(always)]
+    fn fit(v: usize) -> Option<Self> {
+        Odd8::fits(v).then_some(Odd8(v as u8))
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> u16 {
+        self.get() ^ other.get()
+    }
+    fn as_u16s(_: &[Self]) -> Option<&[u16]> {
+        None
+    }
+}
+
+/// G(0..len) with the values of heaps `0..head.len()` in `u16` and every heap in one byte
+/// ([`Odd8`]; the bytes below the head's end are not read for values). Every heap at or past
+/// the head's end has a value that fits a byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Odd8Store {
+    /// G(0..h) in `u16`.
+    pub head: Vec<u16>,
+    /// Every heap's byte.
+    pub bytes: Buf<Odd8>,
+}
+
+impl Odd8Store {
+    /// `values` in one byte each past the last value that does not fit ([`Odd8::fits`]), the
+    /// head rounded up to a multiple of 64 heaps; `None` when the head would hold more than
+    /// `max_head` values.
+    pub fn from_u16(values: &[u16], max_head: usize) -> Option<Self> {
+        let last = values.iter().rposition(|&v| !Odd8::fits(v as usize));
+        let h = last
+            .map_or(0, |i| (i + 1).next_multiple_of(64))
+            .min(values.len());
+        if h > max_head {
+            return None;
+        }
+        let mut bytes = Vec::with_capacity(values.len());
+        bytes.extend(values.iter().map(|&v| Odd8(v as u8)));
+        Some(Odd8Store {
+            head: values[..h].to_vec(),
+            bytes: Buf::Heap(bytes),
+        })
+    }
+
+    /// G(i).
+    #[inline]
+    pub fn get(&self, i: usize) -> u16 {
+        match self.head.get(i) {
+            Some(&v) => v,
+            None => self.bytes[i].get(),
+        }
+    }
+
+    /// The values as `u16` (a copy).
+    pub fn to_u16(&self) -> Vec<u16> {
+        (0..self.bytes.len()).map(|i| self.get(i)).collect()
     }
 }
 

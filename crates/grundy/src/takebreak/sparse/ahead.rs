@@ -44,6 +44,7 @@
 //! The ring and the copy of the rare positions live only as long as one pipeline call.
 
 use super::kernels::MAP_BLOCK;
+use super::wide::far_below;
 use super::wide::{mark_far, FarLayout};
 use super::OctalMoves;
 use crate::takebreak::values::Value;
@@ -86,6 +87,9 @@ pub(super) struct Ahead {
     from: usize,
     /// The rare positions at or above `from` when the call started, ascending.
     far: Vec<u32>,
+    /// The engine's head (see [`super::kernels::at`]): the values of the rare positions of a
+    /// store of low bytes.
+    head: Vec<u16>,
     /// The engine's `rare_epoch` and number of rare positions then.
     epoch: u64,
     rare_len: usize,
@@ -113,12 +117,14 @@ impl Ahead {
         layout: FarLayout,
         moves: &OctalMoves,
         confirmed: usize,
+        head: &[u16],
     ) -> Self {
         let from = from.max(MAP_BLOCK);
         let at = rare.partition_point(|&r| (r as usize) < from);
         Ahead {
             from,
             far: rare[at..].to_vec(),
+            head: head.to_vec(),
             epoch,
             rare_len: rare.len(),
             layout,
@@ -211,7 +217,12 @@ impl Ahead {
         self.moves
             .split_heaps(start)
             .filter(|&m0| m0 >= 2)
-            .map(|m0| (self.far.partition_point(|&r| (r as usize) < m0) * MAP_BLOCK) as u64)
+            .map(|m0| {
+                let end = self
+                    .far
+                    .partition_point(|&r| (r as usize) < far_below(m0, &self.head));
+                (end * MAP_BLOCK) as u64
+            })
             .sum()
     }
 
@@ -273,6 +284,7 @@ impl Ahead {
             let mut first = Vec::new();
             mark_far(
                 g,
+                &self.head,
                 &self.far,
                 self.moves.split_heaps(start),
                 &mut maps,

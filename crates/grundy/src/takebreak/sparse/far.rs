@@ -177,6 +177,7 @@ fn compiled_512() -> bool {
 /// `false` (and does nothing) when the processor lacks AVX-512 (see [`available`]).
 pub fn far_words<V: Value>(
     g: &[V],
+    head: &[u16],
     far: &[u32],
     m0: usize,
     compression: &Compression,
@@ -186,7 +187,7 @@ pub fn far_words<V: Value>(
     {
         if available() {
             let mut words = [[0u16; FAR_BLOCK]; TRACKED_WORDS];
-            far_words_512(g, far, m0, compression.b, &mut words);
+            far_words_512(g, head, far, m0, compression.b, &mut words);
             for (j, set) in sets.iter_mut().enumerate() {
                 for (t, word) in words.iter().enumerate() {
                     set[t / 4] |= (word[j] as u64) << (16 * (t % 4));
@@ -195,7 +196,7 @@ pub fn far_words<V: Value>(
             return true;
         }
     }
-    let _ = (g, far, m0, compression, sets);
+    let _ = (g, head, far, m0, compression, sets);
     false
 }
 
@@ -205,6 +206,7 @@ pub fn far_words<V: Value>(
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
 fn far_words_512<V: Value>(
     g: &[V],
+    head: &[u16],
     far: &[u32],
     m0: usize,
     b: u32,
@@ -212,7 +214,7 @@ fn far_words_512<V: Value>(
 ) {
     assert!(available());
     // SAFETY: AVX-512 F and BW are supported (asserted just above).
-    unsafe { far_words_avx512(g, far, m0, b, out) }
+    unsafe { far_words_avx512(g, head, far, m0, b, out) }
 }
 
 /// Older compilers: never called ([`available`] is false).
@@ -220,6 +222,7 @@ fn far_words_512<V: Value>(
 #[rustversion::before(1.89)]
 fn far_words_512<V: Value>(
     _g: &[V],
+    _head: &[u16],
     _far: &[u32],
     _m0: usize,
     _b: u32,
@@ -234,6 +237,7 @@ fn far_words_512<V: Value>(
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn far_words_avx512<V: Value>(
     g: &[V],
+    head: &[u16],
     far: &[u32],
     m0: usize,
     b: u32,
@@ -248,7 +252,8 @@ unsafe fn far_words_avx512<V: Value>(
         let window: &[V; FAR_BLOCK] = g[m0 - r..][..FAR_BLOCK].try_into().expect("32 values");
         // SAFETY: `window` is 32 values.
         let partners = super::kernels::load32(window.as_ptr());
-        let x = _mm512_xor_si512(partners, _mm512_set1_epi16(g.get_unchecked(r).get() as i16));
+        let v = super::kernels::at(g, head, r);
+        let x = _mm512_xor_si512(partners, _mm512_set1_epi16(v as i16));
         // D(x) = low ? x : x >> 1 (bitwise select)
         let d = _mm512_ternarylogic_epi32::<0xCA>(low, x, _mm512_srli_epi16::<1>(x));
         for (t, word) in words.iter_mut().enumerate() {
@@ -441,8 +446,8 @@ impl super::RareCommon {
             };
             let far = &mut self.wide.far;
             let mut disagrees = false;
-            for (i, &v) in g.iter().enumerate().skip(far.scanned) {
-                let v = v.get();
+            for i in far.scanned..g.len() {
+                let v = super::kernels::at(g, &self.head, i);
                 let odd = c.odd(v);
                 if !odd {
                     far.last_even = i;
@@ -468,7 +473,7 @@ impl super::RareCommon {
         let far = &mut self.wide.far;
         if let Some(c) = far.compression {
             for (k, &r) in self.rare.iter().enumerate().skip(far.rare_checked) {
-                if !c.odd(g[r as usize].get()) {
+                if !c.odd(super::kernels::at(g, &self.head, r as usize)) {
                     continue;
                 }
                 far.odd_rare = far.odd_rare.min(k);
@@ -510,7 +515,7 @@ impl super::RareCommon {
         let mut sets = [[0u64; TRACKED_WORDS.div_ceil(4)]; FAR_BLOCK];
         for m0 in self.moves.split_heaps(n) {
             let far_end = if m0 >= 2 {
-                rare.partition_point(|&r| (r as usize) < m0)
+                rare.partition_point(|&r| (r as usize) < super::wide::far_below(m0, &self.head))
                     .max(far.near_end)
             } else {
                 far.near_end
@@ -524,7 +529,7 @@ impl super::RareCommon {
             if far_end > far.odd_rare || m0 - r_max as usize <= far.last_even {
                 return;
             }
-            if !far_words(g, positions, m0, &c, &mut sets) {
+            if !far_words(g, &self.head, positions, m0, &c, &mut sets) {
                 return;
             }
             self.stats.rare_options += (positions.len() * FAR_BLOCK) as u64;
@@ -568,14 +573,18 @@ impl super::RareCommon {
         }
         for &k in &self.moves.take {
             if k < n {
-                set(found, g[n - k].get());
+                set(found, super::kernels::at(g, &self.head, n - k));
             }
         }
+        let head = &self.head;
         let mark = |found: &mut [u64], positions: &[u32], m: usize| {
             for &r in positions {
                 let r = r as usize;
                 if r < m {
-                    set(found, g[r].get() ^ g[m - r].get());
+                    set(
+                        found,
+                        super::kernels::at(g, head, r) ^ super::kernels::at(g, head, m - r),
+                    );
                 }
             }
         };
@@ -600,7 +609,7 @@ impl super::RareCommon {
                 if m >= 2 {
                     for &r in &self.rare[far.near_end..far.far_end[s]] {
                         let r = r as usize;
-                        seen[(g[r].get() ^ g[m - r].get()) as usize] = 1;
+                        seen[(super::kernels::at(g, &self.head, r) ^ g[m - r].get()) as usize] = 1;
                     }
                 }
             }
@@ -751,19 +760,19 @@ mod tests {
                 sets[3][0] = 1 << 5;
                 let mut expect = plain(&g, &far, m0, &c);
                 expect[3][0] |= 1 << 5;
-                assert!(far_words(&g, &far, m0, &c, &mut sets));
+                assert!(far_words(&g, &[], &far, m0, &c, &mut sets));
                 assert_eq!(sets, expect, "mask {mask:#b} round {round} m0 {m0}");
                 // the same values below 256 stored as bytes
                 let low: Vec<u16> = g.iter().map(|&v| v % 256).collect();
                 let bytes: Vec<u8> = low.iter().map(|&v| v as u8).collect();
                 let mut sets = [[0u64; TRACKED_WORDS.div_ceil(4)]; FAR_BLOCK];
-                assert!(far_words(&bytes, &far, m0, &c, &mut sets));
+                assert!(far_words(&bytes, &[], &far, m0, &c, &mut sets));
                 assert_eq!(sets, plain(&low, &far, m0, &c), "bytes, round {round}");
             }
             // no positions: nothing changes
             let g = vec![1u16; 100];
             let mut sets = [[0u64; TRACKED_WORDS.div_ceil(4)]; FAR_BLOCK];
-            assert!(far_words(&g, &[], 60, &c, &mut sets));
+            assert!(far_words(&g, &[], &[], 60, &c, &mut sets));
             assert_eq!(sets, [[0u64; TRACKED_WORDS.div_ceil(4)]; FAR_BLOCK]);
         }
     }

@@ -24,6 +24,83 @@
 
 use crate::takebreak::values::Value;
 
+/// `G(i)`: from the store `g`, or from `head` below its end when the store keeps only the low
+/// bytes of its values ([`crate::takebreak::values::Odd8`]: there the bytes of the head's
+/// heaps need not decode to their values). For the other stores `head` is not read.
+#[inline(always)]
+pub fn at<V: Value>(g: &[V], head: &[u16], i: usize) -> u16 {
+    if V::ODD_MASK != 0 && i < head.len() {
+        head[i]
+    } else {
+        g[i].get()
+    }
+}
+
+/// `dst[j] = G` of `src[j]` for every `j` (the shorter length): the values of a stretch in
+/// `u16`, 32 at a time through [`load32`] where the processor has AVX-512.
+pub fn decode_into<V: Value>(src: &[V], dst: &mut [u16]) {
+    let len = src.len().min(dst.len());
+    let (src, dst) = (&src[..len], &mut dst[..len]);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if super::far::available() {
+            decode_512(src, dst);
+            return;
+        }
+    }
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = s.get();
+    }
+}
+
+/// [`decode_into`] with AVX-512 (callers check [`super::far::available`]).
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
+fn decode_512<V: Value>(src: &[V], dst: &mut [u16]) {
+    assert!(super::far::available() && src.len() == dst.len());
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn body<V: Value>(src: &[V], dst: &mut [u16]) {
+        use std::arch::x86_64::*;
+        let full = src.len() / 32 * 32;
+        for j in (0..full).step_by(32) {
+            // SAFETY: 32 values from j < full <= len, on both sides.
+            unsafe {
+                let v = load32(src.as_ptr().add(j));
+                _mm512_storeu_si512(dst.as_mut_ptr().add(j) as *mut __m512i, v);
+            }
+        }
+        for (d, s) in dst[full..].iter_mut().zip(&src[full..]) {
+            *d = s.get();
+        }
+    }
+    // SAFETY: AVX-512 F and BW are supported (asserted above).
+    unsafe { body(src, dst) }
+}
+
+/// Older compilers: never called ([`super::far::available`] is false).
+#[cfg(target_arch = "x86_64")]
+#[rustversion::before(1.89)]
+fn decode_512<V: Value>(_src: &[V], _dst: &mut [u16]) {
+    unreachable!("no AVX-512 intrinsics before Rust 1.89")
+}
+
+/// The parity of each nibble `0..16` (`odd`: its complement), one byte each: with one of each
+/// looked up by the low and the high nibble of a byte, their xor is `1 ^ parity(byte)`, bit 8
+/// of an [`crate::takebreak::values::Odd8`] value.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn nibble_parity(odd: bool) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::*;
+    let p = 0x6996u16; // bit i: parity of i
+    let mut bytes = [0i8; 16];
+    for (i, b) in bytes.iter_mut().enumerate() {
+        *b = ((p >> i) & 1) as i8 ^ odd as i8;
+    }
+    _mm_loadu_si128(bytes.as_ptr() as *const __m128i)
+}
+
 /// Eight values from `p` as the eight 16-bit lanes of a vector (bytes are widened: one
 /// `vpmovzxbw` more per load, half the memory read).
 ///
@@ -35,7 +112,15 @@ use crate::takebreak::values::Value;
 unsafe fn load8<V: Value>(p: *const V) -> std::arch::x86_64::__m128i {
     use std::arch::x86_64::*;
     if V::BYTES == 1 {
-        _mm_cvtepu8_epi16(_mm_loadl_epi64(p as *const __m128i))
+        let w = _mm_cvtepu8_epi16(_mm_loadl_epi64(p as *const __m128i));
+        if V::ODD_MASK != 0 {
+            // bit 8 = 1 ^ parity(low byte & mask), from two nibble lookups
+            let t = _mm_and_si128(w, _mm_set1_epi16((V::ODD_MASK & 0xFF) as i16));
+            let low = _mm_shuffle_epi8(nibble_parity(false), _mm_and_si128(t, _mm_set1_epi16(15)));
+            let high = _mm_shuffle_epi8(nibble_parity(true), _mm_srli_epi16(t, 4));
+            return _mm_or_si128(w, _mm_slli_epi16(_mm_xor_si128(low, high), 8));
+        }
+        w
     } else {
         _mm_loadu_si128(p as *const __m128i)
     }
@@ -51,7 +136,16 @@ unsafe fn load8<V: Value>(p: *const V) -> std::arch::x86_64::__m128i {
 unsafe fn load16<V: Value>(p: *const V) -> std::arch::x86_64::__m256i {
     use std::arch::x86_64::*;
     if V::BYTES == 1 {
-        _mm256_cvtepu8_epi16(_mm_loadu_si128(p as *const __m128i))
+        let w = _mm256_cvtepu8_epi16(_mm_loadu_si128(p as *const __m128i));
+        if V::ODD_MASK != 0 {
+            // as in `load8`
+            let t = _mm256_and_si256(w, _mm256_set1_epi16((V::ODD_MASK & 0xFF) as i16));
+            let table = |odd| _mm256_broadcastsi128_si256(nibble_parity(odd));
+            let low = _mm256_shuffle_epi8(table(false), _mm256_and_si256(t, _mm256_set1_epi16(15)));
+            let high = _mm256_shuffle_epi8(table(true), _mm256_srli_epi16(t, 4));
+            return _mm256_or_si256(w, _mm256_slli_epi16(_mm256_xor_si256(low, high), 8));
+        }
+        w
     } else {
         _mm256_loadu_si256(p as *const __m256i)
     }
@@ -69,7 +163,16 @@ unsafe fn load16<V: Value>(p: *const V) -> std::arch::x86_64::__m256i {
 pub(super) unsafe fn load32<V: Value>(p: *const V) -> std::arch::x86_64::__m512i {
     use std::arch::x86_64::*;
     if V::BYTES == 1 {
-        _mm512_cvtepu8_epi16(_mm256_loadu_si256(p as *const __m256i))
+        let w = _mm512_cvtepu8_epi16(_mm256_loadu_si256(p as *const __m256i));
+        if V::ODD_MASK != 0 {
+            // as in `load8`
+            let t = _mm512_and_si512(w, _mm512_set1_epi16((V::ODD_MASK & 0xFF) as i16));
+            let table = |odd| _mm512_broadcast_i32x4(nibble_parity(odd));
+            let low = _mm512_shuffle_epi8(table(false), _mm512_and_si512(t, _mm512_set1_epi16(15)));
+            let high = _mm512_shuffle_epi8(table(true), _mm512_srli_epi16(t, 4));
+            return _mm512_or_si512(w, _mm512_slli_epi16(_mm512_xor_si512(low, high), 8));
+        }
+        w
     } else {
         _mm512_loadu_si512(p as *const __m512i)
     }
@@ -133,7 +236,7 @@ pub fn xor_mask<V: Value>(g: &[V], m: usize, lo: usize, hi: usize) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
-            if V::BYTES == 1 && low.len() >= BYTE_MASK_FROM {
+            if V::BYTES == 1 && V::ODD_MASK == 0 && low.len() >= BYTE_MASK_FROM {
                 // SAFETY: a one-byte `Value` is `u8` (the trait is sealed); the processor
                 // supports AVX2 (checked just above).
                 return unsafe {
@@ -383,6 +486,7 @@ pub const MAP_BLOCK: usize = 16;
 #[inline]
 pub fn far_maps<V: Value>(
     g: &[V],
+    head: &[u16],
     positions: &[u32],
     m0: usize,
     maps: &mut [u8],
@@ -399,53 +503,60 @@ pub fn far_maps<V: Value>(
                 if stride == span + 64 && far_positions_fit(g, positions, m0) {
                     match span {
                         128 => {
-                            return far_maps_packed::<V, 128, { 128 + 64 }>(g, positions, m0, maps)
+                            return far_maps_packed::<V, 128, { 128 + 64 }>(
+                                g, head, positions, m0, maps,
+                            )
                         }
                         256 => {
-                            return far_maps_packed::<V, 256, { 256 + 64 }>(g, positions, m0, maps)
+                            return far_maps_packed::<V, 256, { 256 + 64 }>(
+                                g, head, positions, m0, maps,
+                            )
                         }
                         512 => {
-                            return far_maps_packed::<V, 512, { 512 + 64 }>(g, positions, m0, maps)
+                            return far_maps_packed::<V, 512, { 512 + 64 }>(
+                                g, head, positions, m0, maps,
+                            )
                         }
                         1024 => {
                             return far_maps_packed::<V, 1024, { 1024 + 64 }>(
-                                g, positions, m0, maps,
+                                g, head, positions, m0, maps,
                             )
                         }
                         2048 => {
                             return far_maps_packed::<V, 2048, { 2048 + 64 }>(
-                                g, positions, m0, maps,
+                                g, head, positions, m0, maps,
                             )
                         }
                         4096 => {
                             return far_maps_packed::<V, 4096, { 4096 + 64 }>(
-                                g, positions, m0, maps,
+                                g, head, positions, m0, maps,
                             )
                         }
                         _ => {}
                     }
                 }
                 match span {
-                    128 => far_maps_avx2::<V, 128>(g, positions, m0, maps, stride),
-                    256 => far_maps_avx2::<V, 256>(g, positions, m0, maps, stride),
-                    512 => far_maps_avx2::<V, 512>(g, positions, m0, maps, stride),
-                    1024 => far_maps_avx2::<V, 1024>(g, positions, m0, maps, stride),
-                    2048 => far_maps_avx2::<V, 2048>(g, positions, m0, maps, stride),
-                    4096 => far_maps_avx2::<V, 4096>(g, positions, m0, maps, stride),
-                    8192 => far_maps_avx2::<V, 8192>(g, positions, m0, maps, stride),
-                    _ => far_maps_any(g, positions, m0, maps, stride, span),
+                    128 => far_maps_avx2::<V, 128>(g, head, positions, m0, maps, stride),
+                    256 => far_maps_avx2::<V, 256>(g, head, positions, m0, maps, stride),
+                    512 => far_maps_avx2::<V, 512>(g, head, positions, m0, maps, stride),
+                    1024 => far_maps_avx2::<V, 1024>(g, head, positions, m0, maps, stride),
+                    2048 => far_maps_avx2::<V, 2048>(g, head, positions, m0, maps, stride),
+                    4096 => far_maps_avx2::<V, 4096>(g, head, positions, m0, maps, stride),
+                    8192 => far_maps_avx2::<V, 8192>(g, head, positions, m0, maps, stride),
+                    _ => far_maps_any(g, head, positions, m0, maps, stride, span),
                 }
             }
             return;
         }
     }
-    far_maps_any(g, positions, m0, maps, stride, span)
+    far_maps_any(g, head, positions, m0, maps, stride, span)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn far_maps_avx2<V: Value, const S: usize>(
     g: &[V],
+    head: &[u16],
     positions: &[u32],
     m0: usize,
     maps: &mut [u8],
@@ -462,7 +573,7 @@ unsafe fn far_maps_avx2<V: Value, const S: usize>(
     let mut xors = [0u16; MAP_BLOCK];
     for &r in positions {
         let r = r as usize;
-        let v = g[r].get();
+        let v = at(g, head, r);
         let partners: &[V; MAP_BLOCK] = g[m0 - r..m0 - r + MAP_BLOCK]
             .try_into()
             .expect("MAP_BLOCK values");
@@ -513,6 +624,7 @@ fn far_positions_fit<V>(g: &[V], positions: &[u32], m0: usize) -> bool {
 #[target_feature(enable = "avx2")]
 unsafe fn far_maps_packed<V: Value, const S: usize, const T: usize>(
     g: &[V],
+    head: &[u16],
     positions: &[u32],
     m0: usize,
     maps: &mut [u8],
@@ -539,7 +651,11 @@ unsafe fn far_maps_packed<V: Value, const S: usize, const T: usize>(
         for (x4, &r) in xs.iter_mut().zip(chunk) {
             let r = r as usize;
             // SAFETY: r < g.len() and m0 - r + MAP_BLOCK <= g.len() (far_positions_fit).
-            let v = unsafe { (*values.add(r)).get() };
+            let v = if V::ODD_MASK != 0 && r < head.len() {
+                head[r]
+            } else {
+                unsafe { (*values.add(r)).get() }
+            };
             let p = unsafe { load16(values.add(m0 - r)) };
             let x = _mm256_and_si256(_mm256_xor_si256(p, _mm256_set1_epi16(v as i16)), mask);
             // SAFETY: 32 bytes into [u64; 4]
@@ -562,6 +678,7 @@ const CHUNK: usize = 32;
 
 fn far_maps_any<V: Value>(
     g: &[V],
+    head: &[u16],
     positions: &[u32],
     m0: usize,
     maps: &mut [u8],
@@ -570,7 +687,7 @@ fn far_maps_any<V: Value>(
 ) {
     for &r in positions {
         let r = r as usize;
-        let v = g[r].get();
+        let v = at(g, head, r);
         let partners = &g[m0 - r..m0 - r + MAP_BLOCK];
         for (j, &p) in partners.iter().enumerate() {
             maps[j * stride + ((v ^ p.get()) as usize & (span - 1))] = 1;
@@ -1564,7 +1681,7 @@ mod tests {
         .flat_map(|case| [(case, &few), (case, &many)])
         {
             let mut maps = vec![0u8; MAP_BLOCK * stride];
-            far_maps(g, positions, m0, &mut maps, stride, span);
+            far_maps(g, &[], positions, m0, &mut maps, stride, span);
             for j in 0..MAP_BLOCK {
                 let mut expect = vec![0u8; stride];
                 for &r in positions {
@@ -1951,8 +2068,8 @@ mod tests {
             for (stride, span) in [(256 + 64, 256), (256, 256), (4096, 4096), (300, 256)] {
                 let (mut m8, mut m16) =
                     (vec![0u8; MAP_BLOCK * stride], vec![0u8; MAP_BLOCK * stride]);
-                far_maps(&bytes, &positions, m0, &mut m8, stride, span);
-                far_maps(&wide, &positions, m0, &mut m16, stride, span);
+                far_maps(&bytes, &[], &positions, m0, &mut m8, stride, span);
+                far_maps(&wide, &[], &positions, m0, &mut m16, stride, span);
                 assert_eq!(m8, m16, "far_maps stride {stride}");
                 let marked = m8.iter().filter(|&&b| b == 1).count();
                 assert!(marked >= MAP_BLOCK, "far_maps marked {marked}");

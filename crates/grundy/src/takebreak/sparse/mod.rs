@@ -644,6 +644,10 @@ pub struct RareCommon {
     index_trial: IndexTrial,
     /// `sync`'s tallies of a stretch (see [`Self::absorb_stretch`]).
     tallies: Vec<u32>,
+    /// With a store of low bytes ([`crate::takebreak::values::Odd8`]): the values of the heaps
+    /// below its end, which the bytes need not give (see "Officers in one byte" above); empty
+    /// otherwise. Set by the caller for each call ([`RareCommon::next_values_odd8`]).
+    head: Vec<u16>,
 }
 
 /// The plain values of a stretch for [`RareCommon::absorb_stretch`]: from `i`, every value below
@@ -817,6 +821,7 @@ impl RareCommon {
             use_index: true,
             index_trial: IndexTrial::default(),
             tallies: Vec::new(),
+            head: Vec::new(),
         };
         engine.reset();
         Ok(engine)
@@ -932,6 +937,11 @@ impl RareCommon {
         if g.len() < self.seen {
             self.reset();
         }
+        if V::ODD_MASK != 0 && self.seen < self.head.len().min(g.len()) {
+            // the head's values from the head itself (its bytes need not decode to them)
+            let head = self.head.clone();
+            self.sync(&head[..head.len().min(g.len())]);
+        }
         if g.len() - self.seen >= STRETCH_MIN {
             // a resumed run, or values handed over: see `sync_stretches`
             return self.sync_stretches(g);
@@ -987,6 +997,7 @@ impl RareCommon {
         let bit = if self.mode == Mode::Sparse
             && (self.span > 64 || self.tuning.force_wide)
             && self.tuning.bit_index
+            && self.head.is_empty()
         {
             wide::BitIndex::choose(&self.counts, g.len())
         } else {
@@ -1108,7 +1119,7 @@ impl RareCommon {
             self.rare.clear();
             self.rare.extend(
                 (1..len)
-                    .filter(|&i| !self.split.is_common(g[i].get(), i & 1))
+                    .filter(|&i| !self.split.is_common(kernels::at(g, &self.head, i), i & 1))
                     .map(|i| i as u32),
             );
             debug_assert_eq!(self.rare.len() as u64, self.rare_count);
@@ -1134,7 +1145,8 @@ impl RareCommon {
             )));
         }
         self.sync(g);
-        let v = if self.span <= 64 && !self.tuning.force_wide {
+        // (a store of low bytes: the wide path, whose reads below the head's end go to the head)
+        let v = if self.span <= 64 && !self.tuning.force_wide && (V::ODD_MASK == 0) {
             self.next_word(g)
         } else {
             self.next_wide(g)
@@ -1171,6 +1183,40 @@ impl SequenceEngine for RareCommon {
 
 impl CompactEngine for RareCommon {
     fn next_values_in<V: Value>(
+        &mut self,
+        values: &mut crate::takebreak::values::Buf<V>,
+        count: usize,
+    ) -> Result<Option<u16>, Error> {
+        if V::ODD_MASK == 0 {
+            self.head.clear();
+        }
+        self.next_values_any(values, count)
+    }
+}
+
+impl RareCommon {
+    /// [`CompactEngine::next_values_in`] on a store of low bytes ([`Odd8`]): `head` holds the
+    /// values of the heaps below its end (every heap from there on decodes from its byte). Stops,
+    /// returning `Some(v)`, at the first value `v` that is not kept exactly by a byte (it is not
+    /// appended; the caller moves the store to `u16` and goes on).
+    ///
+    /// [`Odd8`]: crate::takebreak::values::Odd8
+    pub fn next_values_odd8(
+        &mut self,
+        head: &[u16],
+        bytes: &mut crate::takebreak::values::Buf<crate::takebreak::values::Odd8>,
+        count: usize,
+    ) -> Result<Option<u16>, Error> {
+        if self.head != head {
+            self.head = head.to_vec();
+            // the bit index's listed partners may lie below the head's end: none in this mode
+            self.index.set_bit(None, &[] as &[u16]);
+        }
+        self.next_values_any(bytes, count)
+    }
+
+    /// [`CompactEngine::next_values_in`]'s body, for every store.
+    fn next_values_any<V: Value>(
         &mut self,
         values: &mut crate::takebreak::values::Buf<V>,
         count: usize,
@@ -1232,6 +1278,8 @@ impl RareCommon {
 
 #[cfg(test)]
 mod compact_tests;
+#[cfg(test)]
+mod odd8_tests;
 #[cfg(test)]
 mod replay_tests;
 #[cfg(test)]

@@ -502,6 +502,7 @@ fn next_batch(jobs: &Receiver<Batch>, mut spare: impl FnMut() -> bool) -> Option
 
 /// A verifier (one of the threads beside the lead): run the witness search of every job of
 /// its batches, in order, and report.
+#[allow(clippy::too_many_arguments)] // the call's shared parts, borrowed apart
 fn verify<V: Value>(
     me: usize,
     values: SharedValues<V>,
@@ -510,6 +511,7 @@ fn verify<V: Value>(
     searcher: &mut Searcher,
     moves: &OctalMoves,
     ahead: Option<&Ahead>,
+    head: &[u16],
 ) -> SparseStats {
     let tail_bit = searcher.tail_bit;
     let mut stats = SparseStats::default();
@@ -587,6 +589,7 @@ fn verify<V: Value>(
                         last,
                         index: None,
                         defer: tail_bit.filter(|_| n >= defer_from),
+                        head,
                     };
                     let v = searcher.witness.search(moves, span, &mut stats, g, open);
                     if v == DEFERRED {
@@ -641,6 +644,7 @@ fn verify<V: Value>(
                     last,
                     index: None,
                     defer: None,
+                    head,
                 };
                 // SAFETY: as above.
                 let g = unsafe { values.prefix(d.n) };
@@ -939,7 +943,7 @@ impl RareCommon {
 
     /// Whether heap `n`'s value is computed on the one-word path.
     fn narrow(&self) -> bool {
-        self.span <= 64 && !self.tuning.force_wide
+        self.span <= 64 && !self.tuning.force_wide && self.head.is_empty()
     }
 
     /// Whether taking `G(n) = v` changes nothing in the engine's state but one count, so that
@@ -1042,20 +1046,32 @@ impl RareCommon {
                 layout,
                 &self.moves,
                 base,
+                &self.head,
             ))
         });
         self.wide.ahead = ahead.clone();
         let (start, lead_before) = (Instant::now(), self.stats.lead_searches);
         let times = thread_times();
+        // the verifiers' copy of the head (see `kernels::at`; empty but for a store of low bytes)
+        let head = self.head.clone();
         let (result, confirmed, mut stats) = std::thread::scope(|scope| {
-            let (shared, moves, ahead) = (&shared, &moves, ahead.as_deref());
+            let (shared, moves, ahead, head) = (&shared, &moves, ahead.as_deref(), &head[..]);
             let handles: Vec<_> = receivers
                 .into_iter()
                 .zip(states.iter_mut())
                 .enumerate()
                 .map(|(me, (receiver, searcher))| {
                     scope.spawn(move || {
-                        verify(me, shared_values, receiver, shared, searcher, moves, ahead)
+                        verify(
+                            me,
+                            shared_values,
+                            receiver,
+                            shared,
+                            searcher,
+                            moves,
+                            ahead,
+                            head,
+                        )
                     })
                 })
                 .collect();
@@ -1195,7 +1211,7 @@ impl RareCommon {
                 }
             };
             lead.cautious = lead.cautious.saturating_sub(1);
-            if self.quiet(n, value) {
+            if self.quiet(n, value) && V::fit(value).is_some() {
                 // speculate: G(n) = the candidate, only its count taken
                 // SAFETY: index n is the lead's own (see the module documentation).
                 // (a value seen before: it fits the store)

@@ -578,7 +578,7 @@ fn prepared_far_options_and_the_leads_own_give_the_serial_values() {
                     words,
                     span: e.span,
                 };
-                let ring = Ahead::new(from, &e.rare, e.rare_epoch, layout, &e.moves, g.len());
+                let ring = Ahead::new(from, &e.rare, e.rare_epoch, layout, &e.moves, g.len(), &[]);
                 e.wide.ahead = Some(Arc::new(ring));
             }
             let v = e.next_value(&g).unwrap();

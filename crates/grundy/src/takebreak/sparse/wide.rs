@@ -113,6 +113,10 @@ pub(super) struct Witness {
     /// Witness search: per split move and stretch, the next split and the end.
     cursors: Vec<usize>,
     ends: Vec<usize>,
+    /// Per split move, the next split below the floor to look at (see [`Open::head`]).
+    head_cursors: Vec<usize>,
+    /// [`head_chunk`]'s copy of the values it looks at.
+    mirror: Vec<u16>,
     /// The witness search's first round: the wanted values it met.
     collected: Vec<u16>,
     /// The words of [`WantedBits`].
@@ -175,6 +179,8 @@ impl Default for Witness {
             targets: Vec::new(),
             taken: Vec::new(),
             cursors: Vec::new(),
+            head_cursors: Vec::new(),
+            mirror: Vec::new(),
             ends: Vec::new(),
             collected: Vec::new(),
             bits: Box::new([0; HUGE_SET / 32]),
@@ -413,6 +419,10 @@ pub(super) struct Open<'a> {
     /// at most [`INDEX_TAIL`] values are still wanted and every one of them has this bit; they
     /// are then in [`Witness::deferred`].
     pub(super) defer: Option<u32>,
+    /// The engine's head (see [`kernels::at`]; empty but for a store of low bytes): the
+    /// stretches start at its end, and the splits below it are looked at, with the head's
+    /// values, only when the stretches found no witness for some value.
+    pub(super) head: &'a [u16],
 }
 
 /// What [`Witness::search`] returns for a search it deferred (see [`Open::defer`]).
@@ -720,6 +730,74 @@ fn words_of<const W: usize>(bits: &[u32; HUGE_SET / 32]) -> &[u32; W] {
     (&bits[..W]).try_into().expect("W words")
 }
 
+/// The witness search below the floor (see [`Open::head`]): the splits `(i, m - i)` for `i` in
+/// `lo..hi` (below the head's end), through a copy of their values in `u16` laid out as the
+/// kernels read a heap: `tmp[1..=s]` holds `G(lo..hi)` from the head and `tmp[s + 1..=2 s]` the
+/// partners `G(m + 1 - hi..=m - lo)`, so that split `j` of the heap `2 s + 1` of `tmp` is split
+/// `lo + j - 1` of `m`. Every wanted value met is taken out of the set (and, with a carry,
+/// marked in it). Returns how many were taken.
+#[allow(clippy::too_many_arguments)] // the search's state, borrowed apart
+#[inline(never)]
+fn head_chunk<V: Value>(
+    g: &[V],
+    head: &[u16],
+    m: usize,
+    (lo, hi): (usize, usize),
+    small: &mut Option<WantedBits<'_>>,
+    wanted: &mut [u8; VALUES],
+    tmp: &mut Vec<u16>,
+    collected: &mut Vec<u16>,
+    carry: Option<&mut [u32]>,
+) -> usize {
+    let s = hi - lo;
+    if tmp.len() < 2 * s + 1 {
+        tmp.resize(2 * s + 1, 0);
+    }
+    let tmp = &mut tmp[..2 * s + 1];
+    tmp[1..=s].copy_from_slice(&head[lo..hi]);
+    let from = m + 1 - hi;
+    if from >= head.len() {
+        kernels::decode_into(&g[from..=m - lo], &mut tmp[s + 1..]);
+    } else {
+        for (j, t) in tmp[s + 1..].iter_mut().enumerate() {
+            *t = kernels::at(g, head, from + j);
+        }
+    }
+    collected.clear();
+    let vectorised = match small.as_ref() {
+        Some(set) => collect_any(set.width, set.bits, tmp, 2 * s + 1, 1, s + 1, collected),
+        None => false,
+    };
+    if !vectorised {
+        // one by one (no vectorised lookup on this processor, or values past every set)
+        collected.extend((1..=s).map(|j| tmp[j] ^ tmp[2 * s + 1 - j]));
+    }
+    let mut taken = 0;
+    let mut carry = carry;
+    for &x in collected.iter() {
+        let x = x as usize;
+        let newly = match small.as_mut() {
+            Some(set) => {
+                let (w, bit) = (x >> 5, 1u32 << (x & 31));
+                let was = x < set.width && set.bits[w] & bit != 0;
+                if was {
+                    set.bits[w] &= !bit;
+                    set.left -= 1;
+                }
+                was
+            }
+            None => std::mem::take(&mut wanted[x]) != 0,
+        };
+        if newly {
+            taken += 1;
+            if let Some(carry) = carry.as_deref_mut() {
+                carry[x >> 5] |= 1 << (x & 31);
+            }
+        }
+    }
+    taken
+}
+
 /// Whether `t` still needs a witness.
 #[inline]
 fn still_wanted(small: &Option<WantedBits<'_>>, wanted: &[u8; VALUES], t: usize) -> bool {
@@ -747,6 +825,7 @@ impl RareCommon {
             last,
             index: self.use_index.then_some(&self.index),
             defer: None,
+            head: &self.head,
         };
         self.wide
             .witness
@@ -776,11 +855,21 @@ impl RareCommon {
             self.stats.dense_values += 1;
             let seen = &mut self.wide.seen[..];
             seen[..words * 64].fill(0);
-            Self::mark_moves(&self.moves, g, seen);
+            Self::mark_moves(&self.moves, g, &self.head, seen);
             for m in self.moves.split_heaps(n) {
                 if m >= 2 {
                     self.stats.scanned_options += (m / 2) as u64;
-                    mark_range(g, m, 1, m / 2 + 1, seen);
+                    // below the head's end with its values (see `kernels::at`)
+                    let floor = if V::ODD_MASK != 0 {
+                        self.head.len().clamp(1, m / 2 + 1)
+                    } else {
+                        1
+                    };
+                    for i in 1..floor {
+                        let x = kernels::at(g, &self.head, i) ^ kernels::at(g, &self.head, m - i);
+                        seen[x as usize] = 1;
+                    }
+                    mark_range(g, m, floor, m / 2 + 1, seen);
                 }
             }
             pack(seen, &mut self.wide.found[..words]);
@@ -816,7 +905,7 @@ impl RareCommon {
         let stride = block.stride;
         let at = (n - block.start) * stride;
         let seen = &mut block.maps[at..at + stride];
-        Self::mark_moves(&self.moves, g, seen);
+        Self::mark_moves(&self.moves, g, &self.head, seen);
         for (s, m) in self.moves.split_heaps(n).enumerate() {
             if m < 2 {
                 continue;
@@ -826,7 +915,8 @@ impl RareCommon {
             for &r in near.iter().chain(top) {
                 let r = r as usize;
                 if r < m {
-                    seen[(g[r].get() ^ g[m - r].get()) as usize] = 1;
+                    seen[(kernels::at(g, &self.head, r) ^ kernels::at(g, &self.head, m - r))
+                        as usize] = 1;
                 }
             }
         }
@@ -837,14 +927,14 @@ impl RareCommon {
     }
 
     /// Mark the options that leave no heap or one heap.
-    fn mark_moves<V: Value>(moves: &super::OctalMoves, g: &[V], seen: &mut [u8]) {
+    fn mark_moves<V: Value>(moves: &super::OctalMoves, g: &[V], head: &[u16], seen: &mut [u8]) {
         let n = g.len();
         if moves.whole.contains(&n) {
             seen[0] = 1;
         }
         for &k in &moves.take {
             if k < n {
-                seen[g[n - k].get() as usize] = 1;
+                seen[kernels::at(g, head, n - k) as usize] = 1;
             }
         }
     }
@@ -872,7 +962,7 @@ impl RareCommon {
         block.far_end.clear();
         for m0 in self.moves.split_heaps(start) {
             let far_end = if m0 >= 2 {
-                rare.partition_point(|&r| (r as usize) < m0)
+                rare.partition_point(|&r| (r as usize) < far_below(m0, &self.head))
                     .max(block.near_end)
             } else {
                 block.near_end
@@ -897,6 +987,7 @@ impl RareCommon {
                 let low = &far[..far.partition_point(|&r| (r as usize) < ahead.from())];
                 self.stats.rare_options += mark_far(
                     g,
+                    &self.head,
                     low,
                     self.moves.split_heaps(start),
                     &mut block.maps,
@@ -921,6 +1012,7 @@ impl RareCommon {
             None => {
                 self.stats.rare_options += mark_far(
                     g,
+                    &self.head,
                     far,
                     self.moves.split_heaps(start),
                     &mut block.maps,
@@ -930,6 +1022,15 @@ impl RareCommon {
             }
         }
     }
+}
+
+/// The rare positions `r` whose far options for the split heap `m0` a block marks in bulk are
+/// those below this: `r < m0`, and with a head (see [`kernels::at`]) also `m0 - r` past the
+/// head's end, so that every partner `G(m0 + j - r)` read in bulk is a byte that decodes to its
+/// value. The others are marked one by one with [`kernels::at`] (the candidate stage's "top").
+#[inline]
+pub(super) fn far_below(m0: usize, head: &[u16]) -> usize {
+    m0.saturating_sub(head.len())
 }
 
 /// The shape of a block's byte maps: bytes per map, the bit-set words a map packs into
@@ -948,6 +1049,7 @@ pub(super) struct FarLayout {
 /// `i < start - far[0] + MAP_BLOCK` only. Returns the number of options marked.
 pub(super) fn mark_far<V: Value>(
     g: &[V],
+    head: &[u16],
     far: &[u32],
     heaps: impl Iterator<Item = usize>,
     maps: &mut [u8],
@@ -972,12 +1074,12 @@ pub(super) fn mark_far<V: Value>(
         if m0 < 2 {
             continue;
         }
-        let end = far.partition_point(|&r| (r as usize) < m0);
+        let end = far.partition_point(|&r| (r as usize) < far_below(m0, head));
         let far = &far[..end];
         options += (far.len() * MAP_BLOCK) as u64;
         match first {
             None => {
-                kernels::far_maps(g, far, m0, maps, stride, span);
+                kernels::far_maps(g, head, far, m0, maps, stride, span);
                 first = Some((m0, end));
             }
             Some((m1, end1)) if m1 - m0 < MAP_BLOCK && end <= end1 => {
@@ -1001,11 +1103,11 @@ pub(super) fn mark_far<V: Value>(
                     let map = &mut maps[j * stride..][..stride];
                     for &r in far {
                         let r = r as usize;
-                        map[(g[r].get() ^ g[m0 + j - r].get()) as usize] = 1;
+                        map[(kernels::at(g, head, r) ^ g[m0 + j - r].get()) as usize] = 1;
                     }
                 }
             }
-            Some(_) => kernels::far_maps(g, far, m0, maps, stride, span),
+            Some(_) => kernels::far_maps(g, head, far, m0, maps, stride, span),
         }
     }
     options
@@ -1035,7 +1137,14 @@ impl Witness {
             last,
             index,
             defer,
+            head,
         } = open;
+        // the first split the stretches and hints look at (see `Open::head`)
+        let floor = if V::ODD_MASK != 0 {
+            head.len().max(1)
+        } else {
+            1
+        };
         let mut deferred = false;
         // the index, if it has a bit
         let index = index.and_then(|x| x.bit.map(|j| (x, j)));
@@ -1119,8 +1228,11 @@ impl Witness {
                             if h == 0 || !still_wanted(&small, wanted, t) {
                                 continue;
                             }
-                            let lo = h.saturating_sub(HINT_REACH).max(1);
+                            let lo = h.saturating_sub(HINT_REACH).max(floor);
                             let hi = (h + HINT_REACH + 1).min(m / 2 + 1);
+                            if hi <= lo {
+                                continue;
+                            }
                             scanned += hi.saturating_sub(lo) as u64;
                             let hints = &mut state.hints;
                             let carry = &mut state.next_carry.bits;
@@ -1156,11 +1268,18 @@ impl Witness {
             // last of them sooner than a scan from the bottom (scripts/officers-witnesses.py).
             state.cursors.clear();
             state.ends.clear();
+            state.head_cursors.clear();
+            state.head_cursors.extend(moves.split_heaps(n).map(|_| 1));
             for m in moves.split_heaps(n) {
-                let half = if m >= 2 { m / 2 } else { 0 };
+                // the splits floor..=m/2
+                let half = if m >= 2 {
+                    (m / 2 + 1).saturating_sub(floor)
+                } else {
+                    0
+                };
                 for k in 0..SEGMENTS {
-                    state.cursors.push(1 + k * half / SEGMENTS);
-                    state.ends.push(1 + (k + 1) * half / SEGMENTS);
+                    state.cursors.push(floor + k * half / SEGMENTS);
+                    state.ends.push(floor + (k + 1) * half / SEGMENTS);
                 }
             }
             let mut chunk = SEGMENT_CHUNK;
@@ -1220,6 +1339,35 @@ impl Witness {
             }
             loop {
                 let mut progressed = false;
+                // the stretch below the floor of each split move first, as the stretch from 1
+                // comes first with a store that needs no head (see `head_chunk`)
+                for (s, m) in moves.split_heaps(n).enumerate() {
+                    let lo = state.head_cursors[s];
+                    let end = floor.min(m / 2 + 1);
+                    if lo >= end {
+                        continue;
+                    }
+                    let share = if carries && s > 0 { later_share } else { 1 };
+                    let hi = (lo + (chunk / share).max(1)).min(end);
+                    state.head_cursors[s] = hi;
+                    progressed = true;
+                    scanned += (hi - lo) as u64;
+                    let carry = (carries && s == 0).then_some(&mut state.next_carry.bits[..]);
+                    remaining -= head_chunk(
+                        g,
+                        head,
+                        m,
+                        (lo, hi),
+                        &mut small,
+                        wanted,
+                        &mut state.mirror,
+                        &mut state.collected,
+                        carry,
+                    );
+                    if remaining == 0 {
+                        break 'search;
+                    }
+                }
                 for (c, m) in moves
                     .split_heaps(n)
                     .flat_map(|m| std::iter::repeat(m).take(SEGMENTS))
@@ -1504,6 +1652,7 @@ mod tests {
                             last,
                             index: Some(&index),
                             defer: None,
+                            head: &[],
                         };
                         let got = witness.search(&moves, span, &mut stats, &g[..n], open);
                         assert_eq!(
