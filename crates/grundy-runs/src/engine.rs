@@ -96,6 +96,16 @@ impl Engine {
         }
     }
 
+    /// Let the rare/common engine keep Officers-like values in one byte each
+    /// ([`RareCommon::set_compact_values`]); the other engines keep theirs as before.
+    pub fn set_compact_values(&mut self, on: bool) {
+        match self {
+            Engine::Auto(e) => e.set_compact_values(on),
+            Engine::Sparse(e) => e.set_compact_values(on),
+            Engine::Naive(_) => {}
+        }
+    }
+
     /// The threads that computed values: the engine's threads when the rare/common engine's
     /// pipeline computed some, else 1.
     pub fn threads_used(&self) -> usize {

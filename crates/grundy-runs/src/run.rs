@@ -96,9 +96,9 @@ struct PowerWriter<'a> {
 }
 
 /// The summary of `prefix = G(0..=p)` and its text file, whatever the store's width.
-fn summarise<V: grundy::takebreak::values::Value>(
+fn summarise(
     rules: &Rules,
-    prefix: &[V],
+    prefix: ValuesRef<'_>,
 ) -> std::result::Result<(grundy::takebreak::powers::PowerSummary, String), grundy::Error> {
     let s = grundy::takebreak::powers::summary(rules, prefix)?;
     let text = s.text(prefix);
@@ -141,10 +141,7 @@ impl<'a> PowerWriter<'a> {
     fn see(&mut self, values: ValuesRef<'_>) -> std::result::Result<(), grundy::Error> {
         for p in grundy::takebreak::powers::powers_ready(RESULTS_FROM, values.len(), self.done) {
             let path = self.dir.join(format!("{p}.txt"));
-            let (summary, text) = match values.slice(..=p) {
-                ValuesRef::U8(prefix) => summarise(self.rules, prefix)?,
-                ValuesRef::U16(prefix) => summarise(self.rules, prefix)?,
-            };
+            let (summary, text) = summarise(self.rules, values.slice(..=p))?;
             let tmp = self
                 .dir
                 .join(format!(".{p}.txt.{}.tmp", std::process::id()));
@@ -549,6 +546,7 @@ pub fn run(
                 let top = match block {
                     ValuesRef::U8(b) => b.iter().copied().max().map(u16::from),
                     ValuesRef::U16(b) => b.iter().copied().max(),
+                    ValuesRef::Split(_) => block.iter().max(),
                 };
                 if top.is_some_and(|top| top > standing.largest) {
                     for (i, g) in block.iter().enumerate() {
@@ -977,7 +975,7 @@ mod tests {
         );
         for name in &names {
             let p: usize = name.trim_end_matches(".txt").parse().unwrap();
-            let prefix = &values[..=p];
+            let prefix = ValuesRef::from(&values[..=p]);
             let want = powers::summary(&rules, prefix).unwrap().text(prefix);
             let got = std::fs::read_to_string(base.join("one").join("0.146").join(name)).unwrap();
             assert_eq!(got, want, "{name}");

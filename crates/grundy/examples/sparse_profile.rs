@@ -92,6 +92,7 @@ fn main() {
         match g.as_ref() {
             ValuesRef::U8(s) => engine.catch_up(s),
             ValuesRef::U16(s) => engine.catch_up(s),
+            ValuesRef::Split(s) => engine.catch_up_odd8(s.head, s.bytes),
         }
         engine.next_values(&mut g, 1).expect("a value");
         let before = engine.stats().clone();
@@ -242,6 +243,7 @@ fn main() {
     match g.as_ref() {
         ValuesRef::U8(g) => (1..=g.len()).for_each(|k| detector.push_from(&g[..k])),
         ValuesRef::U16(g) => (1..=g.len()).for_each(|k| detector.push_from(&g[..k])),
+        ValuesRef::Split(g) => (1..=g.len()).for_each(|k| detector.push_from(g.slice(0, k))),
     }
     println!(
         "the driver's period detector over these values: {:.3} s",

@@ -56,6 +56,12 @@ pub struct RunOptions {
         allow_hyphen_values = true
     )]
     pub threads: usize,
+    /// Keep the values of an Officers-like game (octal codes, the rare/common engine: values
+    /// below 512 that all have odd parity under Officers' mask past the last rare heap) in one
+    /// byte each, the first ones in two: about half the memory, for about 1.3 times the time.
+    /// The values are the same
+    #[arg(long)]
+    pub compact_values: bool,
     /// Tiered storage: keep the values in a file in DIR (which must exist) instead of RAM, with
     /// the process's memory bounded by --max-memory (alias --memory, required): the first and
     /// last values stay in RAM, the middle is read back through the page cache when the engine
@@ -148,6 +154,7 @@ pub fn run_long(
 ) -> CliResult<Finished> {
     check_threads(options)?;
     engine.set_threads(options.threads);
+    engine.set_compact_values(options.compact_values);
     let every = match &options.checkpoint_every {
         Some(text) => library::checkpoint_every(text)?,
         None => Duration::from_secs_f64(library::DEFAULT_CHECKPOINT_EVERY),

@@ -318,10 +318,7 @@ pub fn report_sequence(
                 "--rare-classes: the rare/common split is the octal engine's; {rules} is not an octal code (every digit below 8)"
             ))
         })?;
-        let split = match computation.values.as_ref() {
-            grundy::takebreak::ValuesRef::U8(g) => rare_common_split(code, g),
-            grundy::takebreak::ValuesRef::U16(g) => rare_common_split(code, g),
-        };
+        let split = rare_common_split(code, computation.values.as_ref());
         let split = split.map_err(|_| {
             CliError::input(format!(
                 "--rare-classes: the rare/common split is the octal engine's; {rules} is not an octal code (every digit below 8)"

@@ -199,6 +199,11 @@ impl AutoEngine {
         self.sparse.set_threads(threads);
     }
 
+    /// See [`RareCommon::set_compact_values`].
+    pub fn set_compact_values(&mut self, on: bool) {
+        self.sparse.set_compact_values(on);
+    }
+
     /// The engine computing values now (the last one chosen).
     pub fn current(&self) -> Which {
         self.current
@@ -295,8 +300,24 @@ impl SequenceEngine for AutoEngine {
         self.value_of(g)
     }
 
+    /// A store of bytes with a head (see the rare/common engine's "Officers in one byte") is
+    /// read by the rare/common engine alone: the naive engine would read the head's heaps
+    /// through their bytes. So the store is narrowed only while the rare/common engine is the
+    /// current one and no trial is under way, and from then on no naive value is computed (as
+    /// in a tiered run: at 2^16 values and more a naive value reads every one of them).
     fn next_values(&mut self, values: &mut Values, count: usize) -> Result<(), Error> {
-        next_values_of(self, values, count)
+        if let Values::Odd8(_) = values {
+            return self.sparse.next_values(values, count);
+        }
+        next_values_of(self, values, count)?;
+        let n = values.len();
+        if self.current == Which::Sparse && self.trial.is_none() && n < self.next_review {
+            self.sparse.narrow_store(values);
+            if let Values::Odd8(_) = values {
+                self.naive_trials_until = self.naive_trials_until.min(n);
+            }
+        }
+        Ok(())
     }
 
     fn compact(&self) -> bool {

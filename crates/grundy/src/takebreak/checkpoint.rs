@@ -1075,6 +1075,8 @@ impl Store {
         let checked = match c.values.as_ref() {
             ValuesRef::U8(g) => check_values_of(&rules, g),
             ValuesRef::U16(g) => check_values_of(&rules, g),
+            // (a file is read into bytes or u16, never into this store: a copy if it were)
+            split @ ValuesRef::Split(_) => check_values_of(&rules, &split.to_u16()),
         };
         checked.map_err(|reason| CheckpointError::Untrue {
             path: self.path.display().to_string(),

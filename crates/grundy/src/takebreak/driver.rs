@@ -16,6 +16,7 @@
 //! value with the engine (the reference the tests compare the extension with).
 
 use super::engine::SequenceEngine;
+use super::period::Seq;
 use super::period::{Candidate, Period, PeriodDetector};
 use super::rules::Rules;
 use super::values::{ValueCounter, Values, ValuesRef};
@@ -372,9 +373,10 @@ fn feed(
     to: usize,
     stop: bool,
 ) -> Option<usize> {
-    fn each<V: Copy + Eq>(
+    fn each<S: Seq>(
         detector: &mut PeriodDetector,
-        g: &[V],
+        g: S,
+        prefix: impl Fn(S, usize) -> S,
         from: usize,
         to: usize,
         stop: bool,
@@ -386,12 +388,12 @@ fn feed(
                 return None;
             }
             // as many values as provably change nothing but the runs, then one at a time
-            let quiet = detector.push_quiet_from(&g[..to]);
+            let quiet = detector.push_quiet_from(prefix(g, to));
             if quiet > 0 {
                 k += quiet;
                 continue;
             }
-            detector.push_from(&g[..=k]);
+            detector.push_from(prefix(g, k + 1));
             if stop && detector.is_certified() {
                 return Some(k);
             }
@@ -400,8 +402,9 @@ fn feed(
         None
     }
     match values {
-        ValuesRef::U8(g) => each(detector, g, from, to, stop),
-        ValuesRef::U16(g) => each(detector, g, from, to, stop),
+        ValuesRef::U8(g) => each(detector, g, |g, len| &g[..len], from, to, stop),
+        ValuesRef::U16(g) => each(detector, g, |g, len| &g[..len], from, to, stop),
+        ValuesRef::Split(g) => each(detector, g, |g, len| g.slice(0, len), from, to, stop),
     }
 }
 

@@ -69,7 +69,7 @@ pub fn sequence(notation: &Notation, n: u64) -> Result<GeneralSequence, Error> {
         let mex = seen.iter().position(|&s| s != stamp).unwrap_or(1 << 16);
         let value = u16::try_from(mex).map_err(|_| super::engine::value_too_large(m as usize))?;
         values.push(value);
-        detector.push_from(&values);
+        detector.push_from(&values[..]);
     }
     let max_value = values.iter().copied().max().unwrap_or(0);
     let mut value_counts = vec![0u64; max_value as usize + 1];

@@ -49,6 +49,68 @@ use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// What the detector reads of a sequence: its length and which of its values are equal. A
+/// slice is one; so is a store whose first values live apart from the rest
+/// ([`crate::takebreak::values::ValuesRef::Split`]).
+pub trait Seq: Copy {
+    /// What is compared.
+    type Item: Copy + Eq;
+    /// How many values.
+    fn len(self) -> usize;
+    /// Whether there are none.
+    fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+    /// Value `i`.
+    fn at(self, i: usize) -> Self::Item;
+    /// Whether values `a..a + k` equal values `b..b + k`.
+    fn same(self, a: usize, b: usize, k: usize) -> bool {
+        (0..k).all(|j| self.at(a + j) == self.at(b + j))
+    }
+    /// `out[j] = 1` where value `from + j` equals `v`, else 0 (for `j < out.len()`).
+    fn equal_to(self, from: usize, v: Self::Item, out: &mut [u8]) {
+        for (j, e) in out.iter_mut().enumerate() {
+            *e = u8::from(self.at(from + j) == v);
+        }
+    }
+}
+
+impl<V: Copy + Eq> Seq for &[V] {
+    type Item = V;
+    #[inline(always)]
+    fn len(self) -> usize {
+        <[V]>::len(self)
+    }
+    #[inline(always)]
+    fn at(self, i: usize) -> V {
+        self[i]
+    }
+    #[inline]
+    fn same(self, a: usize, b: usize, k: usize) -> bool {
+        self[a..a + k] == self[b..b + k]
+    }
+    #[inline]
+    fn equal_to(self, from: usize, v: V, out: &mut [u8]) {
+        let len = out.len();
+        for (e, &x) in out.iter_mut().zip(&self[from..from + len]) {
+            *e = u8::from(x == v);
+        }
+    }
+}
+
+/// A vector as its slice (so that `push_from(&values)` reads as before).
+impl<V: Copy + Eq> Seq for &Vec<V> {
+    type Item = V;
+    #[inline(always)]
+    fn len(self) -> usize {
+        self.as_slice().len()
+    }
+    #[inline(always)]
+    fn at(self, i: usize) -> V {
+        self[i]
+    }
+}
+
 /// A period of a Grundy sequence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Period {
@@ -206,7 +268,7 @@ impl PeriodDetector {
     pub fn push(&mut self, value: u16) {
         let mut values = std::mem::take(&mut self.values);
         values.push(value);
-        self.push_from(&values);
+        self.push_from(&values[..]);
         self.values = values;
     }
 
@@ -223,7 +285,7 @@ impl PeriodDetector {
 
     /// Feed the next value without copying: `g` is the whole sequence so far, G(0..=n), whose
     /// last element is the new value. Do not mix with [`push`](Self::push).
-    pub fn push_from<V: Copy + Eq>(&mut self, g: &[V]) {
+    pub fn push_from<S: Seq>(&mut self, g: S) {
         assert_eq!(
             g.len(),
             self.n + 1,
@@ -232,7 +294,7 @@ impl PeriodDetector {
         self.n = g.len();
         let n = self.n;
         let y = n - 1;
-        let v = g[y];
+        let v = g.at(y);
         let (max_p, r) = self.thresholds(n);
         match &mut self.mode {
             Mode::Certified(_) => {}
@@ -241,13 +303,13 @@ impl PeriodDetector {
                 preperiod,
                 divisors,
             } => {
-                if g[y - *period] != v {
+                if g.at(y - *period) != v {
                     // Every supported period is a multiple of this one: all broke together.
                     self.rescan(g);
                     return;
                 }
                 for (d, run) in divisors.iter_mut() {
-                    *run = if g[y - *d] == v { *run + 1 } else { 0 };
+                    *run = if g.at(y - *d) == v { *run + 1 } else { 0 };
                 }
                 let smaller = divisors
                     .iter()
@@ -262,7 +324,7 @@ impl PeriodDetector {
             }
             Mode::Searching { watch, bound } => {
                 watch.retain_mut(|(p, run)| {
-                    if y >= *p && g[y - *p] == v {
+                    if y >= *p && g.at(y - *p) == v {
                         *run += 1;
                         true
                     } else {
@@ -302,7 +364,7 @@ impl PeriodDetector {
     ///
     /// Why: a resumed run replays its checkpoint through a fresh detector; value by value, with
     /// its rescans, that was 47% of a resume of 0.206 at 2^31 before it computed anything.
-    pub fn push_quiet_from<V: Copy + Eq>(&mut self, g: &[V]) -> usize {
+    pub fn push_quiet_from<S: Seq>(&mut self, g: S) -> usize {
         let n = self.n;
         let avail = g.len().saturating_sub(n);
         let Mode::Searching { watch, bound } = &mut self.mode else {
@@ -320,9 +382,8 @@ impl PeriodDetector {
         if k == 0 {
             return 0;
         }
-        let new = &g[n..n + k];
         watch.retain_mut(|(p, run)| {
-            if *p <= n && g[n - *p..n + k - *p] == *new {
+            if *p <= n && g.same(n - *p, n, k) {
                 *run += k;
                 true
             } else {
@@ -341,7 +402,7 @@ impl PeriodDetector {
     }
 
     /// `p` (with preperiod `pre`) is the least supported period at the current length.
-    fn found<V: Copy + Eq>(&mut self, g: &[V], p: usize, pre: usize) {
+    fn found<S: Seq>(&mut self, g: S, p: usize, pre: usize) {
         if self.theorem {
             let certified_at = certificate_index(pre, p, self.t);
             debug_assert_eq!(certified_at, self.n - 1, "detection is exact");
@@ -365,7 +426,7 @@ impl PeriodDetector {
     }
 
     /// Recompute every run; pick the least supported period or the periods to watch.
-    fn rescan<V: Copy + Eq>(&mut self, g: &[V]) {
+    fn rescan<S: Seq>(&mut self, g: S) {
         self.rescans += 1;
         let n = g.len();
         let (max_p, r) = self.thresholds(n);
@@ -407,10 +468,10 @@ impl PeriodDetector {
 
 /// The run of `p` at the end of `g` (positions `y` counting down from the end with
 /// `g[y] = g[y - p]`), given that the last `known` positions are already known to match.
-fn run_of<V: Copy + Eq>(g: &[V], p: usize, known: usize) -> usize {
+fn run_of<S: Seq>(g: S, p: usize, known: usize) -> usize {
     let n = g.len();
     let mut run = known;
-    while run + p < n && g[n - 1 - run] == g[n - 1 - run - p] {
+    while run + p < n && g.at(n - 1 - run) == g.at(n - 1 - run - p) {
         run += 1;
     }
     run
@@ -431,11 +492,12 @@ fn run_of<V: Copy + Eq>(g: &[V], p: usize, known: usize) -> usize {
 ///   `run_p = w + min(E(x), R)`; only when both stop together do we compare further.
 ///
 /// `E(x)` grows by one per step of x, so p runs downwards from `n - 1`.
-fn for_each_run<V: Copy + Eq>(g: &[V], mut visit: impl FnMut(usize, usize)) {
+fn for_each_run<S: Seq>(g: S, mut visit: impl FnMut(usize, usize)) {
     let n = g.len();
-    let Some(&last) = g.last() else {
+    if n == 0 {
         return;
-    };
+    }
+    let last = g.at(n - 1);
     let mut base = None;
     // A run is not 0 only where G(n - 1 - p) is the last value: a block of p at a time, the
     // positions they face are compared with it into a bit mask and only the p facing an equal
@@ -447,11 +509,8 @@ fn for_each_run<V: Copy + Eq>(g: &[V], mut visit: impl FnMut(usize, usize)) {
         let len = BLOCK.min(n - p);
         // p..p + len face positions n - p - len ..= n - 1 - p; bit i is position
         // n - p - len + i, that is p + len - 1 - i (a comparison per value, vectorised)
-        let facing = &g[n - p - len..n - p];
         let mut equal = [0u8; BLOCK];
-        for (e, &v) in equal.iter_mut().zip(facing) {
-            *e = u8::from(v == last);
-        }
+        g.equal_to(n - p - len, last, &mut equal[..len]);
         // eight 0/1 bytes to eight bits: the product gathers byte j's bit at bit 56 + j
         let mut mask = 0u64;
         for (j, bytes) in equal.chunks_exact(8).enumerate() {
@@ -480,7 +539,7 @@ fn for_each_run<V: Copy + Eq>(g: &[V], mut visit: impl FnMut(usize, usize)) {
     let mut periodic = 0usize; // E(x)
     for x in 0..n - 1 - w {
         let p = n - 1 - x;
-        periodic = if x >= w && g[x] == g[x - w] {
+        periodic = if x >= w && g.at(x) == g.at(x - w) {
             periodic + 1
         } else {
             0
@@ -489,7 +548,7 @@ fn for_each_run<V: Copy + Eq>(g: &[V], mut visit: impl FnMut(usize, usize)) {
             phase[x % w] as usize
         } else {
             let mut k = 0;
-            while k < w && k <= x && g[x - k] == g[n - 1 - k] {
+            while k < w && k <= x && g.at(x - k) == g.at(n - 1 - k) {
                 k += 1;
             }
             k

@@ -15,7 +15,7 @@
 //! have a histogram and no rare heaps.
 
 use super::sparse::classes;
-use super::values::{Value, ValueCounter};
+use super::values::{Value, ValueCounter, ValuesRef};
 use super::Rules;
 use crate::Error;
 use serde::Serialize;
@@ -47,11 +47,23 @@ pub struct PowerSummary {
 }
 
 /// The SHA-256 of `values`, each as two little-endian bytes, in hex.
-pub fn values_sha256<V: Value>(values: &[V]) -> String {
+pub fn values_sha256<'a>(values: impl Into<ValuesRef<'a>>) -> String {
+    let values = values.into();
+    fn update<V: Value>(hasher: &mut Sha256, values: &[V]) {
+        for chunk in values.chunks(1 << 16) {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.get().to_le_bytes()).collect();
+            hasher.update(&bytes);
+        }
+    }
     let mut hasher = Sha256::new();
-    for chunk in values.chunks(1 << 16) {
-        let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.get().to_le_bytes()).collect();
-        hasher.update(&bytes);
+    match values {
+        ValuesRef::U8(g) => update(&mut hasher, g),
+        ValuesRef::U16(g) => update(&mut hasher, g),
+        ValuesRef::Split(v) => {
+            let h = v.head.len().min(v.bytes.len());
+            update(&mut hasher, &v.head[v.from.min(h)..h]);
+            update(&mut hasher, &v.bytes[v.from.max(h)..]);
+        }
     }
     hasher
         .finalize()
@@ -63,19 +75,21 @@ pub fn values_sha256<V: Value>(values: &[V]) -> String {
 }
 
 /// The summary of `values = G(0..=n)` (`n >= 1`) of the game `rules`.
-pub fn summary<V: Value>(rules: &Rules, values: &[V]) -> Result<PowerSummary, Error> {
+pub fn summary<'a>(rules: &Rules, values: impl Into<ValuesRef<'a>>) -> Result<PowerSummary, Error> {
+    let values = values.into();
     let n = values
         .len()
         .checked_sub(1)
         .filter(|&n| n >= 1)
         .ok_or_else(|| Error::Invalid("a summary needs G(0..=n) with n at least 1".into()))?;
     let mut counter = ValueCounter::new();
-    counter.add(&values[1..]);
+    counter.add_ref(values.slice(1..));
     let counts = counter.counts();
     let max_value = counts.len().saturating_sub(1) as u16;
-    let max_first_at = 1 + values[1..]
+    let max_first_at = 1 + values
+        .slice(1..)
         .iter()
-        .position(|v| v.get() == max_value)
+        .position(|v| v == max_value)
         .expect("the largest value occurs");
     let histogram = counts
         .iter()
@@ -111,7 +125,8 @@ pub fn summary<V: Value>(rules: &Rules, values: &[V]) -> Result<PowerSummary, Er
 impl PowerSummary {
     /// The plain-text file of this summary: `#` comment lines with the facts, then one line
     /// `VALUE COUNT` per value that occurs, then `rare HEAP VALUE` lines.
-    pub fn text<V: Value>(&self, values: &[V]) -> String {
+    pub fn text<'a>(&self, values: impl Into<ValuesRef<'a>>) -> String {
+        let values = values.into();
         let mut s = String::new();
         let _ = writeln!(
             s,
@@ -147,7 +162,7 @@ impl PowerSummary {
             let _ = writeln!(s, "{v} {c}");
         }
         for &h in &self.rare_heaps {
-            let _ = writeln!(s, "rare {h} {}", values[h].get());
+            let _ = writeln!(s, "rare {h} {}", values.get(h));
         }
         s
     }
@@ -224,14 +239,14 @@ mod tests {
     #[test]
     fn the_text_and_the_digest_are_stable() {
         assert_eq!(
-            values_sha256::<u16>(&[]),
+            values_sha256(&[] as &[u16]),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
         // two bytes per value, little-endian: [1, 256] is the bytes 01 00 00 01
         let mut h = Sha256::new();
         h.update([1u8, 0, 0, 1]);
         let want: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(values_sha256(&[1u16, 256]), want);
+        assert_eq!(values_sha256(&[1u16, 256][..]), want);
         let (code, g) = values("0.07", 16);
         let text = summary(&code, &g).unwrap().text(&g);
         assert!(text.starts_with("# grundy: the values of 0.07 at heaps 1..=16\n# n 16\n"));

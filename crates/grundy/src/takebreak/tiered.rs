@@ -489,6 +489,8 @@ impl TieredStore {
         let checked = match values.as_ref() {
             ValuesRef::U8(g) => check_values_releasing(rules, g, &release),
             ValuesRef::U16(g) => check_values_releasing(rules, g, &release),
+            // (a values file is mapped as bytes or u16, never as this store)
+            split @ ValuesRef::Split(_) => check_values_releasing(rules, &split.to_u16(), &release),
         };
         if let Err(reason) = checked {
             return Err(CheckpointError::Untrue {
@@ -591,6 +593,13 @@ impl TieredStore {
         let width = match values {
             ValuesRef::U8(_) => 1,
             ValuesRef::U16(_) => 2,
+            ValuesRef::Split(_) => {
+                return Err(Error::Invalid(
+                    "a tiered run keeps its values in a file of bytes or u16 values, \
+                     not in bytes with a head"
+                        .into(),
+                ))
+            }
         };
         let len = values.len();
         let path = if width == 1 {

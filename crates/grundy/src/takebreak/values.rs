@@ -15,8 +15,10 @@
 //! Either width lives in a [`Buf`]: a `Vec` in memory, or (tiered storage, `--tiered`) a file
 //! mapped into memory ([`super::mapped`], [`super::tiered`]); the engines see a slice either way.
 //!
-//! Not built (a design, see the `sparse` module docs): a one-byte store for values below 512
-//! whose common values have odd parity under the engine's mask (Officers), rebuilding bit 8.
+//! A third store, for Officers-like games ([`Odd8Store`], `--compact-values`): values below
+//! 512 with odd parity under Officers' mask in one byte each, bit 8 rebuilt, the values before
+//! the last one that does not fit kept apart in `u16` (see the `sparse` module docs, "Officers
+//! in one byte").
 //!
 //! [`SequenceEngine::compact`]: super::SequenceEngine::compact
 
@@ -195,7 +197,100 @@ impl Odd8Store {
 
     /// The values as `u16` (a copy).
     pub fn to_u16(&self) -> Vec<u16> {
-        (0..self.bytes.len()).map(|i| self.get(i)).collect()
+        self.as_ref().iter().collect()
+    }
+
+    /// A borrowed view.
+    pub fn as_ref(&self) -> SplitRef<'_> {
+        SplitRef {
+            head: &self.head,
+            bytes: &self.bytes,
+            from: 0,
+        }
+    }
+}
+
+/// G(from..to) of a store whose values below `head.len()` are in `head` (in `u16`) and whose
+/// later values are bytes that decode to them ([`Odd8`]): a borrowed [`Odd8Store`], or a
+/// stretch of one.
+#[derive(Debug, Clone, Copy)]
+pub struct SplitRef<'a> {
+    /// G(0..h).
+    pub head: &'a [u16],
+    /// A byte per heap `0..to` (those below `h` are not values).
+    pub bytes: &'a [Odd8],
+    /// The first heap of the view.
+    pub from: usize,
+}
+
+impl<'a> SplitRef<'a> {
+    /// How many values.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bytes.len() - self.from
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Value `i` of the view, G(from + i).
+    ///
+    /// # Panics
+    /// If `i >= len()`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u16 {
+        let i = self.from + i;
+        match self.head.get(i) {
+            Some(&v) => v,
+            None => self.bytes[i].get(),
+        }
+    }
+
+    /// The view's values in order.
+    pub fn iter(&self) -> Iter<'a> {
+        let h = self.head.len().min(self.bytes.len());
+        let head = &self.head[self.from.min(h)..h];
+        Iter::Split(head.iter(), self.bytes[self.from.max(h)..].iter())
+    }
+
+    /// Values `from..to` of the view.
+    ///
+    /// # Panics
+    /// If `from > to` or `to > len()`.
+    pub fn slice(&self, from: usize, to: usize) -> SplitRef<'a> {
+        assert!(
+            from <= to && to <= self.len(),
+            "{from}..{to} of {}",
+            self.len()
+        );
+        SplitRef {
+            head: self.head,
+            bytes: &self.bytes[..self.from + to],
+            from: self.from + from,
+        }
+    }
+}
+
+impl super::period::Seq for SplitRef<'_> {
+    type Item = u16;
+    #[inline]
+    fn len(self) -> usize {
+        SplitRef::len(&self)
+    }
+    #[inline]
+    fn at(self, i: usize) -> u16 {
+        self.get(i)
+    }
+    fn same(self, a: usize, b: usize, k: usize) -> bool {
+        let (a, b) = (self.from + a, self.from + b);
+        if a.min(b) >= self.head.len() {
+            // bytes that decode are equal exactly when their values are
+            self.bytes[a..a + k] == self.bytes[b..b + k]
+        } else {
+            (0..k).all(|j| self.get(a - self.from + j) == self.get(b - self.from + j))
+        }
     }
 }
 
@@ -351,14 +446,26 @@ impl<V: Value> From<Vec<V>> for Buf<V> {
     }
 }
 
-/// G(0), G(1), ... in one byte each while every value is below 256, else in two.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// G(0), G(1), ... in one byte each while every value is below 256, else in two, or (Officers'
+/// values past its last rare heap) one byte each with a head in two ([`Odd8Store`]).
+#[derive(Debug, Clone)]
 pub enum Values {
     /// Every value is below 256.
     U8(Buf<u8>),
     /// Any values.
     U16(Buf<u16>),
+    /// A head in `u16`, every later value in one byte ([`Odd8`]).
+    Odd8(Odd8Store),
 }
+
+/// Equal when the values are (whatever their stores).
+impl PartialEq for Values {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_ref() == other.as_ref()
+    }
+}
+
+impl Eq for Values {}
 
 impl Default for Values {
     fn default() -> Self {
@@ -390,6 +497,7 @@ impl Values {
         match self {
             Values::U8(v) => v.len(),
             Values::U16(v) => v.len(),
+            Values::Odd8(v) => v.bytes.len(),
         }
     }
 
@@ -398,11 +506,19 @@ impl Values {
         self.len() == 0
     }
 
-    /// Bytes per value (1 or 2).
+    /// Bytes per value (1 or 2; a store of bytes with a head says 1).
     pub fn value_bytes(&self) -> usize {
         match self {
-            Values::U8(_) => 1,
+            Values::U8(_) | Values::Odd8(_) => 1,
             Values::U16(_) => 2,
+        }
+    }
+
+    /// The values of a store of bytes with a head held in `u16` ([`Odd8Store`]), 0 otherwise.
+    pub fn head_len(&self) -> usize {
+        match self {
+            Values::Odd8(v) => v.head.len(),
+            _ => 0,
         }
     }
 
@@ -420,6 +536,7 @@ impl Values {
         match self {
             Values::U8(v) => ValuesRef::U8(v),
             Values::U16(v) => ValuesRef::U16(v),
+            Values::Odd8(v) => ValuesRef::Split(v.as_ref()),
         }
     }
 
@@ -428,6 +545,10 @@ impl Values {
         match self {
             Values::U8(v) => v.truncate(len),
             Values::U16(v) => v.truncate(len),
+            Values::Odd8(v) => {
+                v.bytes.truncate(len);
+                v.head.truncate(len);
+            }
         }
     }
 
@@ -436,6 +557,7 @@ impl Values {
         match self {
             Values::U8(v) => v.reserve_exact(more),
             Values::U16(v) => v.reserve_exact(more),
+            Values::Odd8(v) => v.bytes.reserve_exact(more),
         }
     }
 
@@ -444,6 +566,13 @@ impl Values {
         if let Values::U8(v) = self {
             if let Ok(b) = u8::try_from(value) {
                 v.push(b);
+                return;
+            }
+            self.widen();
+        }
+        if let Values::Odd8(v) = self {
+            if let Some(b) = Odd8::fit(value as usize) {
+                v.bytes.push(b);
                 return;
             }
             self.widen();
@@ -467,6 +596,15 @@ impl Values {
     /// Move the store to `u16` (one pass; nothing to do if it is already): a mapped store
     /// writes a second file of two bytes per value ([`super::mapped::MappedVec::widen`]).
     pub fn try_widen(&mut self) -> Result<&mut Buf<u16>, crate::Error> {
+        if let Values::Odd8(store) = self {
+            let mut wide = Vec::with_capacity(match &store.bytes {
+                Buf::Heap(v) => v.capacity(),
+                #[cfg(unix)]
+                Buf::Mapped(m) => m.len(),
+            });
+            wide.extend(store.as_ref().iter());
+            *self = Values::U16(Buf::Heap(wide));
+        }
         if let Values::U8(bytes) = self {
             let wide = match bytes {
                 Buf::Heap(bytes) => {
@@ -481,7 +619,7 @@ impl Values {
         }
         match self {
             Values::U16(v) => Ok(v),
-            Values::U8(_) => unreachable!("widened just above"),
+            Values::U8(_) | Values::Odd8(_) => unreachable!("widened just above"),
         }
     }
 
@@ -490,6 +628,7 @@ impl Values {
         match self {
             Values::U8(v) => v.try_reserve_room(more),
             Values::U16(v) => v.try_reserve_room(more),
+            Values::Odd8(v) => v.bytes.try_reserve_room(more),
         }
     }
 
@@ -516,6 +655,7 @@ impl Values {
         match self {
             Values::U8(v) => v.is_mapped(),
             Values::U16(v) => v.is_mapped(),
+            Values::Odd8(v) => v.bytes.is_mapped(),
         }
     }
 
@@ -536,7 +676,23 @@ impl Values {
             Values::U16(Buf::Heap(v)) => v,
             #[cfg(unix)]
             Values::U16(v) => v.to_vec(),
+            Values::Odd8(v) => v.as_ref().iter().collect(),
         }
+    }
+
+    /// Move a `u16` store in memory to one byte per value with a head ([`Odd8Store`]) when the
+    /// head that needs holds at most `max_head` values; whether it did. The room reserved is
+    /// kept (in bytes).
+    pub fn narrow_odd8(&mut self, max_head: usize) -> bool {
+        let Values::U16(Buf::Heap(wide)) = self else {
+            return false;
+        };
+        let Some(mut store) = Odd8Store::from_u16(wide, max_head) else {
+            return false;
+        };
+        store.bytes.reserve_exact(wide.capacity() - wide.len());
+        *self = Values::Odd8(store);
+        true
     }
 }
 
@@ -571,6 +727,8 @@ pub enum ValuesRef<'a> {
     U8(&'a [u8]),
     /// Any values.
     U16(&'a [u16]),
+    /// Values in `u16`, then values in one byte ([`Odd8Store`]).
+    Split(SplitRef<'a>),
 }
 
 impl<'a> ValuesRef<'a> {
@@ -579,6 +737,7 @@ impl<'a> ValuesRef<'a> {
         match self {
             ValuesRef::U8(v) => v.len(),
             ValuesRef::U16(v) => v.len(),
+            ValuesRef::Split(v) => v.len(),
         }
     }
 
@@ -596,18 +755,33 @@ impl<'a> ValuesRef<'a> {
         match self {
             ValuesRef::U8(v) => v[i] as u16,
             ValuesRef::U16(v) => v[i],
+            ValuesRef::Split(v) => v.get(i),
         }
     }
 
     /// G(range).
-    pub fn slice(
-        &self,
-        range: impl std::slice::SliceIndex<[u8], Output = [u8]>
-            + std::slice::SliceIndex<[u16], Output = [u16]>,
-    ) -> ValuesRef<'a> {
+    ///
+    /// # Panics
+    /// If the range is not inside `0..len()`.
+    pub fn slice(&self, range: impl std::ops::RangeBounds<usize>) -> ValuesRef<'a> {
+        let range = (range.start_bound().cloned(), range.end_bound().cloned());
         match *self {
             ValuesRef::U8(v) => ValuesRef::U8(&v[range]),
             ValuesRef::U16(v) => ValuesRef::U16(&v[range]),
+            ValuesRef::Split(v) => {
+                use std::ops::Bound;
+                let from = match range.0 {
+                    Bound::Included(a) => a,
+                    Bound::Excluded(a) => a + 1,
+                    Bound::Unbounded => 0,
+                };
+                let to = match range.1 {
+                    Bound::Included(b) => b + 1,
+                    Bound::Excluded(b) => b,
+                    Bound::Unbounded => v.len(),
+                };
+                ValuesRef::Split(v.slice(from, to))
+            }
         }
     }
 
@@ -616,6 +790,7 @@ impl<'a> ValuesRef<'a> {
         match *self {
             ValuesRef::U8(v) => Iter::U8(v.iter()),
             ValuesRef::U16(v) => Iter::U16(v.iter()),
+            ValuesRef::Split(v) => v.iter(),
         }
     }
 
@@ -627,8 +802,8 @@ impl<'a> ValuesRef<'a> {
     /// The values as `u16`: borrowed when they are, else a copy.
     pub fn to_u16(&self) -> std::borrow::Cow<'a, [u16]> {
         match *self {
-            ValuesRef::U8(v) => std::borrow::Cow::Owned(v.iter().map(|&b| b as u16).collect()),
             ValuesRef::U16(v) => std::borrow::Cow::Borrowed(v),
+            _ => std::borrow::Cow::Owned(self.iter().collect()),
         }
     }
 }
@@ -708,6 +883,11 @@ impl ValueCounter {
         match values {
             ValuesRef::U8(v) => self.add(v),
             ValuesRef::U16(v) => self.add(v),
+            ValuesRef::Split(v) => {
+                let h = v.head.len().min(v.bytes.len());
+                self.add(&v.head[v.from.min(h)..h]);
+                self.add(&v.bytes[v.from.max(h)..]);
+            }
         }
     }
 
@@ -729,6 +909,12 @@ impl ValueCounter {
         let len = self.total.iter().rposition(|&c| c > 0).map_or(0, |v| v + 1);
         self.total.truncate(len);
         self.total
+    }
+}
+
+impl PartialEq for ValuesRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -763,6 +949,8 @@ pub enum Iter<'a> {
     U8(std::slice::Iter<'a, u8>),
     /// Over `u16`.
     U16(std::slice::Iter<'a, u16>),
+    /// Over `u16`, then over bytes of [`Odd8`].
+    Split(std::slice::Iter<'a, u16>, std::slice::Iter<'a, Odd8>),
 }
 
 impl Iterator for Iter<'_> {
@@ -772,18 +960,32 @@ impl Iterator for Iter<'_> {
         match self {
             Iter::U8(i) => i.next().map(|&b| b as u16),
             Iter::U16(i) => i.next().copied(),
+            Iter::Split(h, r) => h.next().copied().or_else(|| r.next().map(|b| b.get())),
         }
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self {
             Iter::U8(i) => i.size_hint(),
             Iter::U16(i) => i.size_hint(),
+            Iter::Split(h, r) => {
+                let n = h.len() + r.len();
+                (n, Some(n))
+            }
         }
     }
     fn nth(&mut self, n: usize) -> Option<u16> {
         match self {
             Iter::U8(i) => i.nth(n).map(|&b| b as u16),
             Iter::U16(i) => i.nth(n).copied(),
+            Iter::Split(h, r) => {
+                if n < h.len() {
+                    h.nth(n).copied()
+                } else {
+                    let skip = n - h.len();
+                    h.nth(h.len()); // (exhausts it)
+                    r.nth(skip).map(|b| b.get())
+                }
+            }
         }
     }
 }
@@ -793,6 +995,10 @@ impl DoubleEndedIterator for Iter<'_> {
         match self {
             Iter::U8(i) => i.next_back().map(|&b| b as u16),
             Iter::U16(i) => i.next_back().copied(),
+            Iter::Split(h, r) => r
+                .next_back()
+                .map(|b| b.get())
+                .or_else(|| h.next_back().copied()),
         }
     }
 }

@@ -12,7 +12,7 @@
 //! a more frequent one.
 
 use super::{RareCommon, SplitPolicy, Tuning};
-use crate::takebreak::values::Value;
+use crate::takebreak::values::ValuesRef;
 use crate::takebreak::Code;
 use crate::Error;
 use serde::Serialize;
@@ -67,19 +67,30 @@ fn parity_word(q: usize) -> &'static str {
 /// which costs up to 6 bytes for one position in 32 — a fifth of a byte per value, on top of
 /// the run's own, each time a long run with `--results` summarises a power of two (0.161 to
 /// 2^30 peaked at 1.35 bytes per value with it, its values one byte each).
-fn split_engine<V: Value>(code: &Code, values: &[V]) -> Result<RareCommon, Error> {
+fn split_engine<'a>(code: &Code, values: impl Into<ValuesRef<'a>>) -> Result<RareCommon, Error> {
+    let values = values.into();
     let tuning = Tuning {
         bit_index: false,
         ..Tuning::default()
     };
     let mut engine = RareCommon::with_policy(code, SplitPolicy::Frequency, tuning)?;
-    engine.catch_up(values);
+    match values {
+        ValuesRef::U8(g) => engine.catch_up(g),
+        ValuesRef::U16(g) => engine.catch_up(g),
+        ValuesRef::Split(v) if v.from == 0 => engine.catch_up_odd8(v.head, v.bytes),
+        // (a stretch that does not start at heap 0 is not a sequence the engine can follow)
+        split @ ValuesRef::Split(_) => engine.catch_up(&split.to_u16()[..]),
+    }
     Ok(engine)
 }
 
 /// The split of `values = G(0..=n)` of the octal `code` (an error for codes the rare/common
 /// engine does not run: a digit of 8 or more).
-pub fn rare_common_split<V: Value>(code: &Code, values: &[V]) -> Result<RareCommonSplit, Error> {
+pub fn rare_common_split<'a>(
+    code: &Code,
+    values: impl Into<ValuesRef<'a>>,
+) -> Result<RareCommonSplit, Error> {
+    let values = values.into();
     let engine = split_engine(code, values)?;
     let split = &engine.split;
     let counts = &engine.counts;
@@ -113,7 +124,7 @@ pub fn rare_common_split<V: Value>(code: &Code, values: &[V]) -> Result<RareComm
         })
         .collect();
     let slot = |v: u16, q: usize| rare_keys.binary_search(&(2 * v as usize + q)).ok();
-    for (i, v) in values.iter().map(|v| v.get()).enumerate().skip(1) {
+    for (i, v) in values.iter().enumerate().skip(1) {
         if let Some(k) = slot(v, i & 1) {
             if rare[k].positions.len() < POSITIONS_LISTED {
                 rare[k].positions.push(i);
@@ -133,11 +144,16 @@ pub fn rare_common_split<V: Value>(code: &Code, values: &[V]) -> Result<RareComm
 /// Every heap size of `1..=n` in a rare class of the engine's split of `values = G(0..=n)`
 /// (the split [`rare_common_split`] reports), ascending. An error for codes the rare/common
 /// engine does not run.
-pub fn rare_heaps<V: Value>(code: &Code, values: &[V]) -> Result<Vec<usize>, Error> {
+pub fn rare_heaps<'a>(code: &Code, values: impl Into<ValuesRef<'a>>) -> Result<Vec<usize>, Error> {
+    let values = values.into();
     let engine = split_engine(code, values)?;
     let split = &engine.split;
-    Ok((1..values.len())
-        .filter(|&i| !split.is_common(values[i].get(), i & 1))
+    Ok(values
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|&(i, v)| !split.is_common(v, i & 1))
+        .map(|(i, _)| i)
         .collect())
 }
 
@@ -246,6 +262,6 @@ mod tests {
     #[test]
     fn codes_the_engine_does_not_run_are_refused() {
         let code: Code = "0.F".parse().unwrap();
-        assert!(rare_common_split(&code, &[0u16, 1, 2]).is_err());
+        assert!(rare_common_split(&code, &[0u16, 1, 2][..]).is_err());
     }
 }

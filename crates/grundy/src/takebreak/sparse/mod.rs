@@ -205,38 +205,54 @@
 //! and lose a little (0.167 to 2^24: 1.06). Values are the same either way (the tests compare
 //! the byte store with the naive engine, `compact_tests`).
 //!
-//! *Not built: Officers in one byte.* Values below 512 whose common values have odd parity
-//! under the engine's mask `M` (Officers: `M = 0b1_1110_1110`, Grossman) could keep only
-//! their low 8 bits: bit 8 of a common value is the complement of the parity of its kept
-//! bits under `M`. A plan, worked out in session 27 (not started):
-//! - *Where the rare positions are.* Officers' 1,583 rare heaps to 2^22 all lie below 20,628
-//!   (`grundy takebreak 0.6 -n 4194304 --results DIR`: "last rare heap 20627"). So: a head
-//!   `G(0..H)` in `u16` (H past the last rare heap, e.g. the next power of two), and the whole
-//!   sequence in bytes, whose byte at a common heap `p >= H` says all of `G(p)`. The mode holds
-//!   only while every rare heap is below `H`, the split is the parity class of `M`, and every
-//!   value is below 512; a rare value at or past `H`, a value of 512 or a re-chosen split ends
-//!   it (one pass to `u16`, as the first value past 255 does today).
-//! - *No rebuild in the search.* The xor `x` of two common values has even parity under `M`, so
-//!   its bit 8 is a function of its low byte: the search can xor bytes as the byte store does
-//!   today and look the byte up in the wanted set *permuted* to 256 entries (entry `y` is the
-//!   wanted bit of `y | par(y & M) << 8`) — a smaller table than today's 512 — mapping each
-//!   value it takes back the same way. The far options (a rare value, from the head, xor a
-//!   common byte) are odd: bit 8 is rebuilt after the xor (`vpopcntw` of `x & M`, AVX-512
-//!   BITALG), once per option, before the compression `far` applies today.
-//! - *What must not read a rare heap through the bytes.* A rare heap's byte is not its value,
-//!   and a split of it with a common heap would look like one of two common heaps (a possible
-//!   false witness). So (i) the rare values `G(r)` of the far options come from the head
-//!   (`far.rs`, `kernels::far_maps`, `ahead`, the candidate's byte map in `wide.rs`); their
-//!   partners `G(m - r)` lie past `H` once `m >= 2H`; (ii) the witness search's stretches
-//!   start at `H` instead of 1, and hints below `H` are dropped — allowed, since the search
-//!   needs *some* witness for each value, and both heaps of a split past `H` are common;
-//!   (iii) the scan that proves a rare value (every split) reads the head below `H`; (iv) the
-//!   split's review, the period detector, the summaries, the checkpoint and `--print` read
-//!   full values through the store (a third variant beside `U8` and `U16`: 37 places match on
-//!   those today).
-//! - *Cost.* About 1.0 byte per value plus the head; to be measured against the `u16` store
-//!   (the byte store's searches read half the bytes, the far options gain a rebuild) before
-//!   it is made the default for Officers.
+//! # Officers in one byte (issue 25): built, behind `--compact-values`
+//!
+//! Values below 512 whose bit 8 is fixed by the parity of the others under Officers' mask
+//! `M = 0b1_1110_1110` (Grossman's 8-bit store) keep their low byte only
+//! ([`crate::takebreak::values::Odd8`]: bit 8 is `1 ^ parity(byte & M)`). Officers' values
+//! past its last rare heap (20,627, to 2^22 at least) all have odd parity under `M`, the ones
+//! before do not, so the store ([`crate::takebreak::values::Odd8Store`]) is a *head* `G(0..H)`
+//! in `u16` (`H` the last value that does not fit, rounded up to 64: 20,672) and a byte for
+//! every heap. Its rule for the engine: a read of heap `i >= H` decodes the byte (the kernels'
+//! loaders rebuild bit 8 with two nibble lookups per vector, `get` with a table); a read
+//! below `H` goes to the head ([`kernels::at`]). Where the engine reads below `H`:
+//! - *the rare positions' values* `G(r)` (far options in registers and in byte maps, the
+//!   candidate's near and top options, the far mask's checks): [`kernels::at`];
+//! - *partners below `H`*: a far position is marked in bulk only if `m0 - r` is past the head
+//!   ([`wide::far_below`]), the others one by one as the "top" ones;
+//! - *the witness search*: its stretches start at `H`, and the splits `(i, m - i)` with `i < H`
+//!   are a stretch of their own looked at first in each round, through a copy in `u16` laid
+//!   out as the kernels read a heap (`wide`'s `head_chunk`). Without it the search looked at
+//!   the same splits per heap only *after* the stretches above `H`: some values are witnessed
+//!   mostly by small heaps (Officers near 2^21: heaps of value 256 whose last witness in the
+//!   `u16` search came after about 4,000 splits took about 150,000 above `H`), and Officers to
+//!   2^22 looked at 18.2·10^9 splits instead of 8.2·10^9; with it, 8.1·10^9;
+//! - *the dense mode's scan, the reviews, the resynchronisation* (a rollback or a hand-over
+//!   absorbs the head from the head); the bit index is off (its partners may lie below `H`),
+//!   and so are the one-word path and the lanes (`u16` only).
+//!
+//! The first value that no byte keeps ends the call (as the first value past 255 does for
+//! bytes); the store goes back to `u16` and is narrowed again once the sequence has doubled
+//! ([`RareCommon::narrow_store`], from 2^16 values on, when the head is at most a quarter of
+//! them). The pipeline speculates only values that fit. The driver's readers (summaries, the
+//! period detector through [`crate::takebreak::period::Seq`], the results files, the split's
+//! report) read the store through [`crate::takebreak::values::ValuesRef::Split`]; checkpoints
+//! are written in two bytes a value as before (a resumed run narrows again at its first chunk).
+//!
+//! Measured (`odd8_tests` check the values against the `u16` store and the naive engine): the
+//! peak memory of `grundy takebreak 0.6 -n 67108864 --no-extend --compact-values` is 72,972 KB,
+//! 1.11 bytes per value with the program's own (0.99 per value from 2^24 to 2^26); without it
+//! about 2.1. The time is the cost: `cargo run --release -p grundy --example odd8_speed 0.6
+//! 8388608 1 3` (the same engine from 2^16 on in bytes and in `u16`, alternating) gave 1.07 to
+//! 1.25 times the `u16` time on one thread and 1.10 to 1.34 on two; the CLI to 2^24 on one
+//! thread 1.25 and 1.33 (20.2 and 19.9 s against 16.1 and 14.9 s). A `perf` profile puts the
+//! difference in the far options (the rebuild of bit 8 after each load: 16.0% of the samples
+//! against 12.2%) and the stretch below `H` (its copy and lookups, about 4%). So it is not the
+//! default. What would remove the rebuild (not built): keep, instead of bit 8, the lowest bit
+//! of the mask out of the byte, the bit the far options' compression drops anyway: the far
+//! kernel then xors bytes with no rebuild and no compression, and the witness search xors
+//! bytes and looks them up in the wanted set compressed the same way (on a parity class the
+//! compression keeps the order of values, so the mex is read from it as before).
 //!
 //! # Tiered storage (issue 25): built, in [`crate::takebreak::tiered`]
 //!
@@ -345,6 +361,8 @@ pub struct SparseStats {
     pub unindexed_values: u64,
     /// Values computed in the dense mode.
     pub dense_values: u64,
+    /// Times the store was moved to one byte per value with a head ([`RareCommon::narrow_store`]).
+    pub narrowed: u64,
     /// Values computed by the two-thread pipeline (see [`RareCommon::set_threads`]).
     pub pipelined: u64,
     /// Pipeline: heaps whose speculated value (the candidate) was wrong, each followed by a
@@ -398,6 +416,7 @@ impl SparseStats {
         self.tail_nanos += other.tail_nanos;
         self.rebuilds += other.rebuilds;
         self.dense_values += other.dense_values;
+        self.narrowed += other.narrowed;
         self.pipelined += other.pipelined;
         self.rollbacks += other.rollbacks;
         self.discarded += other.discarded;
@@ -444,6 +463,9 @@ pub struct Tuning {
     /// With two threads or more, whether a verifier may finish the witness searches' last
     /// values in blocks of heaps (see `lanes`; on processors with AVX-512 BW).
     pub block_tail: bool,
+    /// Whether [`SequenceEngine::next_values`] moves a `u16` store to one byte per value with
+    /// a head when the values allow it (see "Officers in one byte" above).
+    pub odd8: bool,
 }
 
 impl Default for Tuning {
@@ -459,6 +481,7 @@ impl Default for Tuning {
             ahead_from: 1024,
             bit_index: true,
             block_tail: true,
+            odd8: false,
         }
     }
 }
@@ -648,6 +671,8 @@ pub struct RareCommon {
     /// below its end, which the bytes need not give (see "Officers in one byte" above); empty
     /// otherwise. Set by the caller for each call ([`RareCommon::next_values_odd8`]).
     head: Vec<u16>,
+    /// The length from which [`Self::narrow_store`] next tries to move the store to bytes.
+    narrow_from: usize,
 }
 
 /// The plain values of a stretch for [`RareCommon::absorb_stretch`]: from `i`, every value below
@@ -822,6 +847,7 @@ impl RareCommon {
             index_trial: IndexTrial::default(),
             tallies: Vec::new(),
             head: Vec::new(),
+            narrow_from: NARROW_FROM,
         };
         engine.reset();
         Ok(engine)
@@ -928,7 +954,18 @@ impl RareCommon {
     /// Bring the state in step with `g = G(0..n)` before `next_value(g)` (that call would do
     /// it anyway; this lets a caller time the two apart, see [`crate::takebreak::auto`]).
     pub fn catch_up<V: Value>(&mut self, g: &[V]) {
+        self.head.clear();
         self.sync(g);
+    }
+
+    /// [`Self::catch_up`] with a store of low bytes whose values below `head.len()` are in
+    /// `head` (see [`Self::next_values_odd8`]).
+    pub fn catch_up_odd8(&mut self, head: &[u16], bytes: &[crate::takebreak::values::Odd8]) {
+        if self.head != head {
+            self.head = head.to_vec();
+            self.index.set_bit(None, &[] as &[u16]);
+        }
+        self.sync(bytes);
     }
 
     /// Bring the state in step with `g` (values the engine has not seen yet are absorbed; a
@@ -1165,7 +1202,23 @@ impl SequenceEngine for RareCommon {
     }
 
     fn next_values(&mut self, values: &mut Values, count: usize) -> Result<(), Error> {
-        next_values_of(self, values, count)
+        let end = values.len() + count;
+        if let Values::Odd8(store) = values {
+            match self.next_values_odd8(&store.head, &mut store.bytes, count)? {
+                None => return Ok(()),
+                Some(v) => {
+                    // a value no byte keeps: back to u16 (one pass), and narrow again only
+                    // once the sequence has doubled
+                    self.narrow_from = 2 * values.len();
+                    values.try_widen()?.push(v);
+                }
+            }
+        }
+        if values.len() < end {
+            next_values_of(self, values, end - values.len())?;
+        }
+        self.narrow_store(values);
+        Ok(())
     }
 
     fn compact(&self) -> bool {
@@ -1194,7 +1247,33 @@ impl CompactEngine for RareCommon {
     }
 }
 
+/// The shortest sequence [`RareCommon::narrow_store`] moves to bytes (before it, two bytes per value
+/// cost little).
+const NARROW_FROM: usize = 1 << 16;
+
 impl RareCommon {
+    /// Whether [`SequenceEngine::next_values`] may keep the values in one byte each with a
+    /// head (see [`Self::narrow_store`]; off by default: about 1.3 times the time of two bytes
+    /// a value on Officers, for about half the memory).
+    pub fn set_compact_values(&mut self, on: bool) {
+        self.tuning.odd8 = on;
+    }
+
+    /// Move a `u16` store in memory to one byte per value with a head ([`Values::narrow_odd8`])
+    /// when its length has reached `narrow_from`, the head that needs is at most a quarter of
+    /// the values and the engine is on the wide path in sparse mode (the only one that reads
+    /// such a store); else try again once the sequence has doubled.
+    pub fn narrow_store(&mut self, values: &mut Values) {
+        let len = values.len();
+        if !self.tuning.odd8 || len < self.narrow_from || !matches!(values, Values::U16(_)) {
+            return;
+        }
+        self.narrow_from = len.saturating_mul(2);
+        if self.mode == Mode::Sparse && self.span > 64 && values.narrow_odd8(len / 4) {
+            self.stats.narrowed += 1;
+        }
+    }
+
     /// [`CompactEngine::next_values_in`] on a store of low bytes ([`Odd8`]): `head` holds the
     /// values of the heaps below its end (every heap from there on decodes from its byte). Stops,
     /// returning `Some(v)`, at the first value `v` that is not kept exactly by a byte (it is not

@@ -183,3 +183,101 @@ proptest! {
         }
     }
 }
+
+/// Through the driver, as the CLI's `--compact-values` runs: the store ends in bytes with a
+/// head, the values, the power summaries and the split are those of the `u16` store, with
+/// the rare/common engine and the automatic one, on one and two threads.
+#[test]
+fn the_driver_keeps_officers_in_bytes_and_reports_the_same() {
+    use crate::takebreak::powers;
+    use crate::takebreak::sparse::classes::rare_common_split;
+    use crate::takebreak::{compute, AutoEngine, Finish, Rules, Values, ValuesRef};
+    let rules = Rules::parse("0.6").unwrap();
+    let c = code("0.6");
+    let n = 1 << 18;
+    let plain = on_u16(&c, n, 1);
+    for (threads, auto) in [(1, false), (2, false), (1, true), (2, true)] {
+        let what = format!("{threads} threads, auto {auto}");
+        let values = if auto {
+            let mut e = AutoEngine::for_rules(&rules).unwrap();
+            e.set_threads(threads);
+            e.set_compact_values(true);
+            compute(&rules, n, Finish::ComputeAll, &mut e, None)
+                .unwrap()
+                .values
+        } else {
+            let mut e = RareCommon::new(&c).unwrap();
+            e.set_threads(threads);
+            e.set_compact_values(true);
+            compute(&rules, n, Finish::ComputeAll, &mut e, None)
+                .unwrap()
+                .values
+        };
+        assert!(matches!(values, Values::Odd8(_)), "{what}");
+        assert_eq!(values.head_len(), 20_672, "{what}");
+        assert_eq!(values, plain, "{what}");
+        let (split, wide) = (values.as_ref(), ValuesRef::from(&plain));
+        for p in [1 << 10, 1 << 15, 1 << 16, 1 << 18] {
+            let (a, b) = (split.slice(..=p), wide.slice(..=p));
+            let (sa, sb) = (
+                powers::summary(&rules, a).unwrap(),
+                powers::summary(&rules, b).unwrap(),
+            );
+            assert_eq!(sa.text(a), sb.text(b), "{what}: 2^{}", p.trailing_zeros());
+        }
+        let (ra, rb) = (
+            rare_common_split(&c, split).unwrap(),
+            rare_common_split(&c, wide).unwrap(),
+        );
+        assert_eq!(format!("{ra:?}"), format!("{rb:?}"), "{what}");
+    }
+}
+
+/// The view of a store in bytes with a head reads as the plain values: by index, in slices,
+/// forwards and backwards, skipping, and as the period detector compares them.
+#[test]
+fn the_split_view_reads_as_the_plain_values() {
+    use crate::takebreak::period::Seq;
+    use crate::takebreak::{Values, ValuesRef};
+    let c = code("0.6");
+    let plain = on_u16(&c, 40_000, 1);
+    let mut values = Values::from(plain.clone());
+    assert!(values.narrow_odd8(1 << 15));
+    assert_eq!(values.head_len(), 20_672);
+    let (split, wide) = (values.as_ref(), ValuesRef::from(&plain));
+    for (from, to) in [
+        (0, 40_001),
+        (5, 20_000),
+        (20_000, 20_700),
+        (20_672, 40_001),
+        (30_000, 30_000),
+    ] {
+        let (a, b) = (split.slice(from..to), wide.slice(from..to));
+        assert_eq!(a.len(), b.len());
+        assert!(a.iter().eq(b.iter()), "{from}..{to}");
+        assert!(a.iter().rev().eq(b.iter().rev()), "{from}..{to} backwards");
+        for k in [0, 1, 600, 19_000, 30_000] {
+            assert_eq!(a.iter().nth(k), b.iter().nth(k), "{from}..{to}, nth {k}");
+            if k < a.len() {
+                assert_eq!(a.get(k), b.get(k));
+            }
+        }
+    }
+    let ValuesRef::Split(s) = split else {
+        unreachable!("narrowed above")
+    };
+    let w = &plain[..];
+    for (a, b, k) in [
+        (0, 7, 100),
+        (20_600, 20_700, 50),
+        (25_000, 31_000, 500),
+        (17_406, 37_406, 3),
+    ] {
+        assert_eq!(s.same(a, b, k), w.same(a, b, k), "{a} {b} {k}");
+    }
+    // a value that does not fit moves the store back to u16
+    values.push(0);
+    assert_eq!(values.value_bytes(), 2);
+    assert_eq!(values.get(40_001), 0);
+    assert_eq!(values.to_vec()[..40_001], plain[..]);
+}

@@ -34,6 +34,7 @@ fn busy_tuning() -> Tuning {
         ahead_from: 64,
         bit_index: true,
         block_tail: true,
+        odd8: true,
     }
 }
 
@@ -357,6 +358,7 @@ fn tuning() -> impl Strategy<Value = Tuning> {
             ahead_from: 1024,
             bit_index: true,
             block_tail: true,
+            odd8: true,
         })
 }
 
