@@ -420,8 +420,8 @@ pub(super) struct Open<'a> {
     /// are then in [`Witness::deferred`].
     pub(super) defer: Option<u32>,
     /// The engine's head (see [`kernels::at`]; empty but for a store of low bytes): the
-    /// stretches start at its end, and the splits below it are looked at, with the head's
-    /// values, only when the stretches found no witness for some value.
+    /// stretches start at its end, and the splits below it are a stretch of their own, looked
+    /// at first in each round with the head's values ([`head_chunk`]).
     pub(super) head: &'a [u16],
 }
 
