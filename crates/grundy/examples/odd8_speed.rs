@@ -37,12 +37,12 @@ fn main() {
         e.set_threads(threads);
         let mut wide = Values::from(prefix(&mut e));
         wide.reserve_exact(n - wide.len());
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), cpu_seconds());
         while wide.len() < n {
             let count = (n - wide.len()).min(chunk);
             e.next_values(&mut wide, count).unwrap();
         }
-        let t_wide = t.elapsed().as_secs_f64();
+        let (t_wide, c_wide) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
         let stats_wide = e.stats().clone();
         // bytes
         let mut e = RareCommon::new(&code).unwrap();
@@ -54,7 +54,7 @@ fn main() {
         };
         let mut bytes = bytes;
         bytes.reserve_exact(n - bytes.len());
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), cpu_seconds());
         let mut stopped = None;
         while bytes.len() < n {
             let count = (n - bytes.len()).min(chunk);
@@ -63,7 +63,7 @@ fn main() {
                 break;
             }
         }
-        let t_bytes = t.elapsed().as_secs_f64();
+        let (t_bytes, c_bytes) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
         if std::env::var_os("ODD8_STATS").is_some() {
             println!("u16: {stats_wide:?}\nbytes: {:?}", e.stats());
         }
@@ -81,9 +81,28 @@ fn main() {
         });
         assert!(same, "the values differ");
         println!(
-            "round {round}: u16 {t_wide:.2} s, bytes {t_bytes:.2} s, ratio {:.3} (head {} values)",
+            "round {round}: u16 {t_wide:.2} s, bytes {t_bytes:.2} s, ratio {:.3}; CPU {c_wide:.2} \
+             and {c_bytes:.2} s, ratio {:.3} (head {} values)",
             t_bytes / t_wide,
+            c_bytes / c_wide,
             head.len()
         );
     }
+}
+
+/// The process's CPU time so far (user and system, every thread), from `/proc/self/stat`; 0
+/// where it cannot be read.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // the fields after the command's closing parenthesis: utime and stime are the 12th and 13th
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: f64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|f| f.parse::<f64>().ok())
+        .sum();
+    ticks / 100.0
 }

@@ -201,6 +201,8 @@ pub fn far_words<V: Value>(
 }
 
 /// [`far_words_avx512`] where this compiler has the intrinsics; callers check [`available`].
+/// A store of low bytes ([`crate::takebreak::values::Odd8`]) takes [`far_words_gfni`] where the
+/// processor has GFNI.
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
@@ -213,8 +215,18 @@ fn far_words_512<V: Value>(
     out: &mut [[u16; FAR_BLOCK]; TRACKED_WORDS],
 ) {
     assert!(available());
+    if V::ODD_MASK != 0 && gfni() {
+        // SAFETY: AVX-512 F and BW (asserted just above) and GFNI are supported.
+        return unsafe { far_words_gfni(g, head, far, m0, b, out) };
+    }
     // SAFETY: AVX-512 F and BW are supported (asserted just above).
     unsafe { far_words_avx512(g, head, far, m0, b, out) }
+}
+
+/// Whether the processor has GFNI (see [`far_words_gfni`]).
+#[cfg(target_arch = "x86_64")]
+fn gfni() -> bool {
+    std::arch::is_x86_feature_detected!("gfni")
 }
 
 /// Older compilers: never called ([`available`] is false).
@@ -231,6 +243,31 @@ fn far_words_512<V: Value>(
     unreachable!("no AVX-512 intrinsics before Rust 1.89")
 }
 
+/// The transposed marking of [`far_words`] given `D` of each far option (`compressed(r)`: the
+/// 32 lanes `D(G(r) ^ G(m0 + j - r))`), one register per tracked word (a macro so that both
+/// kernels below have it compiled with their own target features).
+#[cfg(target_arch = "x86_64")]
+macro_rules! mark_far_words {
+    ($far:expr, $out:expr, $compressed:expr) => {{
+        use std::arch::x86_64::*;
+        let one = _mm512_set1_epi16(1);
+        let mut words = [_mm512_setzero_si512(); TRACKED_WORDS];
+        let compressed = $compressed;
+        for &r in $far {
+            let d = compressed(r as usize);
+            for (t, word) in words.iter_mut().enumerate() {
+                // counts of 16 or more (and "negative" ones, which wrap to large) shift the bit
+                // out
+                let count = _mm512_sub_epi16(d, _mm512_set1_epi16(16 * t as i16));
+                *word = _mm512_or_si512(*word, _mm512_sllv_epi16(one, count));
+            }
+        }
+        for (t, word) in words.iter().enumerate() {
+            _mm512_storeu_si512($out[t].as_mut_ptr() as *mut __m512i, *word);
+        }
+    }};
+}
+
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
@@ -245,26 +282,71 @@ unsafe fn far_words_avx512<V: Value>(
 ) {
     use std::arch::x86_64::*;
     let low = _mm512_set1_epi16(((1u32 << b) - 1) as i16);
-    let one = _mm512_set1_epi16(1);
-    let mut words = [_mm512_setzero_si512(); TRACKED_WORDS];
-    for &r in far {
-        let r = r as usize;
+    mark_far_words!(far, out, |r: usize| {
         let window: &[V; FAR_BLOCK] = g[m0 - r..][..FAR_BLOCK].try_into().expect("32 values");
         // SAFETY: `window` is 32 values.
         let partners = super::kernels::load32(window.as_ptr());
         let v = super::kernels::at(g, head, r);
         let x = _mm512_xor_si512(partners, _mm512_set1_epi16(v as i16));
         // D(x) = low ? x : x >> 1 (bitwise select)
-        let d = _mm512_ternarylogic_epi32::<0xCA>(low, x, _mm512_srli_epi16::<1>(x));
-        for (t, word) in words.iter_mut().enumerate() {
-            // counts of 16 or more (and "negative" ones, which wrap to large) shift the bit out
-            let count = _mm512_sub_epi16(d, _mm512_set1_epi16(16 * t as i16));
-            *word = _mm512_or_si512(*word, _mm512_sllv_epi16(one, count));
-        }
+        _mm512_ternarylogic_epi32::<0xCA>(low, x, _mm512_srli_epi16::<1>(x))
+    })
+}
+
+/// The matrix of the affine map (over GF(2), as `vgf2p8affineqb` takes it: row `k`, the bits
+/// that output bit `k` is the parity of, is byte `7 - k`) that takes the byte `y` of an
+/// [`crate::takebreak::values::Odd8`] value `v` to `D(v)`, the value without bit `b`; with the
+/// constant `0x80`. Output bit `k` is bit `k` of `v` below `b`, bit `k + 1` from `b` on; bit
+/// 8 of `v` (output bit 7, as `b < 6`) is `1 ^ parity(y & M)`, an affine function of `y`.
+#[cfg(target_arch = "x86_64")]
+fn odd8_compression_matrix(mask: u16, b: u32) -> u64 {
+    debug_assert!(b < 6);
+    let mut matrix = 0u64;
+    for k in 0..8u32 {
+        let source = if k < b { k } else { k + 1 };
+        let row = if source < 8 {
+            1u64 << source
+        } else {
+            (mask & 0xFF) as u64
+        };
+        matrix |= row << (8 * (7 - k));
     }
-    for (t, word) in words.iter().enumerate() {
-        _mm512_storeu_si512(out[t].as_mut_ptr() as *mut __m512i, *word);
-    }
+    matrix
+}
+
+/// [`far_words_avx512`] on a store of low bytes ([`crate::takebreak::values::Odd8`]): `D` of a
+/// partner is an affine function of its byte (bit 8 is a parity of the others, and `D` drops a
+/// bit), so one `vgf2p8affineqb` takes 32 bytes to their `D`, widened and xored with `D(G(r))`
+/// (`D` is linear): no bit 8 is rebuilt and nothing is compressed after the load (the rebuild
+/// cost the byte store a third more time in this kernel than `u16`).
+///
+/// # Safety
+/// The processor supports AVX-512 F and BW and GFNI; `V` is a one-byte value type.
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+unsafe fn far_words_gfni<V: Value>(
+    g: &[V],
+    head: &[u16],
+    far: &[u32],
+    m0: usize,
+    b: u32,
+    out: &mut [[u16; FAR_BLOCK]; TRACKED_WORDS],
+) {
+    use std::arch::x86_64::*;
+    assert!(V::BYTES == 1);
+    let matrix = _mm256_set1_epi64x(odd8_compression_matrix(V::ODD_MASK, b) as i64);
+    let low = (1u32 << b) - 1;
+    mark_far_words!(far, out, |r: usize| {
+        let window: &[V; FAR_BLOCK] = g[m0 - r..][..FAR_BLOCK].try_into().expect("32 values");
+        // SAFETY: `window` is 32 values of one byte each.
+        let bytes = _mm256_loadu_si256(window.as_ptr() as *const __m256i);
+        let partners = _mm512_cvtepu8_epi16(_mm256_gf2p8affine_epi64_epi8::<0x80>(bytes, matrix));
+        let v = super::kernels::at(g, head, r) as u32;
+        let dv = (v & low) | ((v >> 1) & !low);
+        _mm512_xor_si512(partners, _mm512_set1_epi16(dv as i16))
+    })
 }
 
 /// The state of the register path: the mask, what has been checked, the current block.
@@ -627,6 +709,7 @@ impl super::RareCommon {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::takebreak::values::Odd8;
 
     /// A deterministic stream of pseudo-random numbers (xorshift).
     fn stream(seed: u64) -> impl FnMut() -> u64 {
@@ -768,6 +851,40 @@ mod tests {
                 let mut sets = [[0u64; TRACKED_WORDS.div_ceil(4)]; FAR_BLOCK];
                 assert!(far_words(&bytes, &[], &far, m0, &c, &mut sets));
                 assert_eq!(sets, plain(&low, &far, m0, &c), "bytes, round {round}");
+            }
+            // values of a store of low bytes with a head (`Odd8`): every far partner lies past
+            // the head, the positions' values may be anything (read from the head)
+            for round in 0..20 {
+                let len = 400 + (next() % 3000) as usize;
+                let h = 64 * (1 + (next() % 4) as usize);
+                let fitting: Vec<u16> = (0..512)
+                    .filter(|&v| Odd8::fits(v))
+                    .map(|v| v as u16)
+                    .collect();
+                let g: Vec<u16> = (0..len)
+                    .map(|i| match i < h {
+                        true => (next() % 65536) as u16,
+                        false => fitting[(next() % fitting.len() as u64) as usize],
+                    })
+                    .collect();
+                let head = &g[..h];
+                let bytes: Vec<Odd8> = g
+                    .iter()
+                    .map(|&v| Odd8::fit(v as usize).unwrap_or(Odd8(0xA5)))
+                    .collect();
+                let m0 = h + FAR_BLOCK + (next() as usize % (len - h - 2 * FAR_BLOCK));
+                let m0 = if round == 0 { len - FAR_BLOCK } else { m0 };
+                let far: Vec<u32> = (1..=m0 - h)
+                    .filter(|_| next() % 3 == 0)
+                    .map(|r| r as u32)
+                    .collect();
+                let mut sets = [[0u64; TRACKED_WORDS.div_ceil(4)]; FAR_BLOCK];
+                assert!(far_words(&bytes, head, &far, m0, &c, &mut sets));
+                assert_eq!(
+                    sets,
+                    plain(&g, &far, m0, &c),
+                    "odd8, mask {mask:#b} round {round}"
+                );
             }
             // no positions: nothing changes
             let g = vec![1u16; 100];

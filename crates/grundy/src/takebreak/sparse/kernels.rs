@@ -960,7 +960,7 @@ unsafe fn take_in_bits_avx512<V: Value, const W: usize>(
     // the lookup of the 32 splits from `j`: bit `i` set when split `j + i` is wanted
     let lookup = |j: usize, table: &[__m512i; 8]| {
         // SAFETY: the caller has j + 32 <= len.
-        wanted_lanes_512::<W>(split_xors_512::<V, W>(low, high, j), table)
+        wanted_lanes_512::<W>(split_xors_512::<V, V, W>(low, high, j), table)
     };
     let mut j = 0;
     // 64 splits per step: one branch per 64 (hits are dense at first, so fewer steps means
@@ -1019,9 +1019,9 @@ unsafe fn wanted_table_512<const W: usize>(bits: &[u32; W]) -> [std::arch::x86_6
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-unsafe fn split_xors_512<V: Value, const W: usize>(
-    low: &[V],
-    high: &[V],
+unsafe fn split_xors_512<A: Value, B: Value, const W: usize>(
+    low: &[A],
+    high: &[B],
     j: usize,
 ) -> std::arch::x86_64::__m512i {
     use std::arch::x86_64::*;
@@ -1109,6 +1109,32 @@ pub fn collect_wanted_xors<V: Value, const W: usize>(
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = (g, m, lo, hi, bits, out);
+        false
+    }
+}
+
+/// [`collect_wanted_xors`] on two stretches held apart, perhaps in two stores: the splits pair
+/// `low[k]` with `high[high.len() - 1 - k]` for `k < low.len()` (`high` at least as long). The
+/// witness search below a head of `u16` values (`wide`'s `head_chunk`): the head's values against
+/// their partners in bytes, read where they are instead of copied together first. Returns
+/// `false`, having appended nothing, where there is no AVX-512 copy.
+#[inline]
+pub fn collect_wanted_pairs<A: Value, B: Value, const W: usize>(
+    low: &[A],
+    high: &[B],
+    bits: &[u32; W],
+    out: &mut Vec<u16>,
+) -> bool {
+    const { assert!(W == 16 || W == 32 || W == 64 || W == 128) };
+    assert!(high.len() >= low.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        let high = &high[high.len() - low.len()..];
+        collect_wanted_xors_512(low, high, bits, out)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (low, high, bits, out);
         false
     }
 }
@@ -1264,9 +1290,9 @@ pub fn mark_values<const S: usize>(xs: &[u16], seen: &mut [u8; S]) {
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
-fn collect_wanted_xors_512<V: Value, const W: usize>(
-    low: &[V],
-    high: &[V],
+fn collect_wanted_xors_512<A: Value, B: Value, const W: usize>(
+    low: &[A],
+    high: &[B],
     bits: &[u32; W],
     out: &mut Vec<u16>,
 ) -> bool {
@@ -1274,6 +1300,11 @@ fn collect_wanted_xors_512<V: Value, const W: usize>(
         && std::arch::is_x86_feature_detected!("avx512vbmi2")
         && std::arch::is_x86_feature_detected!("popcnt")
     {
+        if (A::ODD_MASK != 0 || B::ODD_MASK != 0) && gfni_available() {
+            // SAFETY: the processor supports these features (checked just above).
+            unsafe { collect_wanted_xors_gfni(low, high, bits, out) };
+            return true;
+        }
         // SAFETY: the processor supports these features (checked just above).
         unsafe { collect_wanted_xors_avx512(low, high, bits, out) };
         true
@@ -1285,66 +1316,244 @@ fn collect_wanted_xors_512<V: Value, const W: usize>(
 /// Older compilers: no AVX-512 copy.
 #[cfg(target_arch = "x86_64")]
 #[rustversion::before(1.89)]
-fn collect_wanted_xors_512<V: Value, const W: usize>(
-    _low: &[V],
-    _high: &[V],
+fn collect_wanted_xors_512<A: Value, B: Value, const W: usize>(
+    _low: &[A],
+    _high: &[B],
     _bits: &[u32; W],
     _out: &mut Vec<u16>,
 ) -> bool {
     false
 }
 
+/// The body of [`collect_wanted_xors_avx512`] and [`collect_wanted_xors_gfni`], given how the
+/// 32 xors of a step are read (`$xors(j)`); a macro so that each copy is compiled with its own
+/// target features.
+#[cfg(target_arch = "x86_64")]
+macro_rules! collect_wanted_body {
+    ($low:expr, $high:expr, $bits:expr, $out:expr, $xors:expr) => {{
+        use std::arch::x86_64::*;
+        let (low, high, bits, out) = ($low, $high, $bits, $out);
+        let xors = $xors;
+        let len = low.len().min(high.len());
+        let table = wanted_table_512(bits);
+        // every step stores 32 lanes at the end of what is kept: room for all splits plus 32
+        out.reserve(len + 32);
+        let start = out.len();
+        let base = out.as_mut_ptr().add(start);
+        let mut count = 0;
+        let mut keep = |hits: u32, x: __m512i| {
+            // SAFETY: count <= the splits looked at before this step, so count + 32 <= len + 32
+            // fits the reserved room.
+            _mm512_storeu_si512(
+                base.add(count) as *mut __m512i,
+                _mm512_maskz_compress_epi16(hits, x),
+            );
+            count += hits.count_ones() as usize;
+        };
+        let mut j = 0;
+        while j + 32 <= len {
+            let x = xors(j);
+            keep(wanted_lanes_512::<W>(x, &table), x);
+            j += 32;
+        }
+        if j < len && len >= 32 {
+            // the last splits: the 32 ending at `len`, those looked at already masked off
+            let last = len - 32;
+            let x = xors(last);
+            keep(
+                wanted_lanes_512::<W>(x, &table) >> (j - last) << (j - last),
+                x,
+            );
+            j = len;
+        }
+        // SAFETY: the first `count` values from `start` were written above.
+        out.set_len(start + count);
+        for k in j..len {
+            let x = (low[k].get() ^ high[len - 1 - k].get()) as usize & (32 * W - 1);
+            if bits[x >> 5] >> (x & 31) & 1 == 1 {
+                out.push(x as u16);
+            }
+        }
+    }};
+}
+
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
-unsafe fn collect_wanted_xors_avx512<V: Value, const W: usize>(
-    low: &[V],
-    high: &[V],
+unsafe fn collect_wanted_xors_avx512<A: Value, B: Value, const W: usize>(
+    low: &[A],
+    high: &[B],
     bits: &[u32; W],
     out: &mut Vec<u16>,
 ) {
+    collect_wanted_body!(low, high, bits, out, |j| split_xors_512::<A, B, W>(
+        low, high, j
+    ))
+}
+
+/// [`collect_wanted_xors_avx512`] where one side or both are bytes of
+/// [`crate::takebreak::values::Odd8`] values, with GFNI and VBMI: bit 8 comes from one affine
+/// map of the bytes (`vgf2p8affineqb`: it is a parity of the others) and one byte permute that
+/// lays bytes and bits out as 16-bit lanes ([`split_xors_gfni`]), instead of two nibble lookups
+/// and five more steps per load.
+///
+/// # Safety
+/// The processor has the features below.
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,gfni")]
+unsafe fn collect_wanted_xors_gfni<A: Value, B: Value, const W: usize>(
+    low: &[A],
+    high: &[B],
+    bits: &[u32; W],
+    out: &mut Vec<u16>,
+) {
+    collect_wanted_body!(low, high, bits, out, |j| split_xors_gfni::<A, B, W>(
+        low, high, j
+    ))
+}
+
+/// Whether this processor runs [`collect_wanted_xors_gfni`] (asked once: the six questions
+/// took about 1% of Officers' time on a store of bytes when asked at every call).
+#[cfg(target_arch = "x86_64")]
+pub(super) fn gfni_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("gfni")
+    })
+}
+
+/// The matrix of `vgf2p8affineqb` (row `k`, the bits whose parity is output bit `k`, in byte
+/// `7 - k`) whose output bit 0 is the parity of the byte under `mask`'s low 8 bits, the other
+/// bits 0: with the constant 1, bit 8 of an [`crate::takebreak::values::Odd8`] value from its
+/// byte; with 0, bit 8 of the xor of two such values from the xor of their bytes.
+#[cfg(target_arch = "x86_64")]
+const fn parity_matrix(mask: u16) -> i64 {
+    (((mask & 0xFF) as u64) << 56) as i64
+}
+
+/// The 64 byte indices of `vpermt2b` that lay 32 bytes of the first operand and 32 of the
+/// second out as 32 16-bit lanes: lane `k` is byte `k` of the first, then byte `k` of the
+/// second.
+#[cfg(target_arch = "x86_64")]
+const INTERLEAVE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 32 {
+        t[2 * k] = k as u8;
+        t[2 * k + 1] = 64 + k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// [`INTERLEAVE`] with the lanes in reverse order: lane `k` is byte `31 - k` of each.
+#[cfg(target_arch = "x86_64")]
+const INTERLEAVE_REVERSED: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 32 {
+        t[2 * k] = 31 - k as u8;
+        t[2 * k + 1] = 64 + 31 - k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// [`load32`] with GFNI and VBMI, the 32 lanes in reverse order when `REVERSED`: the bytes of
+/// an [`crate::takebreak::values::Odd8`] store take bit 8 from one affine map and are laid out
+/// as 16-bit lanes (reversed for free) by one permute.
+///
+/// # Safety
+/// As [`load32`]; the processor has the features below.
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[inline]
+unsafe fn load32_gfni<V: Value, const REVERSED: bool>(p: *const V) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    if V::ODD_MASK == 0 {
+        let v = load32(p);
+        if !REVERSED {
+            return v;
+        }
+        // lane i takes lane 31 - i
+        let reverse = _mm512_set_epi16(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        );
+        return _mm512_permutexvar_epi16(reverse, v);
+    }
+    let y = _mm256_loadu_si256(p as *const __m256i);
+    let bit8 =
+        _mm256_gf2p8affine_epi64_epi8::<1>(y, _mm256_set1_epi64x(parity_matrix(V::ODD_MASK)));
+    let index = if REVERSED {
+        &INTERLEAVE_REVERSED
+    } else {
+        &INTERLEAVE
+    };
+    let index = _mm512_loadu_si512(index.as_ptr() as *const __m512i);
+    _mm512_permutex2var_epi8(
+        _mm512_castsi256_si512(y),
+        index,
+        _mm512_castsi256_si512(bit8),
+    )
+}
+
+/// [`split_xors_512`] with GFNI and VBMI ([`collect_wanted_xors_gfni`]). When both sides are
+/// bytes of [`crate::takebreak::values::Odd8`] values the bytes are xored first: bit 8 of the
+/// xor is the parity of the xored bytes under the mask (both values' parities are odd), so it
+/// is rebuilt once per step instead of once per side.
+///
+/// # Safety
+/// As [`split_xors_512`]; the processor has the features below.
+#[cfg(target_arch = "x86_64")]
+#[rustversion::since(1.89)]
+#[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[inline]
+unsafe fn split_xors_gfni<A: Value, B: Value, const W: usize>(
+    low: &[A],
+    high: &[B],
+    j: usize,
+) -> std::arch::x86_64::__m512i {
     use std::arch::x86_64::*;
     let len = low.len().min(high.len());
-    let table = wanted_table_512(bits);
-    // every step stores 32 lanes at the end of what is kept: room for all splits plus 32
-    out.reserve(len + 32);
-    let start = out.len();
-    let base = out.as_mut_ptr().add(start);
-    let mut count = 0;
-    let mut keep = |hits: u32, x: __m512i| {
-        // SAFETY: count <= the splits looked at before this step, so count + 32 <= len + 32
-        // fits the reserved room.
-        _mm512_storeu_si512(
-            base.add(count) as *mut __m512i,
-            _mm512_maskz_compress_epi16(hits, x),
+    debug_assert!(j + 32 <= len);
+    let set = _mm512_set1_epi16((32 * W - 1) as i16);
+    if A::ODD_MASK != 0 && A::ODD_MASK == B::ODD_MASK {
+        // lane i takes lane 31 - i: reverses 32 bytes
+        let reverse = _mm256_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
         );
-        count += hits.count_ones() as usize;
-    };
-    let mut j = 0;
-    while j + 32 <= len {
-        let x = split_xors_512::<V, W>(low, high, j);
-        keep(wanted_lanes_512::<W>(x, &table), x);
-        j += 32;
-    }
-    if j < len && len >= 32 {
-        // the last splits: the 32 ending at `len`, those looked at already masked off
-        let last = len - 32;
-        let x = split_xors_512::<V, W>(low, high, last);
-        keep(
-            wanted_lanes_512::<W>(x, &table) >> (j - last) << (j - last),
-            x,
+        // SAFETY: j + 32 <= len, so low[j..j + 32] and high[len - j - 32..len - j] are in
+        // bounds (one byte each).
+        let a = _mm256_loadu_si256(low.as_ptr().add(j) as *const __m256i);
+        let b = _mm256_loadu_si256(high.as_ptr().add(len - j - 32) as *const __m256i);
+        let x = _mm256_xor_si256(a, _mm256_permutexvar_epi8(reverse, b));
+        let bit8 =
+            _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(parity_matrix(A::ODD_MASK)));
+        let index = _mm512_loadu_si512(INTERLEAVE.as_ptr() as *const __m512i);
+        let x = _mm512_permutex2var_epi8(
+            _mm512_castsi256_si512(x),
+            index,
+            _mm512_castsi256_si512(bit8),
         );
-        j = len;
+        return _mm512_and_si512(x, set);
     }
-    // SAFETY: the first `count` values from `start` were written above.
-    out.set_len(start + count);
-    for k in j..len {
-        let x = (low[k].get() ^ high[len - 1 - k].get()) as usize & (32 * W - 1);
-        if bits[x >> 5] >> (x & 31) & 1 == 1 {
-            out.push(x as u16);
-        }
-    }
+    // SAFETY: as above.
+    let a = load32_gfni::<A, false>(low.as_ptr().add(j));
+    let b = load32_gfni::<B, true>(high.as_ptr().add(len - j - 32));
+    _mm512_and_si512(_mm512_xor_si512(a, b), set)
 }
 
 /// The scalar [`take_in_bits`] from offset `from`.
@@ -1831,6 +2040,119 @@ mod tests {
     }
 
     /// A pseudo-random sequence of `len` values below `below`.
+    /// A store of low bytes (`Odd8`): the wanted xors of its splits, and of a head in `u16`
+    /// against its bytes, are those of the values, from the dispatching entry points and from
+    /// each AVX-512 copy this processor runs (the nibble rebuild and the GFNI one).
+    #[test]
+    fn odd8_bytes_collect_the_wanted_xors_of_their_values() {
+        use crate::takebreak::values::Odd8;
+        let fitting: Vec<u16> = (0..512)
+            .filter(|&v| Odd8::fits(v))
+            .map(|v| v as u16)
+            .collect();
+        let picks = random_values(21, 3000, fitting.len() as u64);
+        let wide: Vec<u16> = picks.iter().map(|&k| fitting[k as usize]).collect();
+        let bytes: Vec<Odd8> = wide
+            .iter()
+            .map(|&v| Odd8::fit(v as usize).unwrap())
+            .collect();
+        // a head of any values below 512 (Officers' rare values have even parity)
+        let head = random_values(22, 1600, 512);
+        for wanted in [
+            (0..512)
+                .filter(|x| x % 5 == 1 || x % 7 == 3)
+                .collect::<Vec<u16>>(),
+            (0..512).filter(|&x| !Odd8::fits(x as usize)).collect(), // the xors' class
+            (0..512).collect(),
+            vec![],
+        ] {
+            let bits = wanted_bits::<16>(&wanted);
+            for (m, lo, hi) in [
+                (2999, 1, 1500),
+                (2000, 3, 40),
+                (1500, 700, 751),
+                (100, 1, 2),
+            ] {
+                for hi in [hi, lo + 31, lo + 32, lo + 33, lo + 128, lo + 200] {
+                    let hi = hi.min(m / 2 + 1);
+                    let want: Vec<u16> = pairs(&wide, m, lo, hi)
+                        .into_iter()
+                        .filter(|x| wanted.contains(x))
+                        .collect();
+                    let mut out = vec![7u16];
+                    if collect_wanted_xors(&bytes, m, lo, hi, &bits, &mut out) {
+                        assert_eq!(&out[1..], &want[..], "m {m} lo {lo} hi {hi}");
+                    }
+                    let (low, high) = (&bytes[lo..hi], &bytes[m + 1 - hi..=m - lo]);
+                    for (copy, got) in each_collect_512(low, high, &bits) {
+                        assert_eq!(got, want, "{copy}: m {m} lo {lo} hi {hi}");
+                    }
+                    // the head's values (low) against the bytes (high, the longer)
+                    let (low, high) = (&head[lo..hi], &bytes[m + 1 - hi - 5..=m - lo]);
+                    let want: Vec<u16> = (0..low.len())
+                        .map(|k| low[k] ^ wide[m - lo - k])
+                        .filter(|x| wanted.contains(x))
+                        .collect();
+                    let mut out = vec![7u16];
+                    if collect_wanted_pairs(low, high, &bits, &mut out) {
+                        assert_eq!(&out[1..], &want[..], "pairs: m {m} lo {lo} hi {hi}");
+                    }
+                    let high = &high[high.len() - low.len()..];
+                    for (copy, got) in each_collect_512(low, high, &bits) {
+                        assert_eq!(got, want, "pairs, {copy}: m {m} lo {lo} hi {hi}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// What each AVX-512 copy of [`collect_wanted_xors`] this processor runs collects.
+    #[cfg(target_arch = "x86_64")]
+    #[rustversion::since(1.89)]
+    fn each_collect_512<A: Value, B: Value>(
+        low: &[A],
+        high: &[B],
+        bits: &[u32; 16],
+    ) -> Vec<(&'static str, Vec<u16>)> {
+        let mut outs = Vec::new();
+        let plain = std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("popcnt");
+        if plain {
+            let mut out = Vec::new();
+            // SAFETY: the processor has the features (checked just above).
+            unsafe { collect_wanted_xors_avx512(low, high, bits, &mut out) };
+            outs.push(("AVX-512", out));
+        }
+        if gfni_available() {
+            let mut out = Vec::new();
+            // SAFETY: the processor has the features (checked by `gfni_available`).
+            unsafe { collect_wanted_xors_gfni(low, high, bits, &mut out) };
+            outs.push(("GFNI", out));
+        }
+        outs
+    }
+
+    /// Older compilers and other processors: no AVX-512 copy.
+    #[cfg(not(target_arch = "x86_64"))]
+    fn each_collect_512<A: Value, B: Value>(
+        _low: &[A],
+        _high: &[B],
+        _bits: &[u32; 16],
+    ) -> Vec<(&'static str, Vec<u16>)> {
+        Vec::new()
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[rustversion::before(1.89)]
+    fn each_collect_512<A: Value, B: Value>(
+        _low: &[A],
+        _high: &[B],
+        _bits: &[u32; 16],
+    ) -> Vec<(&'static str, Vec<u16>)> {
+        Vec::new()
+    }
+
     fn random_values(seed: u64, len: usize, below: u64) -> Vec<u16> {
         let mut state = seed;
         (0..len)

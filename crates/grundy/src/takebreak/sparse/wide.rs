@@ -119,6 +119,8 @@ pub(super) struct Witness {
     mirror: Vec<u16>,
     /// The witness search's first round: the wanted values it met.
     collected: Vec<u16>,
+    /// The first round's wanted values met below the head (see [`first_head_chunks`]).
+    head_collected: Vec<u16>,
     /// The words of [`WantedBits`].
     bits: Box<[u32; HUGE_SET / 32]>,
     /// The first round's packed values.
@@ -181,6 +183,7 @@ impl Default for Witness {
             cursors: Vec::new(),
             head_cursors: Vec::new(),
             mirror: Vec::new(),
+            head_collected: Vec::new(),
             ends: Vec::new(),
             collected: Vec::new(),
             bits: Box::new([0; HUGE_SET / 32]),
@@ -607,7 +610,8 @@ fn find_wanted<V: Value>(
 /// as in [`WantedBits`], above every value of the game; `S = 32 * W`) among the first `chunk`
 /// splits of each stretch (heap `m` of `heaps` for stretch `c`, from `cursors[c]` to at most
 /// `ends[c]`), packed into bit-set words `found` (`W / 2` of them; other values of those splits
-/// may be in them too); the cursors move on. `collected` is scratch room.
+/// may be in them too); the cursors move on. `collected` is scratch room; the values of `met`
+/// (wanted values met below a head, see [`first_head_chunks`]) are marked with the others.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn first_round<V: Value, const W: usize, const S: usize>(
@@ -618,7 +622,7 @@ fn first_round<V: Value, const W: usize, const S: usize>(
     ends: &[usize],
     chunk: usize,
     scanned: &mut u64,
-    collected: &mut Vec<u16>,
+    (collected, met): (&mut Vec<u16>, &[u16]),
     found: &mut [u64],
 ) {
     const { assert!(S == 32 * W) };
@@ -638,6 +642,7 @@ fn first_round<V: Value, const W: usize, const S: usize>(
         }
     }
     kernels::mark_values(collected, &mut seen);
+    kernels::mark_values(met, &mut seen);
     pack(&seen, &mut found[..W / 2]);
 }
 
@@ -653,7 +658,7 @@ fn first_round_any<V: Value>(
     ends: &[usize],
     chunk: usize,
     scanned: &mut u64,
-    collected: &mut Vec<u16>,
+    (collected, met): (&mut Vec<u16>, &[u16]),
     found: &mut [u64],
 ) {
     let (c, e) = (cursors, ends);
@@ -666,7 +671,7 @@ fn first_round_any<V: Value>(
             e,
             chunk,
             scanned,
-            collected,
+            (collected, met),
             found,
         ),
         1024 => first_round::<V, 32, 1024>(
@@ -677,7 +682,7 @@ fn first_round_any<V: Value>(
             e,
             chunk,
             scanned,
-            collected,
+            (collected, met),
             found,
         ),
         2048 => first_round::<V, 64, 2048>(
@@ -688,7 +693,7 @@ fn first_round_any<V: Value>(
             e,
             chunk,
             scanned,
-            collected,
+            (collected, met),
             found,
         ),
         _ => first_round::<V, 128, 4096>(
@@ -699,7 +704,7 @@ fn first_round_any<V: Value>(
             e,
             chunk,
             scanned,
-            collected,
+            (collected, met),
             found,
         ),
     }
@@ -724,6 +729,54 @@ fn collect_any<V: Value>(
     }
 }
 
+/// The first round's share below a head (see [`Open::head`]): for each split move `(s, m)` of
+/// `heaps`, the wanted values among the `chunk` splits from `head_cursors[s]` (below `floor`, the
+/// head's end) are appended to `collected` and the cursor moves on, where every partner lies
+/// past the head (else the stretch is left to [`head_chunk`]). Returns the splits looked at.
+/// Out of line: inlined, it slowed the search of the other stores by 7% (Officers, `u16`).
+#[inline(never)]
+fn first_head_chunks<V: Value>(
+    set: &WantedBits<'_>,
+    g: &[V],
+    (head, floor): (&[u16], usize),
+    heaps: impl Iterator<Item = (usize, usize)>,
+    head_cursors: &mut [usize],
+    chunk: usize,
+    collected: &mut Vec<u16>,
+) -> u64 {
+    let mut scanned = 0;
+    for (s, m) in heaps {
+        let lo = head_cursors[s];
+        let hi = (lo + chunk).min(floor.min(m / 2 + 1));
+        if lo >= hi {
+            continue;
+        }
+        let from = m + 1 - hi;
+        let pairs = (&head[lo..hi], &g[from..=m - lo]);
+        if from >= head.len() && collect_pairs_any(set.width, set.bits, pairs, collected) {
+            head_cursors[s] = hi;
+            scanned += (hi - lo) as u64;
+        }
+    }
+    scanned
+}
+
+/// [`kernels::collect_wanted_pairs`] for a wanted set of `width` values (one of
+/// [`SET_WIDTHS`]): `low[k]` against `high[high.len() - 1 - k]`.
+fn collect_pairs_any<A: Value, B: Value>(
+    width: usize,
+    bits: &[u32; HUGE_SET / 32],
+    (low, high): (&[A], &[B]),
+    out: &mut Vec<u16>,
+) -> bool {
+    match width {
+        512 => kernels::collect_wanted_pairs(low, high, words_of::<16>(bits), out),
+        1024 => kernels::collect_wanted_pairs(low, high, words_of::<32>(bits), out),
+        2048 => kernels::collect_wanted_pairs(low, high, words_of::<64>(bits), out),
+        _ => kernels::collect_wanted_pairs(low, high, words_of::<128>(bits), out),
+    }
+}
+
 /// The first `W` words of `bits`.
 #[inline(always)]
 fn words_of<const W: usize>(bits: &[u32; HUGE_SET / 32]) -> &[u32; W] {
@@ -731,10 +784,12 @@ fn words_of<const W: usize>(bits: &[u32; HUGE_SET / 32]) -> &[u32; W] {
 }
 
 /// The witness search below the floor (see [`Open::head`]): the splits `(i, m - i)` for `i` in
-/// `lo..hi` (below the head's end), through a copy of their values in `u16` laid out as the
-/// kernels read a heap: `tmp[1..=s]` holds `G(lo..hi)` from the head and `tmp[s + 1..=2 s]` the
-/// partners `G(m + 1 - hi..=m - lo)`, so that split `j` of the heap `2 s + 1` of `tmp` is split
-/// `lo + j - 1` of `m`. Every wanted value met is taken out of the set (and, with a carry,
+/// `lo..hi` (below the head's end). Where the partners `G(m + 1 - hi..=m - lo)` are all past the
+/// head, the head's values are looked up against their bytes in place
+/// ([`kernels::collect_wanted_pairs`]; a copy of both into `u16` first took about half of this
+/// stretch's time). Otherwise through a copy of their values in `u16` laid out as the kernels
+/// read a heap: `tmp[1..=s]` holds `G(lo..hi)` from the head and `tmp[s + 1..=2 s]` the
+/// partners, so that split `j` of the heap `2 s + 1` of `tmp` is split `lo + j - 1` of `m`. Every wanted value met is taken out of the set (and, with a carry,
 /// marked in it). Returns how many were taken.
 #[allow(clippy::too_many_arguments)] // the search's state, borrowed apart
 #[inline(never)]
@@ -750,48 +805,66 @@ fn head_chunk<V: Value>(
     carry: Option<&mut [u32]>,
 ) -> usize {
     let s = hi - lo;
-    if tmp.len() < 2 * s + 1 {
-        tmp.resize(2 * s + 1, 0);
-    }
-    let tmp = &mut tmp[..2 * s + 1];
-    tmp[1..=s].copy_from_slice(&head[lo..hi]);
     let from = m + 1 - hi;
-    if from >= head.len() {
-        kernels::decode_into(&g[from..=m - lo], &mut tmp[s + 1..]);
-    } else {
-        for (j, t) in tmp[s + 1..].iter_mut().enumerate() {
-            *t = kernels::at(g, head, from + j);
+    collected.clear();
+    // the partners all past the head (every heap but the smallest): read in place
+    let direct = from >= head.len()
+        && match small.as_ref() {
+            Some(set) => {
+                let pairs = (&head[lo..hi], &g[from..=m - lo]);
+                collect_pairs_any(set.width, set.bits, pairs, collected)
+            }
+            None => false,
+        };
+    if !direct {
+        if tmp.len() < 2 * s + 1 {
+            tmp.resize(2 * s + 1, 0);
+        }
+        let tmp = &mut tmp[..2 * s + 1];
+        tmp[1..=s].copy_from_slice(&head[lo..hi]);
+        if from >= head.len() {
+            kernels::decode_into(&g[from..=m - lo], &mut tmp[s + 1..]);
+        } else {
+            for (j, t) in tmp[s + 1..].iter_mut().enumerate() {
+                *t = kernels::at(g, head, from + j);
+            }
+        }
+        let vectorised = match small.as_ref() {
+            Some(set) => collect_any(set.width, set.bits, tmp, 2 * s + 1, 1, s + 1, collected),
+            None => false,
+        };
+        if !vectorised {
+            // one by one (no vectorised lookup on this processor, or values past every set);
+            // values past the wanted set are never wanted
+            let width = small.as_ref().map_or(usize::MAX, |set| set.width);
+            let xors = (1..=s).map(|j| tmp[j] ^ tmp[2 * s + 1 - j]);
+            collected.extend(xors.filter(|&x| (x as usize) < width));
         }
     }
-    collected.clear();
-    let vectorised = match small.as_ref() {
-        Some(set) => collect_any(set.width, set.bits, tmp, 2 * s + 1, 1, s + 1, collected),
-        None => false,
-    };
-    if !vectorised {
-        // one by one (no vectorised lookup on this processor, or values past every set)
-        collected.extend((1..=s).map(|j| tmp[j] ^ tmp[2 * s + 1 - j]));
-    }
-    let mut taken = 0;
     let mut carry = carry;
-    for &x in collected.iter() {
-        let x = x as usize;
-        let newly = match small.as_mut() {
-            Some(set) => {
-                let (w, bit) = (x >> 5, 1u32 << (x & 31));
-                let was = x < set.width && set.bits[w] & bit != 0;
-                if was {
-                    set.bits[w] &= !bit;
-                    set.left -= 1;
+    let Some(set) = small.as_mut() else {
+        let mut taken = 0;
+        for &x in collected.iter() {
+            if std::mem::take(&mut wanted[x as usize]) != 0 {
+                taken += 1;
+                if let Some(carry) = carry.as_deref_mut() {
+                    carry[x as usize >> 5] |= 1 << (x & 31);
                 }
-                was
             }
-            None => std::mem::take(&mut wanted[x]) != 0,
-        };
-        if newly {
+        }
+        return taken;
+    };
+    // one by one: after the first round (which takes the head's first chunks with the rest)
+    // few values are met per stretch, and a bit set of them cost more to clear and pack
+    let mut taken = 0;
+    for &x in collected.iter() {
+        let (w, bit) = (x as usize >> 5, 1u32 << (x & 31));
+        if set.bits[w] & bit != 0 {
+            set.bits[w] &= !bit;
+            set.left -= 1;
             taken += 1;
             if let Some(carry) = carry.as_deref_mut() {
-                carry[x >> 5] |= 1 << (x & 31);
+                carry[w] |= bit;
             }
         }
     }
@@ -1296,6 +1369,27 @@ impl Witness {
                     &[(0, usize::MAX)]
                 };
                 for &(first, moves_taken) in parts {
+                    state.head_collected.clear();
+                    if V::ODD_MASK != 0 {
+                        // the first chunk below the head's end too, as the stretch from 1 is
+                        // part of the first round with a store that needs no head (one mark
+                        // and pack for all instead of one per stretch)
+                        let heaps = moves
+                            .split_heaps(n)
+                            .enumerate()
+                            .skip(first)
+                            .take(moves_taken);
+                        let share = if first == 0 { 1 } else { later_share };
+                        scanned += first_head_chunks(
+                            set,
+                            g,
+                            (head, floor),
+                            heaps,
+                            &mut state.head_cursors,
+                            (chunk / share).max(1),
+                            &mut state.head_collected,
+                        );
+                    }
                     let heaps = moves
                         .split_heaps(n)
                         .skip(first)
@@ -1317,7 +1411,7 @@ impl Witness {
                             (chunk / later_share).max(1)
                         },
                         &mut scanned,
-                        &mut state.collected,
+                        (&mut state.collected, &state.head_collected),
                         found,
                     );
                     for (w, &f) in found[..set.width / 64].iter().enumerate() {
