@@ -109,6 +109,29 @@ fn where_threads_are_not_used_a_note_says_so() {
 }
 
 #[test]
+fn compact_values_say_when_the_values_stayed_in_two_bytes() {
+    // Officers past 2^16 moves to one byte a value with the rare/common engine: no note
+    let (out, err) = takebreak(&["officers", "-n", "140000", "--compact-values", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value_bytes"], 1);
+    assert!(err.is_empty(), "{err}");
+    // the naive engine, a run too short, a game whose values do not fit: a note each
+    for args in [
+        &["officers", "-n", "70000", "--engine", "naive"][..],
+        &["officers", "-n", "20000"][..],
+        &["0.437", "-n", "70000"][..],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--compact-values", "--json"]);
+        let (out, err) = takebreak(&args);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["value_bytes"], 2, "{args:?}");
+        assert!(err.contains("note: --compact-values"), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn a_run_that_only_loads_its_checkpoint_says_nothing_of_threads() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("g.ckpt");
