@@ -213,16 +213,30 @@
 //! past its last rare heap (20,627, to 2^22 at least) all have odd parity under `M`, the ones
 //! before do not, so the store ([`crate::takebreak::values::Odd8Store`]) is a *head* `G(0..H)`
 //! in `u16` (`H` the last value that does not fit, rounded up to 64: 20,672) and a byte for
-//! every heap. Its rule for the engine: a read of heap `i >= H` decodes the byte (the kernels'
-//! loaders rebuild bit 8 with two nibble lookups per vector, `get` with a table); a read
-//! below `H` goes to the head ([`kernels::at`]). Where the engine reads below `H`:
+//! every heap. Its rule for the engine: a read of heap `i >= H` decodes the byte (`get` with a
+//! table; the vector loops as below); a read below `H` goes to the head ([`kernels::at`]).
+//! Rebuilding bit 8 in the vector loops is the store's cost, so the two hot loops do it with
+//! GFNI where the processor has it (with AVX-512 VBMI for the lookups): bit 8 is a parity of the
+//! byte's bits, an affine map over GF(2), one `vgf2p8affineqb` per 32 bytes:
+//! - *the far options in registers* ([`far`]'s `far_words_gfni`) need `D(G(r) ^ G(p))`, `D`
+//!   dropping bit `b`; `D(G(p))` is itself an affine map of `p`'s byte and `D` is linear, so
+//!   32 partners take one map, a widening and an xor with `D(G(r))`: no rebuild, no compression
+//!   (the nibble rebuild cost this kernel a third more time than `u16`);
+//! - *the witness lookups* ([`kernels::collect_wanted_xors`]): two common values' bytes are
+//!   xored first, and bit 8 of the xor (both parities odd: the parity of the xored bytes) is
+//!   rebuilt once per 32 splits and laid out with them as 16-bit lanes by one `vpermt2b`.
+//!
+//! Elsewhere the loaders rebuild bit 8 with two nibble lookups per vector (`load8/16/32`).
+//! Where the engine reads below `H`:
 //! - *the rare positions' values* `G(r)` (far options in registers and in byte maps, the
 //!   candidate's near and top options, the far mask's checks): [`kernels::at`];
 //! - *partners below `H`*: a far position is marked in bulk only if `m0 - r` is past the head
 //!   ([`wide::far_below`]), the others one by one as the "top" ones;
 //! - *the witness search*: its stretches start at `H`, and the splits `(i, m - i)` with `i < H`
-//!   are a stretch of their own looked at first in each round, through a copy in `u16` laid
-//!   out as the kernels read a heap (`wide`'s `head_chunk`). Without it the search looked at
+//!   are a stretch of their own looked at first in each round, the head's values looked up
+//!   against the partners' bytes in place ([`kernels::collect_wanted_pairs`]; `wide`'s
+//!   `head_chunk`), its first chunk in the first round with the others (one mark and pack for
+//!   all, `wide`'s `first_head_chunks`). Without it the search looked at
 //!   the same splits per heap only *after* the stretches above `H`: some values are witnessed
 //!   mostly by small heaps (Officers near 2^21: heaps of value 256 whose last witness in the
 //!   `u16` search came after about 4,000 splits took about 150,000 above `H`), and Officers to
@@ -239,20 +253,24 @@
 //! report) read the store through [`crate::takebreak::values::ValuesRef::Split`]; checkpoints
 //! are written in two bytes a value as before (a resumed run narrows again at its first chunk).
 //!
-//! Measured (`odd8_tests` check the values against the `u16` store and the naive engine): the
-//! peak memory of `grundy takebreak 0.6 -n 67108864 --no-extend --compact-values` is 72,972 KB,
-//! 1.11 bytes per value with the program's own (0.99 per value from 2^24 to 2^26); without it
-//! about 2.1. The time is the cost: `cargo run --release -p grundy --example odd8_speed 0.6
-//! 8388608 1 3` (the same engine from 2^16 on in bytes and in `u16`, alternating) gave 1.07 to
-//! 1.25 times the `u16` time on one thread and 1.10 to 1.34 on two; the CLI to 2^24 on one
-//! thread 1.25 and 1.33 (20.2 and 19.9 s against 16.1 and 14.9 s). A `perf` profile puts the
-//! difference in the far options (the rebuild of bit 8 after each load: 16.0% of the samples
-//! against 12.2%) and the stretch below `H` (its copy and lookups, about 4%). So it is not the
-//! default. What would remove the rebuild (not built): keep, instead of bit 8, the lowest bit
-//! of the mask out of the byte, the bit the far options' compression drops anyway: the far
-//! kernel then xors bytes with no rebuild and no compression, and the witness search xors
-//! bytes and looks them up in the wanted set compressed the same way (on a parity class the
-//! compression keeps the order of values, so the mex is read from it as before).
+//! Measured (`odd8_tests` check the values against the `u16` store and the naive engine;
+//! `kernels` and `far` tests each vector copy against a plain loop): the peak memory of
+//! `grundy takebreak 0.6 -n 67108864 --no-extend --compact-values` is 72,972 KB, 1.11 bytes per
+//! value with the program's own (0.99 per value from 2^24 to 2^26); without it about 2.1. The
+//! time: with the nibble rebuild everywhere (session 28) the CLI to 2^24 on one thread took
+//! 1.25 and 1.33 times the `u16` time; with the GFNI loops, the head's splits in place and in
+//! the first round (session 29), 1.04 to 1.11 (`grundy takebreak 0.6 -n 16777216 --no-extend
+//! --json [--compact-values]`, alternating: 15.9 to 16.5 s against 14.8 to 15.5 s) and 1.07
+//! on two threads. `perf record -e cpu-clock` of the CLI to 2^24 (17.8 s of CPU in bytes,
+//! 16.4 s in `u16`, under perf), in seconds: the far kernel 5.13 against 4.94 (a widening
+//! more), the lookups 4.46 against 4.09 (1.30 of it below `H`, where a split reads two bytes of
+//! head and one byte), the stretch below `H`'s own bookkeeping 0.5 (none in `u16`), the
+//! candidate stage 1.26 against 1.08 (reads through [`kernels::at`]), the search loop itself
+//! 4.75 against 4.87. So it stays an option, not the default: half the memory for 5 to 10% more
+//! time is a researcher's choice at the frontier, not the benchmark's. (Keeping the bit that the
+//! far compression drops out of the byte instead of bit 8, the remedy written here last
+//! session, is not needed for the far options any more: their map does the same in one
+//! instruction.)
 //!
 //! # Tiered storage (issue 25): built, in [`crate::takebreak::tiered`]
 //!
