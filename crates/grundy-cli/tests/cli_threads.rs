@@ -132,6 +132,35 @@ fn compact_values_say_when_the_values_stayed_in_two_bytes() {
 }
 
 #[test]
+fn compact_values_resume_into_bytes_from_a_checkpoint() {
+    // a resumed run reads its checkpoint (two bytes a value on file) straight into bytes with
+    // a head: a run that only loads it says one byte a value (it computed nothing to narrow)
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("officers.ckpt");
+    let file = file.to_str().unwrap();
+    for resumed in [false, true] {
+        let out = grundy()
+            .args([
+                "takebreak",
+                "officers",
+                "-n",
+                "140000",
+                "--compact-values",
+                "--json",
+            ])
+            .args(["--checkpoint", file, "--no-record", "--print"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.contains("resuming from checkpoint"), resumed, "{err}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["value_bytes"], 1, "resumed: {resumed}");
+        assert_eq!(values_of(&v), library_values("0.6", 140_000));
+    }
+}
+
+#[test]
 fn a_run_that_only_loads_its_checkpoint_says_nothing_of_threads() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("g.ckpt");

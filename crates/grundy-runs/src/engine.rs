@@ -106,6 +106,15 @@ impl Engine {
         }
     }
 
+    /// Whether [`Self::set_compact_values`] is on (never for the naive engine).
+    pub fn compact_values(&self) -> bool {
+        match self {
+            Engine::Auto(e) => e.compact_values(),
+            Engine::Sparse(e) => e.compact_values(),
+            Engine::Naive(_) => false,
+        }
+    }
+
     /// The threads that computed values: the engine's threads when the rare/common engine's
     /// pipeline computed some, else 1.
     pub fn threads_used(&self) -> usize {

@@ -13,7 +13,7 @@
 use crate::catalogue::{open_for_recording, record_of, resolve_path, Source};
 use crate::engine::Engine;
 use crate::{Error, Message, Result, Tell};
-use grundy::takebreak::checkpoint::{self, Control, Identity, Outcome, Store};
+use grundy::takebreak::checkpoint::{self, Control, Identity, Load, Outcome, Store};
 use grundy::takebreak::{Computation, Finish, PeriodDetector, Plan, Rules, Values, ValuesRef};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -462,7 +462,14 @@ pub fn run(
     // byte store's memory again
     let mut values = Values::new(compact);
     if let Some(store) = &mut store {
-        let (saved, notices) = store.resume_values(n.saturating_add(1), compact)?;
+        // (with --compact-values, into bytes with a head where the values allow: read into
+        // u16 and narrowed, a resume took three bytes a value at its peak)
+        let kind = match (engine.compact_values(), compact) {
+            (true, _) => Load::Odd8,
+            (false, true) => Load::Bytes,
+            (false, false) => Load::Wide,
+        };
+        let (saved, notices) = store.resume_values(n.saturating_add(1), kind)?;
         tell_all(notices);
         if !saved.is_empty() {
             tell(Message::Info(format!(

@@ -204,6 +204,11 @@ impl AutoEngine {
         self.sparse.set_compact_values(on);
     }
 
+    /// Whether [`Self::set_compact_values`] is on.
+    pub fn compact_values(&self) -> bool {
+        self.sparse.compact_values()
+    }
+
     /// The engine computing values now (the last one chosen).
     pub fn current(&self) -> Which {
         self.current

@@ -72,7 +72,7 @@ use super::driver::{drive_values, Computation, Ended, Plan, Step};
 use super::engine::SequenceEngine;
 use super::period::PeriodDetector;
 use super::rules::Rules;
-use super::values::{Buf, Value, Values, ValuesRef};
+use super::values::{Buf, Odd8Store, SplitRef, Value, Values, ValuesRef};
 use crate::Error;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
@@ -463,8 +463,28 @@ pub fn load_values(
     keep: usize,
     compact: bool,
 ) -> Result<Option<Checkpoint<Values>>, CheckpointError> {
-    Ok(load_appendable(path, keep, compact)?.map(|(c, _)| c))
+    let kind = if compact { Load::Bytes } else { Load::Wide };
+    Ok(load_appendable(path, keep, kind)?.map(|(c, _)| c))
 }
+
+/// The store a checkpoint is read into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Load {
+    /// `u16`.
+    Wide,
+    /// Bytes while every value is below 256, then `u16` ([`load_values`]).
+    Bytes,
+    /// As [`Load::Bytes`], but at the first value past 255, bytes of Officers-like values with
+    /// a head in `u16` ([`Odd8Store`], `--compact-values`) when at least [`ODD8_FROM`] values
+    /// are kept and the head holds at most a quarter of them, else `u16`: read a chunk at a
+    /// time as the others, so that a resumed run needs no more memory than that store (read
+    /// into `u16` first and narrowed by the engine, it took three bytes a value at the peak).
+    Odd8,
+}
+
+/// The fewest values kept that [`Load::Odd8`] reads into bytes with a head (as the rare/common
+/// engine narrows a store from 2^16 values on).
+pub const ODD8_FROM: usize = 1 << 16;
 
 /// A loaded checkpoint, with what a run needs to append to its file (format 2).
 type Appendable = (Checkpoint<Values>, Option<Appender>);
@@ -475,9 +495,9 @@ type Loaded = (Identity, usize, Option<Appender>);
 fn load_appendable(
     path: &Path,
     keep: usize,
-    compact: bool,
+    kind: Load,
 ) -> Result<Option<Appendable>, CheckpointError> {
-    let mut values = Values::new(compact);
+    let mut values = Values::new(kind != Load::Wide);
     let Some((identity, count, appender)) = load_into(path, keep, &mut |room, bytes| {
         if values.is_empty() {
             values.reserve_exact(room);
@@ -487,8 +507,28 @@ fn load_appendable(
                 v.extend(bytes.chunks_exact(2).map(|b| b[0]));
                 return;
             }
-            // keeps the room reserved: no second copy of the values as the store grows
+            if kind == Load::Odd8 && room >= ODD8_FROM {
+                // the bytes so far as they are (a value below 256 is its own byte), with a head
+                match Odd8Store::from_bytes(std::mem::take(v), room / 4) {
+                    Ok(store) => values = Values::Odd8(store),
+                    Err(back) => *v = back,
+                }
+            }
+            if let Values::U8(_) = values {
+                // keeps the room reserved: no second copy of the values as the store grows
+                values.widen();
+            }
+        }
+        let mut bytes = bytes;
+        if let Values::Odd8(store) = &mut values {
+            let taken = store.extend_growing(bytes, room / 4);
+            if taken == bytes.len() {
+                return;
+            }
+            // a head past a quarter of the values: the rest in u16 (the room reserved is kept)
+            store.round_head();
             values.widen();
+            bytes = &bytes[taken..];
         }
         if let Values::U16(Buf::Heap(v)) = &mut values {
             v.extend(
@@ -505,7 +545,10 @@ fn load_appendable(
         // A format-2 file whose newer record failed its checksum was read past the older one's
         // count: read again up to it, so that the bytes past it neither widen a byte store nor
         // leave room reserved for them (a damaged file only).
-        return load_appendable(path, count.min(keep), compact);
+        return load_appendable(path, count.min(keep), kind);
+    }
+    if let Values::Odd8(store) = &mut values {
+        store.round_head();
     }
     Ok(Some((
         Checkpoint {
@@ -779,20 +822,94 @@ pub fn check_values_releasing<V: Value>(
     values: &[V],
     release: &dyn Fn(usize, usize),
 ) -> Result<(), String> {
+    check_source(rules, values, release)
+}
+
+/// [`check_values_of`] on a store of bytes with a head ([`super::values::Odd8Store`]), read
+/// where it is (a copy in `u16` would take twice the store's memory at a resume).
+pub fn check_split_values(rules: &Rules, values: SplitRef<'_>) -> Result<(), String> {
+    check_source(rules, values, &|_, _| {})
+}
+
+/// What the checks read: a slice of values of either width, or a store of bytes with a head.
+trait Source: Copy {
+    fn len(self) -> usize;
+    /// G(i).
+    fn at(self, i: usize) -> u16;
+    /// The largest of G(from..to).
+    fn max_of(self, from: usize, to: usize) -> u16 {
+        (from..to).map(|i| self.at(i)).max().unwrap_or(0)
+    }
+    /// `mark(G(a) ⊕ G(r - a))` for every `a` in `from..to` (`to <= r / 2 + 1`).
+    fn mark_pairs(self, r: usize, from: usize, to: usize, mark: &mut impl FnMut(u16)) {
+        for a in from..to {
+            mark(self.at(a) ^ self.at(r - a));
+        }
+    }
+}
+
+impl<V: Value> Source for &[V] {
+    fn len(self) -> usize {
+        <[V]>::len(self)
+    }
+    #[inline(always)]
+    fn at(self, i: usize) -> u16 {
+        self[i].get()
+    }
+    fn max_of(self, from: usize, to: usize) -> u16 {
+        self[from..to].iter().map(|v| v.get()).max().unwrap_or(0)
+    }
+    fn mark_pairs(self, r: usize, from: usize, to: usize, mark: &mut impl FnMut(u16)) {
+        mark_pairs(self, r, from, to, mark)
+    }
+}
+
+impl Source for SplitRef<'_> {
+    fn len(self) -> usize {
+        SplitRef::len(&self)
+    }
+    #[inline(always)]
+    fn at(self, i: usize) -> u16 {
+        self.get(i)
+    }
+    // past the head, the bytes as a slice (the loops of `&[V]`)
+    fn max_of(self, from: usize, to: usize) -> u16 {
+        let h = self.head.len().saturating_sub(self.from).clamp(from, to);
+        let head = (from..h).map(|i| self.at(i)).max().unwrap_or(0);
+        let bytes = &self.bytes[self.from..];
+        head.max(bytes.max_of(h, to))
+    }
+    fn mark_pairs(self, r: usize, from: usize, to: usize, mark: &mut impl FnMut(u16)) {
+        let h = self.head.len().saturating_sub(self.from).clamp(from, to);
+        for a in from..h {
+            mark(self.at(a) ^ self.at(r - a));
+        }
+        // (a >= h and r - a >= a: both past the head)
+        mark_pairs(&self.bytes[self.from..], r, h, to, mark);
+    }
+}
+
+/// [`check_values_releasing`] on any [`Source`].
+fn check_source<S: Source>(
+    rules: &Rules,
+    values: S,
+    release: &dyn Fn(usize, usize),
+) -> Result<(), String> {
     // Every value is at most 2^b, b the bit length of the largest value before it. A block
     // whose own largest value is within the bound of the values before the block passes as a
     // whole (the bound only grows within it); any other block is checked value by value.
     let mut max = 0u16;
-    for (b, block) in values.chunks(4096).enumerate() {
+    for b in 0..values.len().div_ceil(4096) {
         if b % (RELEASE_EVERY / 4096) == 0 && b > 0 {
             release((b - RELEASE_EVERY / 4096) * 4096, b * 4096);
         }
-        let top = block.iter().map(|v| v.get()).max().unwrap_or(0);
+        let block = b * 4096..(b * 4096 + 4096).min(values.len());
+        let top = values.max_of(block.start, block.end);
         if u32::from(top) <= 1u32 << (16 - max.leading_zeros()) {
             max = max.max(top);
             continue;
         }
-        for (i, v) in block.iter().map(|v| v.get()).enumerate() {
+        for (i, v) in block.map(|i| values.at(i)).enumerate() {
             let bound = 1u32 << (16 - max.leading_zeros());
             if u32::from(v) > bound {
                 let n = b * 4096 + i;
@@ -806,7 +923,7 @@ pub fn check_values_releasing<V: Value>(
     let prefix = values.len().min(VERIFIED_PREFIX);
     let mut naive = super::Naive::new(rules.clone());
     let mut g = Vec::with_capacity(prefix);
-    for (n, v) in values[..prefix].iter().map(|v| v.get()).enumerate() {
+    for (n, v) in (0..prefix).map(|i| values.at(i)).enumerate() {
         // An engine that cannot go on (a value past u16) checks nothing further.
         let Ok(want) = naive.next_value(&g) else {
             break;
@@ -843,29 +960,29 @@ pub fn check_values_releasing<V: Value>(
     // Option values are below 2^b, b the bit length of the largest value.
     let mut seen = vec![false; (1usize << (16 - max.leading_zeros())) + 1];
     for n in picks {
-        let want = mex_from(rules, &values[..n], &mut seen, release);
-        if u32::from(values[n].get()) != want {
+        let want = mex_from(rules, values, n, &mut seen, release);
+        if u32::from(values.at(n)) != want {
             return Err(format!(
                 "G({n}) is {}, but its options' values in the file give {want}",
-                values[n].get()
+                values.at(n)
             ));
         }
     }
     Ok(())
 }
 
-/// G(n) for `n = g.len()` as the mex of its options' values read from `g` (rules whose moves
-/// leave at most two heaps), `seen` one flag per value, wide enough for every nim-sum of two
+/// G(n) as the mex of its options' values read from `g` below `n` (rules whose moves leave
+/// at most two heaps), `seen` one flag per value, wide enough for every nim-sum of two
 /// values of `g`, plus one. (A flag per byte, not a bit set: marking is then a store with no
 /// read, where setting bits of one word serialised every split of a game with small values.)
 /// `release` as in [`check_values_releasing`].
-fn mex_from<V: Value>(
+fn mex_from<S: Source>(
     rules: &Rules,
-    g: &[V],
+    g: S,
+    n: usize,
     seen: &mut [bool],
     release: &dyn Fn(usize, usize),
 ) -> u32 {
-    let n = g.len();
     seen.fill(false);
     let mut mark = |v: u16| seen[usize::from(v)] = true;
     match rules {
@@ -878,7 +995,7 @@ fn mex_from<V: Value>(
                     mark(0);
                 }
                 if c.allows(k, 1) && k < n {
-                    mark(g[n - k].get());
+                    mark(g.at(n - k));
                 }
                 if c.allows(k, 2) && n >= k + 2 {
                     // heaps a and r - a, a stretch of a at a time (and its mirror)
@@ -886,7 +1003,7 @@ fn mex_from<V: Value>(
                     let mut from = 1;
                     while from <= r / 2 {
                         let to = (from + RELEASE_EVERY).min(r / 2 + 1);
-                        mark_pairs(g, r, from, to, &mut mark);
+                        g.mark_pairs(r, from, to, &mut mark);
                         release(from, to);
                         release(r + 1 - to, r + 1 - from);
                         from = to;
@@ -895,9 +1012,7 @@ fn mex_from<V: Value>(
             }
         }
         Rules::GrundysGame => {
-            for a in 1..n.div_ceil(2) {
-                mark(g[a].xor(g[n - a]));
-            }
+            g.mark_pairs(n, 1, n.div_ceil(2), &mut mark);
         }
     }
     seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32
@@ -1047,24 +1162,25 @@ impl Store {
     /// an error). When another run holds the lock the values are still read — a checkpoint is
     /// always complete — but this run will not write.
     pub fn resume(&mut self, keep: usize) -> Result<(Vec<u16>, Vec<Notice>), CheckpointError> {
-        let (values, notices) = self.resume_values(keep, false)?;
+        let (values, notices) = self.resume_values(keep, Load::Wide)?;
         Ok((values.into_u16(), notices))
     }
 
-    /// [`Self::resume`] into a store of values, in bytes when `compact` allows
-    /// ([`load_values`]): what a run of an engine that reads bytes resumes from.
+    /// [`Self::resume`] into the store `kind` says ([`Load`]): what a run of an engine that
+    /// reads bytes (or bytes with a head) resumes from.
     pub fn resume_values(
         &mut self,
         keep: usize,
-        compact: bool,
+        kind: Load,
     ) -> Result<(Values, Vec<Notice>), CheckpointError> {
         let mut notices = Vec::new();
+        let empty = || Values::new(kind != Load::Wide);
         if !self.path.exists() {
-            return Ok((Values::new(compact), notices));
+            return Ok((empty(), notices));
         }
         self.acquire(&mut notices);
-        let Some((c, append)) = load_appendable(&self.path, keep, compact)? else {
-            return Ok((Values::new(compact), notices));
+        let Some((c, append)) = load_appendable(&self.path, keep, kind)? else {
+            return Ok((empty(), notices));
         };
         same_identity(&self.path, &c.identity, &self.identity)?;
         // What the file says is checked against the rules before a run builds on it.
@@ -1075,8 +1191,7 @@ impl Store {
         let checked = match c.values.as_ref() {
             ValuesRef::U8(g) => check_values_of(&rules, g),
             ValuesRef::U16(g) => check_values_of(&rules, g),
-            // (a file is read into bytes or u16, never into this store: a copy if it were)
-            split @ ValuesRef::Split(_) => check_values_of(&rules, &split.to_u16()),
+            ValuesRef::Split(split) => check_split_values(&rules, split),
         };
         checked.map_err(|reason| CheckpointError::Untrue {
             path: self.path.display().to_string(),
@@ -1368,6 +1483,101 @@ mod tests {
         );
         assert_eq!(load(&dir.join("missing"), 5).unwrap(), None);
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// `Load::Odd8` (a resumed `--compact-values` run): bytes while every value is below 256,
+    /// then bytes with a head in `u16` when the head is at most a quarter of what is kept (and
+    /// at least `ODD8_FROM` values are), else `u16`; the values always those of the file.
+    #[test]
+    fn values_load_into_bytes_with_a_head_where_they_fit() {
+        use crate::takebreak::values::Odd8;
+        let dir = temp_dir();
+        let path = dir.join("o.ckpt");
+        let len = 3 * ODD8_FROM + 17;
+        let fitting: Vec<u16> = (0..512)
+            .filter(|&v| Odd8::fits(v))
+            .map(|v| v as u16)
+            .collect();
+        let mut state = 7u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        let fit: Vec<u16> = (0..len).map(|_| fitting[next() % fitting.len()]).collect();
+        // values that do not fit up to `last`, then values that do (past 255 too)
+        let with_head = |last: usize, below: usize| -> Vec<u16> {
+            let mut v = fit.clone();
+            for (i, x) in v.iter_mut().enumerate().take(last + 1) {
+                *x = (i * 7919 % below) as u16;
+            }
+            v[last] = 0; // (0 does not fit)
+            v
+        };
+        let small: Vec<u16> = (0..len).map(|i| (i * 7919 % 251) as u16).collect();
+        // (values, keep, the store expected: 1 bytes, 3 bytes with a head of that many, 2 u16)
+        let cases: [(Vec<u16>, usize, (u8, usize)); 6] = [
+            (small.clone(), usize::MAX, (1, 0)),
+            (with_head(1000, 600), usize::MAX, (3, 1024)),
+            // a head reached through bytes first (values below 256 up to it, then past)
+            (with_head(20_000, 256), usize::MAX, (3, 20_032)),
+            // a head of more than a quarter of the values kept
+            (with_head(len / 4 + 100, 600), usize::MAX, (2, 0)),
+            (with_head(1000, 600), ODD8_FROM + 3000, (3, 1024)),
+            // too few values kept: as `Load::Bytes`
+            (with_head(1000, 600), ODD8_FROM - 1, (2, 0)),
+        ];
+        for (values, keep, (store, head)) in cases {
+            save(&path, &identity(), &values).unwrap();
+            let (c, _) = load_appendable(&path, keep, Load::Odd8).unwrap().unwrap();
+            let kept = keep.min(values.len());
+            assert_eq!(c.values.to_vec(), &values[..kept], "keep {keep}");
+            match (&c.values, store) {
+                (Values::U8(_), 1) | (Values::U16(_), 2) => {}
+                (Values::Odd8(s), 3) => {
+                    assert_eq!(s.head.len(), head, "keep {keep}");
+                    assert!(values[head..kept].iter().all(|&v| Odd8::fits(v as usize)));
+                }
+                (other, _) => panic!(
+                    "keep {keep}: {} bytes, head {}",
+                    other.value_bytes(),
+                    other.head_len()
+                ),
+            }
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// The checks of a resumed run read a store of bytes with a head where it is, and find
+    /// what they find in `u16`: Officers' true values pass, a changed one does not.
+    #[test]
+    fn officers_in_bytes_are_checked_as_in_u16() {
+        use crate::takebreak::values::Odd8Store;
+        let rules = Rules::parse("0.6").unwrap();
+        let mut engine = RareCommon::new(&"0.6".parse().unwrap()).unwrap();
+        let mut g = Vec::new();
+        while g.len() < 90_000 {
+            let v = engine.next_value(&g).unwrap();
+            g.push(v);
+        }
+        let store = Odd8Store::from_u16(&g, g.len() / 4).expect("a head of 20,672 values");
+        assert_eq!(store.head.len(), 20_672);
+        assert_eq!(check_split_values(&rules, store.as_ref()), Ok(()));
+        // a value past the head changed to another that fits (in the sampled tail), and one in
+        // the head: each refused, with the message of the u16 check
+        for (at, to) in [(89_990, g[89_990] ^ 1), (5_000, g[5_000] ^ 1)] {
+            let mut bad = g.clone();
+            bad[at] = to;
+            let store = Odd8Store::from_u16(&bad, bad.len() / 4).unwrap();
+            let want = check_values(&rules, &bad);
+            assert!(want.is_err(), "G({at}) = {to}");
+            assert_eq!(
+                check_split_values(&rules, store.as_ref()),
+                want,
+                "G({at}) = {to}"
+            );
+        }
     }
 
     #[test]

@@ -186,6 +186,97 @@ impl Odd8Store {
         })
     }
 
+    /// An empty store (no head) with room for `room` values.
+    pub fn with_capacity(room: usize) -> Self {
+        Odd8Store {
+            head: Vec::new(),
+            bytes: Buf::Heap(Vec::with_capacity(room)),
+        }
+    }
+
+    /// Append `v` as values are read back in order (a checkpoint): its byte when it fits;
+    /// otherwise the head grows to hold it, the values since the head's end decoded from their
+    /// bytes (they fit). `false`, with nothing appended, when the head would then hold more than
+    /// `max_head` values (rounded up to 64, as [`Self::from_u16`] counts them).
+    pub fn push_growing(&mut self, v: u16, max_head: usize) -> bool {
+        let i = self.bytes.len();
+        if let Some(b) = Odd8::fit(v as usize) {
+            self.bytes.push(b);
+            return true;
+        }
+        if (i + 1).next_multiple_of(64) > max_head {
+            return false;
+        }
+        let from = self.head.len();
+        self.head
+            .extend(self.bytes[from..i].iter().map(|b| b.get()));
+        self.head.push(v);
+        self.bytes.push(Odd8(v as u8));
+        true
+    }
+
+    /// Values below 256 (`values`, whose bytes they are) as such a store, the head up to the
+    /// last that does not fit rounded up to 64 (as [`Self::from_u16`]); the bytes back when the
+    /// head would hold more than `max_head` values. The room reserved is kept.
+    pub fn from_bytes(values: Vec<u8>, max_head: usize) -> Result<Self, Vec<u8>> {
+        let last = values.iter().rposition(|&v| !Odd8::fits(v as usize));
+        let h = last
+            .map_or(0, |i| (i + 1).next_multiple_of(64))
+            .min(values.len());
+        if h > max_head {
+            return Err(values);
+        }
+        let head = values[..h].iter().map(|&v| u16::from(v)).collect();
+        let room = values.capacity();
+        // (one byte to one byte: collected in place)
+        let mut bytes: Vec<Odd8> = values.into_iter().map(Odd8).collect();
+        bytes.reserve_exact(room - bytes.len());
+        Ok(Odd8Store {
+            head,
+            bytes: Buf::Heap(bytes),
+        })
+    }
+
+    /// [`Self::push_growing`] for the values of `le` (two little-endian bytes each, as a
+    /// checkpoint keeps them), the runs of values that fit a stretch at a time. Returns how many
+    /// bytes of `le` were taken (all but from the first value that would make the head too long).
+    pub fn extend_growing(&mut self, le: &[u8], max_head: usize) -> usize {
+        let value = |b: &[u8]| u16::from_le_bytes([b[0], b[1]]);
+        let mut taken = 0;
+        while taken < le.len() {
+            let rest = &le[taken..];
+            let run = rest
+                .chunks_exact(2)
+                .position(|b| !Odd8::fits(value(b) as usize))
+                .unwrap_or(rest.len() / 2);
+            match &mut self.bytes {
+                Buf::Heap(v) => v.extend(rest[..2 * run].chunks_exact(2).map(|b| Odd8(b[0]))),
+                #[cfg(unix)]
+                Buf::Mapped(_) => rest[..2 * run]
+                    .chunks_exact(2)
+                    .for_each(|b| self.bytes.push(Odd8(b[0]))),
+            }
+            taken += 2 * run;
+            if taken < le.len() {
+                if !self.push_growing(value(&le[taken..]), max_head) {
+                    break;
+                }
+                taken += 2;
+            }
+        }
+        taken
+    }
+
+    /// The head's end rounded up to a multiple of 64 values (or to the end), as
+    /// [`Self::from_u16`] leaves it: once the values of [`Self::push_growing`] are all in.
+    pub fn round_head(&mut self) {
+        let h = self.head.len();
+        if h > 0 {
+            let to = h.next_multiple_of(64).min(self.bytes.len());
+            self.head.extend(self.bytes[h..to].iter().map(|b| b.get()));
+        }
+    }
+
     /// G(i).
     #[inline]
     pub fn get(&self, i: usize) -> u16 {
