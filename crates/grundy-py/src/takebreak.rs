@@ -73,14 +73,14 @@ fn takebreak_code(code: &str) -> PyResult<String> {
 /// a file, or `default_checkpoint` the CLI's default place) that resumes and is saved every
 /// `checkpoint_every` seconds and on `KeyboardInterrupt`, and a record in the catalogue when
 /// `record` (`db` the file, else the CLI's default). `progress(done, total)` is called about
-/// every 50 ms while the run lasts. A dict with the CLI's sequence report keys (`code`, `n`,
+/// every 50 ms while the run lasts. `compact_values` is the CLI's `--compact-values`. A dict with the CLI's sequence report keys (`code`, `n`,
 /// `engine`, `period`, `max_value`, `value_counts`, `computed_up_to`) and `values` as
 /// native-endian u16 bytes (the wrapper turns them into a list or a numpy array without a
 /// per-value loop).
 #[pyfunction]
 #[pyo3(signature = (code, n=None, until_period=false, engine="auto", checkpoint=None,
                     default_checkpoint=false, checkpoint_every=None, record=false, db=None,
-                    progress=None, threads=1, results=None))]
+                    progress=None, threads=1, results=None, compact_values=false))]
 #[allow(clippy::too_many_arguments)]
 fn takebreak_sequence(
     py: Python<'_>,
@@ -96,6 +96,7 @@ fn takebreak_sequence(
     progress: Option<PyObject>,
     threads: usize,
     results: Option<PathBuf>,
+    compact_values: bool,
 ) -> PyResult<PyObject> {
     guarded(|| {
         Engine::check_threads(threads, "threads").map_err(value_error)?;
@@ -132,6 +133,7 @@ fn takebreak_sequence(
         })?;
         let mut chosen = Engine::choose(choice, &rules).map_err(value_error)?;
         chosen.set_threads(threads);
+        chosen.set_compact_values(compact_values);
         let limit = sequence::engine_limit(&chosen, &rules);
         if let Some(n) = n.filter(|&n| n > MAX_N) {
             return Err(value_error(format!(

@@ -238,6 +238,21 @@ def test_threads_give_the_serial_values_and_the_cli_s_report(threads):
     assert cli["value_counts"] == two.report["value_counts"]
 
 
+def test_compact_values_keep_officers_in_one_byte_with_the_same_values():
+    # from 2^16 values on, with the rare/common engine (the CLI's --compact-values)
+    plain = grundy.takebreak("0.6", 140000)
+    compact = grundy.takebreak("0.6", 140000, compact_values=True)
+    assert compact.values == plain.values
+    assert (plain.report["value_bytes"], compact.report["value_bytes"]) == (2, 1)
+    cli = run_cli("takebreak", "0.6", "-n", "140000", "--compact-values", *NO_STATE)
+    assert cli["value_bytes"] == 1
+    assert cli["value_counts"] == compact.report["value_counts"]
+    # values that do not fit, and the naive engine: two bytes, said in the report
+    assert grundy.takebreak("0.437", 70000, compact_values=True).report["value_bytes"] == 2
+    naive = grundy.takebreak("0.6", 70000, engine="naive", compact_values=True)
+    assert naive.report["value_bytes"] == 2
+
+
 def test_bad_thread_counts_are_refused_as_the_cli_refuses_them():
     with pytest.raises(
         ValueError, match=r"^threads 5000 is too many: at most 256 \(0 for one per core\)$"

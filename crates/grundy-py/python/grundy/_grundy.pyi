@@ -83,6 +83,7 @@ def takebreak_sequence(
     progress: Optional[Callable[[int, int], Any]] = None,
     threads: int = 1,
     results: Optional[str] = None,
+    compact_values: bool = False,
 ) -> Dict[str, Any]:
     """G(0..=n) through the CLI's run code (checkpoint, catalogue record) with the CLI's
     sequence report keys; "values" a `Values` (the run), or native-endian u16 bytes for the
