@@ -58,9 +58,9 @@ pub struct RunOptions {
     pub threads: usize,
     /// Keep the values of an Officers-like game (octal codes, the rare/common engine: values
     /// below 512 that all have odd parity under Officers' mask past the last rare heap) in one
-    /// byte each, the first ones in two, from 2^16 values on: about half the memory, for about
-    /// 1.05 times the time on a processor with AVX-512 VBMI and GFNI (1.3 elsewhere). The
-    /// values are the same
+    /// byte each, the first ones in two, from 2^16 values on: about half the memory, for 1.04
+    /// to 1.11 times the time on a processor with AVX-512 VBMI and GFNI (about 1.3 elsewhere).
+    /// The values are the same
     #[arg(long)]
     pub compact_values: bool,
     /// Tiered storage: keep the values in a file in DIR (which must exist) instead of RAM, with
