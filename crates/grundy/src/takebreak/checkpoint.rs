@@ -526,7 +526,6 @@ fn load_appendable(
                 return;
             }
             // a head past a quarter of the values: the rest in u16 (the room reserved is kept)
-            store.round_head();
             values.widen();
             bytes = &bytes[taken..];
         }

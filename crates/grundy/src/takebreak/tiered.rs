@@ -52,7 +52,7 @@
 //! `values.u8`; the byte file is removed once a state naming the new one is on disk.
 
 use super::checkpoint::{
-    check_values_releasing, write_atomically, CheckpointError, Identity, Lock,
+    check_split_values, check_values_releasing, write_atomically, CheckpointError, Identity, Lock,
 };
 use super::checkpoint::{Control, Notice, Outcome, Ticks};
 use super::driver::{drive_values, Ended, Plan};
@@ -490,7 +490,8 @@ impl TieredStore {
             ValuesRef::U8(g) => check_values_releasing(rules, g, &release),
             ValuesRef::U16(g) => check_values_releasing(rules, g, &release),
             // (a values file is mapped as bytes or u16, never as this store)
-            split @ ValuesRef::Split(_) => check_values_releasing(rules, &split.to_u16(), &release),
+            // (never a tiered store's own; read where it is, as a resume does)
+            ValuesRef::Split(split) => check_split_values(rules, split),
         };
         if let Err(reason) = checked {
             return Err(CheckpointError::Untrue {

@@ -171,10 +171,7 @@ impl Odd8Store {
     /// head rounded up to a multiple of 64 heaps; `None` when the head would hold more than
     /// `max_head` values.
     pub fn from_u16(values: &[u16], max_head: usize) -> Option<Self> {
-        let last = values.iter().rposition(|&v| !Odd8::fits(v as usize));
-        let h = last
-            .map_or(0, |i| (i + 1).next_multiple_of(64))
-            .min(values.len());
+        let h = Self::head_end(values.iter().map(|&v| v as usize));
         if h > max_head {
             return None;
         }
@@ -184,6 +181,16 @@ impl Odd8Store {
             head: values[..h].to_vec(),
             bytes: Buf::Heap(bytes),
         })
+    }
+
+    /// The head's end for `values`: past the last that does not fit, rounded up to 64 heaps (or
+    /// to the end).
+    fn head_end(mut values: impl DoubleEndedIterator<Item = usize> + ExactSizeIterator) -> usize {
+        let len = values.len();
+        values
+            .rposition(|v| !Odd8::fits(v))
+            .map_or(0, |i| (i + 1).next_multiple_of(64))
+            .min(len)
     }
 
     /// An empty store (no head) with room for `room` values.
@@ -219,10 +226,7 @@ impl Odd8Store {
     /// last that does not fit rounded up to 64 (as [`Self::from_u16`]); the bytes back when the
     /// head would hold more than `max_head` values. The room reserved is kept.
     pub fn from_bytes(values: Vec<u8>, max_head: usize) -> Result<Self, Vec<u8>> {
-        let last = values.iter().rposition(|&v| !Odd8::fits(v as usize));
-        let h = last
-            .map_or(0, |i| (i + 1).next_multiple_of(64))
-            .min(values.len());
+        let h = Self::head_end(values.iter().map(|&v| v as usize));
         if h > max_head {
             return Err(values);
         }

@@ -202,7 +202,7 @@ pub fn far_words<V: Value>(
 
 /// [`far_words_avx512`] where this compiler has the intrinsics; callers check [`available`].
 /// A store of low bytes ([`crate::takebreak::values::Odd8`]) takes [`far_words_gfni`] where the
-/// processor has GFNI.
+/// processor has GFNI ([`super::kernels::gfni_available`]).
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only
@@ -215,18 +215,13 @@ fn far_words_512<V: Value>(
     out: &mut [[u16; FAR_BLOCK]; TRACKED_WORDS],
 ) {
     assert!(available());
-    if V::ODD_MASK != 0 && gfni() {
+    // (the lookups' test, asked once: every AVX-512 processor with GFNI has VBMI too)
+    if V::ODD_MASK != 0 && super::kernels::gfni_available() {
         // SAFETY: AVX-512 F and BW (asserted just above) and GFNI are supported.
         return unsafe { far_words_gfni(g, head, far, m0, b, out) };
     }
     // SAFETY: AVX-512 F and BW are supported (asserted just above).
     unsafe { far_words_avx512(g, head, far, m0, b, out) }
-}
-
-/// Whether the processor has GFNI (see [`far_words_gfni`]).
-#[cfg(target_arch = "x86_64")]
-fn gfni() -> bool {
-    std::arch::is_x86_feature_detected!("gfni")
 }
 
 /// Older compilers: never called ([`available`] is false).
