@@ -238,3 +238,69 @@ fn ctrl_c_on_two_threads_saves_a_checkpoint_and_the_run_resumes_bit_identically(
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(values_of(&v), library_values("0.6", k + 5000));
 }
+
+#[test]
+fn a_memory_budget_that_holds_the_values_only_in_bytes_runs_in_bytes() {
+    // 64 MiB (the fixed allowance) and 500,000 bytes: 235,294 values in two bytes each, 444,444
+    // in one. G(0..=300000) is refused by two bytes a value, not by one
+    let budget = ((64u64 << 20) + 500_000).to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |code: &str, checkpoint: &str| {
+        grundy()
+            .args(["takebreak", code, "-n", "300000", "--no-extend", "--json"])
+            .args(["--max-memory", &budget, "--no-record", "--checkpoint"])
+            .arg(dir.path().join(checkpoint))
+            .output()
+            .unwrap()
+    };
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    // Officers: kept in one byte a value (compact values turned on, and said so), the values
+    // those of the serial engine
+    let out = run("officers", "officers.ckpt");
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("only in one byte a value") && err.contains("its checkpoint saved"),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value_bytes"], 1);
+    let expected = library_values("officers", 300_000);
+    let counts = v["value_counts"].as_array().unwrap();
+    for (value, count) in counts.iter().enumerate() {
+        let want = expected.iter().filter(|&&g| g == value as u64).count() as u64;
+        assert_eq!(count.as_u64().unwrap(), want, "G = {value}");
+    }
+    // 0.206 needs two bytes a value from heap 9,813: it stops where two bytes reach the
+    // budget, one line and exit status 2, every value computed kept in its checkpoint
+    let out = run("0.206", "206.ckpt");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let last = err.lines().last().unwrap();
+    assert!(
+        last.contains("stopped after G(0..235293)")
+            && last.contains("two bytes a value")
+            && last.contains("206.ckpt"),
+        "{err}"
+    );
+    // without the budget the same command resumes from it to the end
+    let out = grundy()
+        .args([
+            "takebreak",
+            "0.206",
+            "-n",
+            "300000",
+            "--no-extend",
+            "--json",
+        ])
+        .args(["--no-record", "--checkpoint"])
+        .arg(dir.path().join("206.ckpt"))
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("G(0..235293) already computed"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let expected = library_values("0.206", 300_000);
+    assert_eq!(v["max_value"], *expected.iter().max().unwrap());
+}

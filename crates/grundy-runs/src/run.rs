@@ -457,7 +457,17 @@ pub fn run(
     // told once the run is past the first million values (or half its budget) without a
     // certified period: most periodic games never get there, and need not hear of a limit they
     // will not meet
-    let mut budget_note = crate::sequence::budget_note(&plan, engine.is_sparse());
+    let mut budget_note_due = true;
+    let sparse = engine.is_sparse();
+    // G(0..=n) fits the budget only in one byte a value: the engine keeps them so where the
+    // game allows (an Officers-like game too), and says so
+    if plan.needs_one_byte() && options.tiered.is_none() {
+        engine.set_compact_values(true);
+        tell(Message::Note(crate::sequence::one_byte_note(
+            &plan,
+            store.is_some(),
+        )));
+    }
     // loaded straight into the store the engine reads: a u16 copy first would take twice a
     // byte store's memory again
     let mut values = Values::new(compact);
@@ -531,9 +541,13 @@ pub fn run(
         }
     };
     let mut see = |v: ValuesRef<'_>| {
-        if uncertified_tick.replace(false) && v.len() >= BUDGET_NOTE_AFTER.min(plan.max_values / 2)
+        if uncertified_tick.replace(false)
+            && v.len() >= BUDGET_NOTE_AFTER.min(plan.max_values / 2)
+            && std::mem::take(&mut budget_note_due)
         {
-            if let Some(note) = budget_note.take() {
+            // (in the width the values are in now: one byte a value holds more of them)
+            let one_byte = !matches!(v, ValuesRef::U16(_));
+            if let Some(note) = crate::sequence::budget_note(&plan, sparse, one_byte) {
                 tell(Message::Info(note));
             }
         }
@@ -622,12 +636,26 @@ pub fn run(
                 _ => "interrupted (nothing saved)".into(),
             }));
         }
-        Outcome::OverBudget(done) => {
+        Outcome::OverBudget(done, value_bytes) => {
             return Err(Error::input(format!(
-                "no period certified among the first {done} values, and G(0..={n}) needs more \
-                 memory than allowed ({} values, about {} MB; see --max-memory){}",
+                "{}G(0..={n}) needs more memory than allowed ({} values, about {} MB in {}; \
+                 see --max-memory, or --tiered DIR){}",
+                if plan.finish == Finish::ComputeAll {
+                    format!("stopped after G(0..{}): ", done.saturating_sub(1))
+                } else {
+                    format!("no period certified among the first {done} values, and ")
+                },
                 n as u128 + 1,
-                grundy::takebreak::budget::bytes_for(n.saturating_add(1)) >> 20,
+                if value_bytes == 1 {
+                    grundy::takebreak::budget::compact_bytes_for(n.saturating_add(1))
+                } else {
+                    grundy::takebreak::budget::bytes_for(n.saturating_add(1))
+                } >> 20,
+                if value_bytes == 1 {
+                    "one byte a value"
+                } else {
+                    "two bytes a value, as its values need"
+                },
                 match &store {
                     Some(s) if done > 0 && s.on_file() >= done =>
                         format!("; they are saved to '{}'", s.path().display()),

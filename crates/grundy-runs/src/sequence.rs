@@ -333,16 +333,33 @@ pub fn plan(request: &Request, rules: &Rules, n: usize, sparse: bool) -> Result<
         )));
     }
     let mut max_values = bytes.map_or(usize::MAX, budget::values_within);
+    // The rare/common engine keeps values in one byte where they allow (below 256, or
+    // Officers-like with compact values): counted so for a run whose values stay in the engine
+    // (not handed back or printed, where the front end may copy them to two bytes).
+    let one_byte = sparse && !request.keep_all;
+    let mut max_compact_values = match bytes {
+        Some(b) if one_byte => budget::compact_values_within(b),
+        _ => max_values,
+    };
     if sparse {
         max_values = max_values.min(MAX_COMPUTED as usize);
+        max_compact_values = max_compact_values.min(MAX_COMPUTED as usize);
     }
     let needs_all =
         finish == Finish::ComputeAll || request.keep_all || !rules.periodicity_theorem_applies();
-    if needs_all && n >= max_values {
+    if needs_all && n >= max_compact_values {
         let why = match bytes {
-            Some(b) if (max_values as u64) < MAX_COMPUTED || !sparse => format!(
-                "they need about {} MB, and {} MB {}",
+            Some(b) if (max_compact_values as u64) < MAX_COMPUTED || !sparse => format!(
+                "they need about {} MB{}, and {} MB {}",
                 budget::bytes_for(n + 1) >> 20,
+                if one_byte {
+                    format!(
+                        " ({} MB in one byte a value, where the values allow)",
+                        budget::compact_bytes_for(n + 1) >> 20
+                    )
+                } else {
+                    String::new()
+                },
                 b >> 20,
                 if request.max_memory.is_some() {
                     "are allowed by --max-memory"
@@ -361,20 +378,45 @@ pub fn plan(request: &Request, rules: &Rules, n: usize, sparse: bool) -> Result<
         n,
         finish,
         max_values,
+        max_compact_values,
     })
+}
+
+/// What a run told [`Plan::needs_one_byte`] hears at its start: its values fit the budget
+/// only in one byte each, so the rare/common engine keeps them so where the game allows (values
+/// below 256, or Officers-like, [`grundy::takebreak::RareCommon::set_compact_values`]), and the
+/// run stops early (its checkpoint saved, when `saved`) if they need two bytes.
+pub fn one_byte_note(plan: &Plan, saved: bool) -> String {
+    format!(
+        "G(0..={}) fits the memory budget (--max-memory, else 90% of the memory available at \
+         the start) only in one byte a value (about {} MB; {} MB in two): the values are kept \
+         in one byte where the game allows, as --compact-values does (about 1.1 times the \
+         time); if they need two bytes, the run stops after at most G(0..={}){}",
+        plan.n,
+        budget::compact_bytes_for(plan.n.saturating_add(1)) >> 20,
+        budget::bytes_for(plan.n.saturating_add(1)) >> 20,
+        plan.max_values.saturating_sub(1),
+        if saved { ", its checkpoint saved" } else { "" }
+    )
 }
 
 /// What a run that may stop early by a certified period is told, once it has computed a good
 /// part of what it may (see `run::run`), when its plan cannot reach `n`: how far it can go and
 /// why, so that a long run does not surprise its user hours later (`None` when nothing stands
-/// between the run and `n`).
-pub fn budget_note(plan: &Plan, sparse: bool) -> Option<String> {
+/// between the run and `n`). `one_byte`: whether its values are in one byte each at that point
+/// (the budget then holds more of them, [`Plan::max_compact_values`]).
+pub fn budget_note(plan: &Plan, sparse: bool, one_byte: bool) -> Option<String> {
     let wanted = plan.n as u128 + 1;
-    if plan.finish == Finish::ComputeAll || plan.max_values as u128 >= wanted {
+    let limit = if one_byte {
+        plan.max_compact_values.max(plan.max_values)
+    } else {
+        plan.max_values
+    };
+    if plan.finish == Finish::ComputeAll || limit as u128 >= wanted {
         return None;
     }
-    let last = plan.max_values.saturating_sub(1);
-    Some(if sparse && plan.max_values as u64 >= MAX_COMPUTED {
+    let last = limit.saturating_sub(1);
+    Some(if sparse && limit as u64 >= MAX_COMPUTED {
         format!(
             "the rare/common engine computes at most {MAX_COMPUTED} values: unless a period is \
              certified first, the run stops after G(0..={last})"
@@ -382,12 +424,20 @@ pub fn budget_note(plan: &Plan, sparse: bool) -> Option<String> {
     } else {
         format!(
             "G(0..={}) would need about {} MB, and the memory budget (--max-memory, else 90% of \
-             the memory available at the start) holds {} values: unless a period is certified \
-             first, the run stops after G(0..={last}) (--tiered DIR keeps the middle of the \
-             values on disk)",
+             the memory available at the start) holds {limit} values {}: unless a period is \
+             certified first, the run stops after G(0..={last}) (--tiered DIR keeps the middle \
+             of the values on disk)",
             plan.n,
-            budget::bytes_for(plan.n.saturating_add(1)) >> 20,
-            plan.max_values
+            if one_byte {
+                budget::compact_bytes_for(plan.n.saturating_add(1))
+            } else {
+                budget::bytes_for(plan.n.saturating_add(1))
+            } >> 20,
+            if one_byte {
+                "in one byte each, as they are now"
+            } else {
+                "in two bytes each, as they are now"
+            }
         )
     })
 }
@@ -434,24 +484,59 @@ mod tests {
         let p = plan(&small, &rules, 10_000_000, true).unwrap();
         assert_eq!(p.finish, Finish::Extend);
         assert_eq!(p.max_values, budget::values_within(65 << 20));
-        // what it can reach (its progress's length, its checkpoint's size) is the budget's
-        assert_eq!(p.reach(), p.max_values);
+        // what it can reach (its progress's length, its checkpoint's size) is the budget's, in
+        // one byte a value for the rare/common engine (in two for the others)
+        assert_eq!(
+            p.max_compact_values,
+            budget::compact_values_within(65 << 20)
+        );
+        assert_eq!(p.reach(), p.max_compact_values);
+        assert_eq!(
+            plan(&small, &rules, 10_000_000, false).unwrap().reach(),
+            p.max_values
+        );
         assert_eq!(plan(&small, &rules, 1000, true).unwrap().reach(), 1001);
-        let note = budget_note(&p, true).unwrap();
+        // told where it stops in the width its values are in
+        let note = budget_note(&p, true, false).unwrap();
         let last = format!("stops after G(0..={})", p.max_values - 1);
         assert!(
-            note.contains(&last) && note.contains("--max-memory"),
+            note.contains(&last) && note.contains("--max-memory") && note.contains("two bytes"),
             "{note}"
         );
+        let note = budget_note(&p, true, true).unwrap();
+        let last = format!("stops after G(0..={})", p.max_compact_values - 1);
+        assert!(note.contains(&last) && note.contains("one byte"), "{note}");
+        // between the two limits: nothing to say of values in one byte, the limit in two
+        let between = plan(&small, &rules, 700_000, true).unwrap();
+        assert!(budget_note(&between, true, true).is_none());
+        assert!(budget_note(&between, true, false).is_some());
+        // every value computed: admitted between the two limits (told it needs one byte a
+        // value), refused past the one-byte limit, and past the two-byte one for other engines
+        let all = Request {
+            no_extend: true,
+            ..small
+        };
+        let p = plan(&all, &rules, 700_000, true).unwrap();
+        assert!(p.needs_one_byte() && !plan(&all, &rules, 400_000, true).unwrap().needs_one_byte());
+        let note = one_byte_note(&p, true);
+        assert!(
+            note.contains(&format!("stops after at most G(0..={})", p.max_values - 1)),
+            "{note}"
+        );
+        let e = plan(&all, &rules, 700_000, false).unwrap_err();
+        assert!(e.to_string().contains("--max-memory"), "{e}");
+        let e = plan(&all, &rules, 1_000_000, true).unwrap_err();
+        assert!(e.to_string().contains("MB in one byte a value"), "{e}");
         // nothing to say when the budget reaches n, or for the engine's own limit when it is
         // the one that binds
-        assert!(budget_note(&plan(&small, &rules, 1000, true).unwrap(), true).is_none());
+        assert!(budget_note(&plan(&small, &rules, 1000, true).unwrap(), true, false).is_none());
         let far = Plan {
             n: 1 << 40,
             finish: Finish::Extend,
             max_values: MAX_COMPUTED as usize,
+            max_compact_values: MAX_COMPUTED as usize,
         };
-        let note = budget_note(&far, true).unwrap();
+        let note = budget_note(&far, true, true).unwrap();
         assert!(note.contains("at most 4294967294 values"), "{note}");
         // every value kept: refused at once
         let keep = Request {

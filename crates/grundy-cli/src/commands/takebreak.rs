@@ -75,7 +75,9 @@ pub struct TakebreakArgs {
     /// default the values beyond the certificate are read from the period it proves)
     #[arg(long, conflicts_with = "until_period")]
     pub no_extend: bool,
-    /// Memory the sequence may use, e.g. 800M or 4G [default: 90% of the available memory].
+    /// Memory the sequence may use, e.g. 800M or 4G [default: 90% of the available memory]:
+    /// about 2 bytes a value, or 1 where the rare/common engine keeps them in bytes (a run that
+    /// fits only so turns --compact-values on, and stops, saved, if its values need two bytes).
     /// With --tiered: the bound on the process's RAM (required)
     #[arg(
         long,
@@ -522,10 +524,12 @@ fn run_position(args: &TakebreakArgs, rules: &Rules, list: &str, json: bool) -> 
         let mut engine = RareCommon::for_rules(rules)?;
         engine.set_threads(args.run.threads);
         let budget = budget::default_bytes().map_or(usize::MAX, budget::values_within);
+        let max_values = budget.min(MAX_POSITION_COMPUTED as usize);
         let plan = Plan {
             n: max_heap as usize,
             finish: Finish::Extend,
-            max_values: budget.min(MAX_POSITION_COMPUTED as usize),
+            max_values,
+            max_compact_values: max_values,
         };
         match compute_planned(rules, plan, &mut engine)? {
             Ok(c) => analyse_with(rules, &c, &heaps, max_moves)?,

@@ -329,6 +329,11 @@ impl SequenceEngine for AutoEngine {
         true
     }
 
+    fn set_resize_limit(&mut self, values: usize) {
+        self.sparse.set_resize_limit(values);
+        self.naive.set_resize_limit(values);
+    }
+
     fn batches(&self) -> bool {
         self.sparse.batches()
     }
@@ -437,6 +442,10 @@ impl AutoEngine {
 }
 
 impl CompactEngine for AutoEngine {
+    fn resize_limit(&self) -> usize {
+        self.sparse.resize_limit()
+    }
+
     /// Between reviews the current engine computes alone: the rare/common engine takes the
     /// stretch up to the next review in one call (its two-thread pipeline, if it has threads);
     /// trials go value by value as in [`Self::next_value`].

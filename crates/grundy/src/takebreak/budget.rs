@@ -9,9 +9,18 @@
 //! [`super::sparse`]), so a run needs about [`BYTES_PER_VALUE`] per value plus a fixed
 //! allowance. The budget is checked before a run starts, against the memory the system says
 //! is available (`MemAvailable` in `/proc/meminfo`) or a limit the user gives.
+//!
+//! A run may also count on one byte a value ([`COMPACT_BYTES_PER_VALUE`]): its plan then holds
+//! two limits ([`super::driver::Plan`]), one for a store of bytes and one for `u16`, and the
+//! driver applies the one of the store the values are in at each step. A store moves between
+//! the two widths in one pass that holds both copies (three bytes a value and the rare
+//! positions), so it may do so only up to [`resize_within`] values.
 
 /// Bytes a run needs per value it computes: the value (2) and, at most, 1/8 for rare positions.
 pub const BYTES_PER_VALUE: f64 = 2.125;
+/// Bytes a run needs per value it keeps in one byte: the value (1) and, at most, 1/8 for rare
+/// positions (a store with a head in `u16` counts one byte more for each value of the head).
+pub const COMPACT_BYTES_PER_VALUE: f64 = 1.125;
 /// Fixed allowance: the engine's tables, the period detector's rescan (one `u32` per residue of
 /// its base period, at most 2^22), the program itself.
 pub const FIXED_BYTES: u64 = 64 << 20;
@@ -57,6 +66,27 @@ pub fn bytes_for(values: usize) -> u64 {
     (values as f64 * BYTES_PER_VALUE) as u64 + FIXED_BYTES
 }
 
+/// The most values a run may compute with `bytes` of memory when they are kept in one byte.
+pub fn compact_values_within(bytes: u64) -> usize {
+    let usable = bytes.saturating_sub(FIXED_BYTES) as f64;
+    (usable / COMPACT_BYTES_PER_VALUE) as usize
+}
+
+/// The memory `values` values need in one byte each (the inverse of [`compact_values_within`]).
+pub fn compact_bytes_for(values: usize) -> u64 {
+    (values as f64 * COMPACT_BYTES_PER_VALUE) as u64 + FIXED_BYTES
+}
+
+/// The most values a store may hold when it moves between one byte and two a value, for a run
+/// whose budget holds `max_values` values in two bytes ([`values_within`]): the move holds both
+/// copies, three bytes a value and the rare positions' 1/8, within what `max_values` take.
+pub fn resize_within(max_values: usize) -> usize {
+    if max_values == usize::MAX {
+        return usize::MAX;
+    }
+    (max_values as f64 * BYTES_PER_VALUE / (BYTES_PER_VALUE + 1.0)) as usize
+}
+
 /// The default budget: [`SHARE`] of the available memory, or `None` if unknown.
 pub fn default_bytes() -> Option<u64> {
     available_memory().map(|b| (b as f64 * SHARE) as u64)
@@ -80,5 +110,16 @@ mod tests {
         assert_eq!(values_within(FIXED_BYTES), 0);
         let v = values_within(1 << 30);
         assert!(bytes_for(v) <= 1 << 30 && bytes_for(v + 2) > 1 << 30);
+        let c = compact_values_within(1 << 30);
+        assert!(compact_bytes_for(c) <= 1 << 30 && compact_bytes_for(c + 2) > 1 << 30);
+        assert!(
+            c > v * 18 / 10,
+            "one byte a value holds about 1.9 times as many"
+        );
+        // moving between widths at r values: 3.125 bytes a value within the budget's 2.125 * v
+        let r = resize_within(v);
+        assert!(r as f64 * (BYTES_PER_VALUE + 1.0) <= v as f64 * BYTES_PER_VALUE);
+        assert!((r + 2) as f64 * (BYTES_PER_VALUE + 1.0) > v as f64 * BYTES_PER_VALUE);
+        assert_eq!(resize_within(usize::MAX), usize::MAX);
     }
 }

@@ -1300,8 +1300,9 @@ pub enum Outcome {
     Finished(Computation),
     /// Stopped on request after saving this many values.
     Interrupted(usize),
-    /// The plan's value budget ran out (no certified period yet) after saving this many values.
-    OverBudget(usize),
+    /// The plan's value budget ran out (no certified period yet) after saving this many values,
+    /// kept in this many bytes each (1 or 2) when it did.
+    OverBudget(usize, usize),
 }
 
 /// [`crate::takebreak::extend`] with checkpoints: continue from `values` (e.g. loaded from a
@@ -1342,7 +1343,7 @@ pub fn run_values(
             if !values.is_empty() {
                 save(values.as_ref())?;
             }
-            Ok(Outcome::OverBudget(values.len()))
+            Ok(Outcome::OverBudget(values.len(), values.value_bytes()))
         }
     }
 }

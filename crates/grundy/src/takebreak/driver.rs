@@ -207,16 +207,21 @@ pub(crate) enum Step {
 }
 
 /// What a run is asked to do: reach G(`n`), end as `finish` says, and hold at most
-/// `max_values` computed values (a memory budget).
+/// `max_values` computed values in two bytes each, or `max_compact_values` in one (a memory
+/// budget, [`super::budget`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Plan {
     /// The last heap size wanted.
     pub n: usize,
     /// When the run ends.
     pub finish: Finish,
-    /// The most values the run may compute and keep (beyond it the run ends with
-    /// `Ended::OverBudget`).
+    /// The most values the run may compute and keep in a `u16` store (beyond it the run ends
+    /// with `Ended::OverBudget`); a store of bytes may move to `u16` (or back) only up to
+    /// [`super::budget::resize_within`] of it.
     pub max_values: usize,
+    /// The most values the run may keep in a store of bytes (a store with a head in `u16`
+    /// counts its head twice); at least `max_values`.
+    pub max_compact_values: usize,
 }
 
 impl Plan {
@@ -226,13 +231,34 @@ impl Plan {
             n,
             finish,
             max_values: usize::MAX,
+            max_compact_values: usize::MAX,
         }
     }
 
     /// How many values the run can hold at most: G(0..=n), or fewer when its budget stops it
-    /// first (what its progress counts towards and what its checkpoint may grow to).
+    /// first (what its progress counts towards and what its checkpoint may grow to). Counted
+    /// in bytes where the budget holds more values that way: a run whose values need two bytes
+    /// stops sooner.
     pub fn reach(&self) -> usize {
-        self.n.saturating_add(1).min(self.max_values)
+        self.n
+            .saturating_add(1)
+            .min(self.max_values.max(self.max_compact_values))
+    }
+
+    /// Whether G(0..=n) fits the budget only in one byte a value.
+    pub fn needs_one_byte(&self) -> bool {
+        self.n >= self.max_values && self.n < self.max_compact_values
+    }
+
+    /// The most values a store like `values` may hold (its own width's limit).
+    fn limit_for(&self, values: &Values) -> usize {
+        match values.value_bytes() {
+            1 => self
+                .max_compact_values
+                .max(self.max_values)
+                .saturating_sub(values.head_len()),
+            _ => self.max_values,
+        }
     }
 }
 
@@ -310,12 +336,17 @@ pub(crate) fn drive_values(
         )));
     }
     values.truncate(target);
-    if plan.finish == Finish::ComputeAll && target <= plan.max_values && !values.is_mapped() {
+    if plan.finish == Finish::ComputeAll && target <= plan.limit_for(&values) && !values.is_mapped()
+    {
         values.reserve_exact(target - values.len());
     }
     let mut batch = PROGRESS_EVERY;
+    // (a store moves between widths only while both copies fit the budget: the engine stops
+    // short of a chunk rather than pass it)
+    engine.set_resize_limit(super::budget::resize_within(plan.max_values));
     'run: while values.len() < target {
-        if values.len() >= plan.max_values {
+        let limit = plan.limit_for(&values);
+        if values.len() >= limit {
             return Ok(Ended::OverBudget(values));
         }
         // an engine that batches computes up to the next multiple of its chunk (a multiple of
@@ -324,7 +355,7 @@ pub(crate) fn drive_values(
         let from = values.len();
         let batches = engine.batches();
         let chunk = if batches { batch_chunk(from, batch) } else { 1 };
-        let count = chunk.min(target - from).min(plan.max_values - from);
+        let count = chunk.min(target - from).min(limit - from);
         let started = batches.then(std::time::Instant::now);
         values.try_reserve_room(count)?;
         engine.next_values(&mut values, count)?;
@@ -336,7 +367,6 @@ pub(crate) fn drive_values(
                 batch = (batch / 2).max(PROGRESS_EVERY);
             }
         }
-        debug_assert_eq!(values.len(), from + count);
         let to = values.len();
         if let Some(k) = feed(
             &mut detector,
@@ -349,6 +379,11 @@ pub(crate) fn drive_values(
             // never computed
             values.truncate(k + 1);
             break 'run;
+        }
+        // short only where the store would have had to change width past the resize limit
+        // (see `SequenceEngine::set_resize_limit`)
+        if to < from + count {
+            return Ok(Ended::OverBudget(values));
         }
         if values.len() % PROGRESS_EVERY == 0 {
             if let Step::Stop = hook(values.as_ref(), &detector)? {
@@ -649,5 +684,97 @@ mod tests {
         )
         .unwrap();
         assert_eq!((c.computed(), c.n(), c.is_extended()), (101, 100, false));
+    }
+
+    /// A run whose budget holds G(0..=n) only in one byte a value: Officers (values past 255
+    /// from heap 10,344, narrowed to bytes with a head) finishes in bytes; 0.206 (whose
+    /// values need two bytes from heap 9,813) stops where two bytes a value reach the budget;
+    /// and a store of bytes that would have to widen past the resize limit stops at the value
+    /// that does not fit, every value before it kept — with the naive engine too.
+    #[test]
+    fn a_budget_in_bytes_holds_what_fits_a_byte_and_stops_where_two_are_needed() {
+        use crate::takebreak::sparse::RareCommon;
+        // (the engine on u16, itself checked against the naive engine in its own tests)
+        let plain = |code: &str, n: usize| {
+            let rules = Rules::parse(code).unwrap();
+            let mut e = RareCommon::for_rules(&rules).unwrap();
+            compute(&rules, n, Finish::ComputeAll, &mut e, None)
+                .unwrap()
+                .values
+                .to_vec()
+        };
+        let run = |code: &str, plan: Plan, engine: &mut dyn SequenceEngine| {
+            let rules = Rules::parse(code).unwrap();
+            let mut ticks = 0;
+            let ended = drive(&rules, Vec::new(), plan, engine, |_, _| {
+                ticks += 1;
+                Ok(Step::Continue)
+            })
+            .unwrap();
+            assert!(ticks > 0);
+            ended
+        };
+        let plan = Plan {
+            n: 300_000,
+            finish: Finish::ComputeAll,
+            max_values: 200_000,
+            max_compact_values: 400_000,
+        };
+        assert!(plan.needs_one_byte());
+        assert_eq!(plan.reach(), 300_001);
+        // Officers, with compact values: in bytes to the end
+        let officers = plain("0.6", 300_000);
+        let mut e = RareCommon::for_rules(&Rules::parse("0.6").unwrap()).unwrap();
+        e.set_compact_values(true);
+        let Ended::Finished(c) = run("0.6", plan, &mut e) else {
+            panic!("Officers stopped short of its plan")
+        };
+        assert_eq!(c.values.value_bytes(), 1);
+        assert!(c.values.head_len() > 0 && c.values.head_len() < 50_000);
+        assert_eq!(c.values, officers);
+        // without them the values stay in two bytes and the run stops at the two-byte limit
+        let mut e = RareCommon::for_rules(&Rules::parse("0.6").unwrap()).unwrap();
+        let Ended::OverBudget(v) = run("0.6", plan, &mut e) else {
+            panic!("Officers in two bytes passed the budget")
+        };
+        assert_eq!((v.len(), v.value_bytes()), (200_000, 2));
+        assert_eq!(v, officers[..200_000]);
+        // 0.206: two bytes from heap 9,813 on, so stopped at the two-byte limit
+        let g206 = plain("0.206", 200_000);
+        let mut e = RareCommon::for_rules(&Rules::parse("0.206").unwrap()).unwrap();
+        e.set_compact_values(true);
+        let Ended::OverBudget(v) = run("0.206", plan, &mut e) else {
+            panic!("0.206 passed the budget")
+        };
+        assert_eq!((v.len(), v.value_bytes()), (200_000, 2));
+        assert_eq!(v, g206[..200_000]);
+        // a budget of 12,000 values in two bytes: widening at heap 9,813 would hold both
+        // copies past it (the resize limit is about 8,160), so the run stops there in bytes
+        let tight = Plan {
+            n: 20_000,
+            finish: Finish::ComputeAll,
+            max_values: 12_000,
+            max_compact_values: 30_000,
+        };
+        assert!(crate::takebreak::budget::resize_within(12_000) < 9_813);
+        let mut sparse = RareCommon::for_rules(&Rules::parse("0.206").unwrap()).unwrap();
+        let mut naive = Naive::new(Rules::parse("0.206").unwrap());
+        for engine in [&mut sparse as &mut dyn SequenceEngine, &mut naive] {
+            let Ended::OverBudget(v) = run("0.206", tight, engine) else {
+                panic!("0.206 widened past the resize limit")
+            };
+            assert_eq!((v.len(), v.value_bytes()), (9_813, 1));
+            assert_eq!(v, g206[..9_813]);
+        }
+        // with a budget that holds the move, the same run widens and goes on
+        let roomy = Plan {
+            max_values: 20_001,
+            ..tight
+        };
+        let mut e = RareCommon::for_rules(&Rules::parse("0.206").unwrap()).unwrap();
+        let Ended::Finished(c) = run("0.206", roomy, &mut e) else {
+            panic!("0.206 stopped within its budget")
+        };
+        assert_eq!(c.values, g206[..20_001]);
     }
 }

@@ -59,6 +59,16 @@ pub trait SequenceEngine {
     fn keep_reads_near(&mut self, resident: usize) {
         let _ = resident;
     }
+
+    /// A store of values may move between one byte and two a value (one pass that holds both)
+    /// only while it holds at most `values` values: past that, [`Self::next_values`] appends
+    /// the values that fit the store as it is and returns short of `count` at the first that
+    /// does not (the driver then ends the run with its budget spent,
+    /// [`super::budget::resize_within`]). Engines that keep their values in `u16` from the
+    /// start ignore it.
+    fn set_resize_limit(&mut self, values: usize) {
+        let _ = values;
+    }
 }
 
 /// The error an engine reports when G(n) would exceed `u16::MAX`.
@@ -72,6 +82,9 @@ pub fn value_too_large(n: usize) -> Error {
 /// An engine whose values come from code generic over the store's element type (the engines
 /// with [`SequenceEngine::compact`]).
 pub(crate) trait CompactEngine {
+    /// What [`SequenceEngine::set_resize_limit`] set ([`usize::MAX`] if nothing did).
+    fn resize_limit(&self) -> usize;
+
     /// Append up to `count` values to `values` (G(0..n)); stop early, returning `Some(v)`,
     /// when the next value `v` does not fit `V` (it is not appended, and every value before it
     /// is). A value past `u16` is an error, as for [`SequenceEngine::next_value`].
@@ -93,6 +106,8 @@ pub(crate) fn next_values_of<E: CompactEngine>(
     if let Values::U8(bytes) = values {
         match engine.next_values_in(bytes, count)? {
             None => return Ok(()),
+            // (both copies at once would pass the budget: short of the chunk)
+            Some(_) if values.len() > engine.resize_limit() => return Ok(()),
             Some(v) => values.try_widen()?.push(v),
         }
         // a widened mapped store has room for that value only: room for the rest of the chunk

@@ -364,6 +364,8 @@ pub struct Naive {
     /// Every value of the `g` last seen below this length is below `64 * words` (scanned, or
     /// computed here): a catch-up scans only the values past it.
     known: usize,
+    /// See [`SequenceEngine::set_resize_limit`].
+    resize_limit: usize,
 }
 
 impl Naive {
@@ -386,6 +388,7 @@ impl Naive {
             words: 1,
             acc: vec![0; 1],
             known: 0,
+            resize_limit: usize::MAX,
         }
     }
 
@@ -462,9 +465,17 @@ impl SequenceEngine for Naive {
     fn compact(&self) -> bool {
         true
     }
+
+    fn set_resize_limit(&mut self, values: usize) {
+        self.resize_limit = values;
+    }
 }
 
 impl CompactEngine for Naive {
+    fn resize_limit(&self) -> usize {
+        self.resize_limit
+    }
+
     fn next_values_in<V: Value>(
         &mut self,
         values: &mut crate::takebreak::values::Buf<V>,

@@ -685,7 +685,7 @@ pub fn run(
         Ended::Stopped(values) => Ok(Outcome::Interrupted(values.len())),
         Ended::OverBudget(values) => {
             store.save(values.as_ref())?;
-            Ok(Outcome::OverBudget(values.len()))
+            Ok(Outcome::OverBudget(values.len(), values.value_bytes()))
         }
     }
 }

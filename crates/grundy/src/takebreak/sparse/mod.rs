@@ -694,6 +694,8 @@ pub struct RareCommon {
     head: Vec<u16>,
     /// The length from which [`Self::narrow_store`] next tries to move the store to bytes.
     narrow_from: usize,
+    /// See [`SequenceEngine::set_resize_limit`]: no narrowing or widening of a store past it.
+    resize_limit: usize,
 }
 
 /// The plain values of a stretch for [`RareCommon::absorb_stretch`]: from `i`, every value below
@@ -869,6 +871,7 @@ impl RareCommon {
             tallies: Vec::new(),
             head: Vec::new(),
             narrow_from: NARROW_FROM,
+            resize_limit: usize::MAX,
         };
         engine.reset();
         Ok(engine)
@@ -1227,6 +1230,8 @@ impl SequenceEngine for RareCommon {
         if let Values::Odd8(store) = values {
             match self.next_values_odd8(&store.head, &mut store.bytes, count)? {
                 None => return Ok(()),
+                // (both copies at once would pass the budget: short of the chunk)
+                Some(_) if values.len() > self.resize_limit => return Ok(()),
                 Some(v) => {
                     // a value no byte keeps: back to u16 (one pass), and narrow again only
                     // once the sequence has doubled
@@ -1246,6 +1251,10 @@ impl SequenceEngine for RareCommon {
         true
     }
 
+    fn set_resize_limit(&mut self, values: usize) {
+        self.resize_limit = values;
+    }
+
     /// On any number of threads: the pipeline needs long chunks, and on one thread a call per
     /// value (the driver's way with engines that do not batch) cost 0.16 to 2^24 17% of its time
     /// (2.06 s against 1.72 s) and made the witness index's trial time single values. A run that
@@ -1256,6 +1265,10 @@ impl SequenceEngine for RareCommon {
 }
 
 impl CompactEngine for RareCommon {
+    fn resize_limit(&self) -> usize {
+        self.resize_limit
+    }
+
     fn next_values_in<V: Value>(
         &mut self,
         values: &mut crate::takebreak::values::Buf<V>,
@@ -1288,10 +1301,15 @@ impl RareCommon {
     /// Move a `u16` store in memory to one byte per value with a head ([`Values::narrow_odd8`])
     /// when its length has reached `narrow_from`, the head that needs is at most a quarter of
     /// the values and the engine is on the wide path in sparse mode (the only one that reads
-    /// such a store); else try again once the sequence has doubled.
+    /// such a store); else try again once the sequence has doubled. Never past the resize
+    /// limit ([`SequenceEngine::set_resize_limit`]: the move holds both copies).
     pub fn narrow_store(&mut self, values: &mut Values) {
         let len = values.len();
-        if !self.tuning.odd8 || len < self.narrow_from || !matches!(values, Values::U16(_)) {
+        if !self.tuning.odd8
+            || len < self.narrow_from
+            || len > self.resize_limit
+            || !matches!(values, Values::U16(_))
+        {
             return;
         }
         self.narrow_from = len.saturating_mul(2);
