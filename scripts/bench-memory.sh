@@ -8,9 +8,13 @@
 # 2. `graph FILE --loopy --all` on a graph at the documented node limit (2^24 nodes, a file
 #    just under the 256 MiB limit), with and without --json, under `ulimit -v` (LIMIT_MB,
 #    default 4096: this may not take the machine's memory from others).
+# 3. `takebreak --max-memory SIZE` where the values fit only in one byte each: Officers to 2^26
+#    (kept in bytes with compact values, which the budget turns on) and 0.167 (values below 64)
+#    must finish within SIZE; 0.206 (values in two bytes) must stop with exit status 2 within
+#    SIZE, its values saved. Each line also gives the peak in bytes per value.
 #
-#   scripts/bench-memory.sh              # both
-#   PART=budgets scripts/bench-memory.sh # only 1;  PART=loopy: only 2
+#   scripts/bench-memory.sh              # all three
+#   PART=budgets scripts/bench-memory.sh # only 1;  PART=loopy: only 2;  PART=values: only 3
 #
 # Prints one line per run: peak RSS (GNU time's maximum resident set size), the limit it is
 # held to, and PASS or FAIL; exits 1 if any run fails. Times are not the point here (and are
@@ -29,7 +33,8 @@ status=0
 
 # run LABEL LIMIT_KB COMMAND...: peak RSS of COMMAND (stopped after SECONDS_EACH, which is
 # expected of the searches), its exit status, PASS when the peak is at most LIMIT_KB and the
-# command neither failed nor was killed; returns 1 on FAIL.
+# command neither failed nor was killed (or exited with EXPECT_EXIT, when set); returns 1 on
+# FAIL.
 run() {
     local label=$1 limit=$2
     shift 2
@@ -38,7 +43,11 @@ run() {
         || code=$?
     local rss verdict=PASS
     rss=$(tail -1 "$WORK/rss" | grep -o '^[0-9]*$' || echo 0)
-    if [ "$rss" -gt "$limit" ] || { [ "$code" -ne 0 ] && [ "$code" -ne 124 ]; }; then
+    if [ -n "${EXPECT_EXIT:-}" ]; then
+        if [ "$rss" -gt "$limit" ] || [ "$code" -ne "$EXPECT_EXIT" ]; then
+            verdict=FAIL
+        fi
+    elif [ "$rss" -gt "$limit" ] || { [ "$code" -ne 0 ] && [ "$code" -ne 124 ]; }; then
         verdict=FAIL
     fi
     local how="finished"
@@ -56,6 +65,25 @@ if [ "$PART" = all ] || [ "$PART" = budgets ]; then
         run "cram 7x9 --memory ${budget}M --outcome-only" "$limit" \
             "$GRUNDY" cram 7x9 --memory "${budget}M" --outcome-only --no-moves || status=1
     done
+fi
+
+if [ "$PART" = all ] || [ "$PART" = values ]; then
+    # 150 MB: G(0..=2^26) needs about 200 MB in two bytes a value, 136 MB in one
+    n=67108864
+    budget_kb=$((150 * 1024))
+    for code in 0.6 0.167; do
+        SECONDS_EACH=900 run "takebreak $code -n 2^26 --max-memory 150M" "$budget_kb" \
+            "$GRUNDY" takebreak "$code" -n "$n" --no-extend --max-memory 150M --threads 2 \
+            --no-record --checkpoint "$WORK/$code.ckpt" || status=1
+        awk -v kb="$(tail -1 "$WORK/rss")" -v n="$n" \
+            'BEGIN { printf "    %.3f bytes a value at the peak\n", kb * 1024 / (n + 1) }'
+    done
+    # 0.206's values need two bytes from heap 9,813: admitted (2^24 needs about 98 MB in two
+    # bytes a value, 82 MB in one), it must stop, saved, where two bytes reach the budget
+    EXPECT_EXIT=2 SECONDS_EACH=900 run "takebreak 0.206 -n 2^24 --max-memory 90M" \
+        $((90 * 1024)) "$GRUNDY" takebreak 0.206 -n 16777216 --no-extend --max-memory 90M \
+        --threads 2 --no-record --checkpoint "$WORK/0.206.ckpt" || status=1
+    grep -o 'stopped after G(0..[0-9]*)' "$WORK/err" | sed 's/^/    /' || status=1
 fi
 
 if [ "$PART" = all ] || [ "$PART" = loopy ]; then
