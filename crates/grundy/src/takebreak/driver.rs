@@ -722,16 +722,19 @@ mod tests {
         };
         assert!(plan.needs_one_byte());
         assert_eq!(plan.reach(), 300_001);
-        // Officers, with compact values: in bytes to the end
+        // Officers, with compact values: in bytes to the end (on one thread and on two)
         let officers = plain("0.6", 300_000);
-        let mut e = RareCommon::for_rules(&Rules::parse("0.6").unwrap()).unwrap();
-        e.set_compact_values(true);
-        let Ended::Finished(c) = run("0.6", plan, &mut e) else {
-            panic!("Officers stopped short of its plan")
-        };
-        assert_eq!(c.values.value_bytes(), 1);
-        assert!(c.values.head_len() > 0 && c.values.head_len() < 50_000);
-        assert_eq!(c.values, officers);
+        for threads in [1, 2] {
+            let mut e = RareCommon::for_rules(&Rules::parse("0.6").unwrap()).unwrap();
+            e.set_compact_values(true);
+            e.set_threads(threads);
+            let Ended::Finished(c) = run("0.6", plan, &mut e) else {
+                panic!("Officers stopped short of its plan")
+            };
+            assert_eq!(c.values.value_bytes(), 1);
+            assert!(c.values.head_len() > 0 && c.values.head_len() < 50_000);
+            assert_eq!(c.values, officers);
+        }
         // without them the values stay in two bytes and the run stops at the two-byte limit
         let mut e = RareCommon::for_rules(&Rules::parse("0.6").unwrap()).unwrap();
         let Ended::OverBudget(v) = run("0.6", plan, &mut e) else {
@@ -758,8 +761,10 @@ mod tests {
         };
         assert!(crate::takebreak::budget::resize_within(12_000) < 9_813);
         let mut sparse = RareCommon::for_rules(&Rules::parse("0.206").unwrap()).unwrap();
+        let mut two = RareCommon::for_rules(&Rules::parse("0.206").unwrap()).unwrap();
+        two.set_threads(2);
         let mut naive = Naive::new(Rules::parse("0.206").unwrap());
-        for engine in [&mut sparse as &mut dyn SequenceEngine, &mut naive] {
+        for engine in [&mut sparse as &mut dyn SequenceEngine, &mut two, &mut naive] {
             let Ended::OverBudget(v) = run("0.206", tight, engine) else {
                 panic!("0.206 widened past the resize limit")
             };
