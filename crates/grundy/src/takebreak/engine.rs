@@ -26,7 +26,9 @@ pub trait SequenceEngine {
     /// (the rare/common engine, [`super::sparse`]) can, while the driver still sees every value
     /// in order for the period detector, progress and checkpoints. On an error the values
     /// appended so far are all correct (fewer than `count`). A value that does not fit a
-    /// one-byte store moves it to `u16` (once).
+    /// one-byte store moves it to `u16` (once), unless the store holds more values than
+    /// [`Self::set_resize_limit`] allows: the call then returns short, before that value (the
+    /// only way it appends fewer than `count` without an error).
     /// The default computes them one by one with [`Self::next_value`], on a `u16` store (a
     /// byte store is widened first: an engine that reads bytes says so with
     /// [`Self::compact`]).
