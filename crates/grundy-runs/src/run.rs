@@ -546,8 +546,7 @@ pub fn run(
             && std::mem::take(&mut budget_note_due)
         {
             // (in the width the values are in now: one byte a value holds more of them)
-            let one_byte = !matches!(v, ValuesRef::U16(_));
-            if let Some(note) = crate::sequence::budget_note(&plan, sparse, one_byte) {
+            if let Some(note) = crate::sequence::budget_note(&plan, sparse, v.value_bytes()) {
                 tell(Message::Info(note));
             }
         }
@@ -646,11 +645,7 @@ pub fn run(
                     format!("no period certified among the first {done} values, and ")
                 },
                 n as u128 + 1,
-                if value_bytes == 1 {
-                    grundy::takebreak::budget::compact_bytes_for(n.saturating_add(1))
-                } else {
-                    grundy::takebreak::budget::bytes_for(n.saturating_add(1))
-                } >> 20,
+                grundy::takebreak::budget::bytes_in(n.saturating_add(1), value_bytes) >> 20,
                 if value_bytes == 1 {
                     "one byte a value"
                 } else {

@@ -403,15 +403,11 @@ pub fn one_byte_note(plan: &Plan, saved: bool) -> String {
 /// What a run that may stop early by a certified period is told, once it has computed a good
 /// part of what it may (see `run::run`), when its plan cannot reach `n`: how far it can go and
 /// why, so that a long run does not surprise its user hours later (`None` when nothing stands
-/// between the run and `n`). `one_byte`: whether its values are in one byte each at that point
-/// (the budget then holds more of them, [`Plan::max_compact_values`]).
-pub fn budget_note(plan: &Plan, sparse: bool, one_byte: bool) -> Option<String> {
+/// between the run and `n`). `value_bytes`: how many bytes each of its values takes at that
+/// point (in one the budget holds more of them, [`Plan::limit`]).
+pub fn budget_note(plan: &Plan, sparse: bool, value_bytes: usize) -> Option<String> {
     let wanted = plan.n as u128 + 1;
-    let limit = if one_byte {
-        plan.max_compact_values.max(plan.max_values)
-    } else {
-        plan.max_values
-    };
+    let limit = plan.limit(value_bytes);
     if plan.finish == Finish::ComputeAll || limit as u128 >= wanted {
         return None;
     }
@@ -428,12 +424,8 @@ pub fn budget_note(plan: &Plan, sparse: bool, one_byte: bool) -> Option<String> 
              certified first, the run stops after G(0..={last}) (--tiered DIR keeps the middle \
              of the values on disk)",
             plan.n,
-            if one_byte {
-                budget::compact_bytes_for(plan.n.saturating_add(1))
-            } else {
-                budget::bytes_for(plan.n.saturating_add(1))
-            } >> 20,
-            if one_byte {
+            budget::bytes_in(plan.n.saturating_add(1), value_bytes) >> 20,
+            if value_bytes == 1 {
                 "in one byte each, as they are now"
             } else {
                 "in two bytes each, as they are now"
@@ -497,19 +489,19 @@ mod tests {
         );
         assert_eq!(plan(&small, &rules, 1000, true).unwrap().reach(), 1001);
         // told where it stops in the width its values are in
-        let note = budget_note(&p, true, false).unwrap();
+        let note = budget_note(&p, true, 2).unwrap();
         let last = format!("stops after G(0..={})", p.max_values - 1);
         assert!(
             note.contains(&last) && note.contains("--max-memory") && note.contains("two bytes"),
             "{note}"
         );
-        let note = budget_note(&p, true, true).unwrap();
+        let note = budget_note(&p, true, 1).unwrap();
         let last = format!("stops after G(0..={})", p.max_compact_values - 1);
         assert!(note.contains(&last) && note.contains("one byte"), "{note}");
         // between the two limits: nothing to say of values in one byte, the limit in two
         let between = plan(&small, &rules, 700_000, true).unwrap();
-        assert!(budget_note(&between, true, true).is_none());
-        assert!(budget_note(&between, true, false).is_some());
+        assert!(budget_note(&between, true, 1).is_none());
+        assert!(budget_note(&between, true, 2).is_some());
         // every value computed: admitted between the two limits (told it needs one byte a
         // value), refused past the one-byte limit, and past the two-byte one for other engines
         let all = Request {
@@ -529,14 +521,14 @@ mod tests {
         assert!(e.to_string().contains("MB in one byte a value"), "{e}");
         // nothing to say when the budget reaches n, or for the engine's own limit when it is
         // the one that binds
-        assert!(budget_note(&plan(&small, &rules, 1000, true).unwrap(), true, false).is_none());
+        assert!(budget_note(&plan(&small, &rules, 1000, true).unwrap(), true, 2).is_none());
         let far = Plan {
             n: 1 << 40,
             finish: Finish::Extend,
             max_values: MAX_COMPUTED as usize,
             max_compact_values: MAX_COMPUTED as usize,
         };
-        let note = budget_note(&far, true, true).unwrap();
+        let note = budget_note(&far, true, 1).unwrap();
         assert!(note.contains("at most 4294967294 values"), "{note}");
         // every value kept: refused at once
         let keep = Request {

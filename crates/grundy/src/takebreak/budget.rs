@@ -77,6 +77,16 @@ pub fn compact_bytes_for(values: usize) -> u64 {
     (values as f64 * COMPACT_BYTES_PER_VALUE) as u64 + FIXED_BYTES
 }
 
+/// The memory `values` values need in `value_bytes` bytes each (1: [`compact_bytes_for`],
+/// else [`bytes_for`]).
+pub fn bytes_in(values: usize, value_bytes: usize) -> u64 {
+    if value_bytes == 1 {
+        compact_bytes_for(values)
+    } else {
+        bytes_for(values)
+    }
+}
+
 /// The most values a store may hold when it moves between one byte and two a value, for a run
 /// whose budget holds `max_values` values in two bytes ([`values_within`]): the move holds both
 /// copies, three bytes a value and the rare positions' 1/8, within what `max_values` take.

@@ -240,9 +240,15 @@ impl Plan {
     /// in bytes where the budget holds more values that way: a run whose values need two bytes
     /// stops sooner.
     pub fn reach(&self) -> usize {
-        self.n
-            .saturating_add(1)
-            .min(self.max_values.max(self.max_compact_values))
+        self.n.saturating_add(1).min(self.limit(1))
+    }
+
+    /// The most values the run may keep in `value_bytes` bytes each (1 or 2).
+    pub fn limit(&self, value_bytes: usize) -> usize {
+        match value_bytes {
+            1 => self.max_compact_values.max(self.max_values),
+            _ => self.max_values,
+        }
     }
 
     /// Whether G(0..=n) fits the budget only in one byte a value.
@@ -250,15 +256,11 @@ impl Plan {
         self.n >= self.max_values && self.n < self.max_compact_values
     }
 
-    /// The most values a store like `values` may hold (its own width's limit).
+    /// The most values a store like `values` may hold (its own width's limit, less a head
+    /// kept in `u16`).
     fn limit_for(&self, values: &Values) -> usize {
-        match values.value_bytes() {
-            1 => self
-                .max_compact_values
-                .max(self.max_values)
-                .saturating_sub(values.head_len()),
-            _ => self.max_values,
-        }
+        self.limit(values.value_bytes())
+            .saturating_sub(values.head_len())
     }
 }
 

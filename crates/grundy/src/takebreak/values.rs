@@ -603,10 +603,7 @@ impl Values {
 
     /// Bytes per value (1 or 2; a store of bytes with a head says 1).
     pub fn value_bytes(&self) -> usize {
-        match self {
-            Values::U8(_) | Values::Odd8(_) => 1,
-            Values::U16(_) => 2,
-        }
+        self.as_ref().value_bytes()
     }
 
     /// The values of a store of bytes with a head held in `u16` ([`Odd8Store`]), 0 otherwise.
@@ -827,6 +824,14 @@ pub enum ValuesRef<'a> {
 }
 
 impl<'a> ValuesRef<'a> {
+    /// Bytes per value of the store viewed (as [`Values::value_bytes`]).
+    pub fn value_bytes(&self) -> usize {
+        match self {
+            ValuesRef::U8(_) | ValuesRef::Split(_) => 1,
+            ValuesRef::U16(_) => 2,
+        }
+    }
+
     /// How many values.
     pub fn len(&self) -> usize {
         match self {
