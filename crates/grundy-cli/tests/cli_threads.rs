@@ -271,6 +271,13 @@ fn a_memory_budget_that_holds_the_values_only_in_bytes_runs_in_bytes() {
         let want = expected.iter().filter(|&&g| g == value as u64).count() as u64;
         assert_eq!(count.as_u64().unwrap(), want, "G = {value}");
     }
+    // a checkpoint someone hands over that is not one: refused in one line, before the note
+    std::fs::write(dir.path().join("junk.ckpt"), b"not a checkpoint at all").unwrap();
+    let out = run("officers", "junk.ckpt");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("corrupt"), "{err}");
     // 0.206 needs two bytes a value from heap 9,813: it stops where two bytes reach the
     // budget, one line and exit status 2, every value computed kept in its checkpoint
     let out = run("0.206", "206.ckpt");

@@ -460,13 +460,11 @@ pub fn run(
     let mut budget_note_due = true;
     let sparse = engine.is_sparse();
     // G(0..=n) fits the budget only in one byte a value: the engine keeps them so where the
-    // game allows (an Officers-like game too), and says so
-    if plan.needs_one_byte() && options.tiered.is_none() {
+    // game allows (an Officers-like game too), and says so once the checkpoint and the
+    // catalogue are accepted (a refused run says only why)
+    let one_byte = plan.needs_one_byte() && options.tiered.is_none();
+    if one_byte {
         engine.set_compact_values(true);
-        tell(Message::Note(crate::sequence::one_byte_note(
-            &plan,
-            store.is_some(),
-        )));
     }
     // loaded straight into the store the engine reads: a u16 copy first would take twice a
     // byte store's memory again
@@ -511,6 +509,12 @@ pub fn run(
     } else {
         open_for_recording(options.no_record, options.db.as_deref(), tell)?
     };
+    if one_byte {
+        tell(Message::Note(crate::sequence::one_byte_note(
+            &plan,
+            store.is_some(),
+        )));
+    }
     let checkpoint_path = store.as_ref().map(|s| s.path().to_path_buf());
     let mut save = |v: ValuesRef<'_>| -> Result<(), grundy::Error> {
         if let Some(store) = &mut store {
