@@ -9,12 +9,14 @@ use crate::{Error, Result};
 use grundy::takebreak::notation::Notation;
 use grundy::takebreak::{budget, Finish, Plan, Rules};
 
-/// Largest number of values the rare/common engine computes (it stores positions in 32 bits);
-/// beyond it a sequence goes on only by its certified period. Below it, memory is the limit
-/// (see [`grundy::takebreak::budget`]).
-pub const MAX_COMPUTED: u64 = u32::MAX as u64 - 1;
 /// Largest heap size of a sequence (2^53 - 1): n and the value counts stay exact JSON numbers.
 pub const MAX_JSON_INT: u64 = (1 << 53) - 1;
+/// Largest number of values the rare/common engine is asked to compute: G(0..=MAX_JSON_INT)
+/// at most; memory (or disk, tiered) is the limit long before (see
+/// [`grundy::takebreak::budget`]). Past 2^32 - 1 heaps the engine lists no new rare
+/// position (it keeps them in 32 bits) and stops at the first one with an error, every value
+/// before it computed.
+pub const MAX_COMPUTED: u64 = MAX_JSON_INT + 1;
 /// Largest heap size the naive engine is asked for when moves leave at most two heaps: its
 /// time grows like n² (10^5 takes about a second).
 pub const MAX_N_NAIVE: u64 = 2_000_000;
@@ -367,7 +369,7 @@ pub fn plan(request: &Request, rules: &Rules, n: usize, sparse: bool) -> Result<
                     "is 90% of the memory available now"
                 }
             ),
-            _ => format!("the rare/common engine computes at most {MAX_COMPUTED} values"),
+            _ => format!("at most {MAX_COMPUTED} values are computed (heap sizes up to 2^53 - 1)"),
         };
         return Err(Error::input(format!(
             "heap size {n} is too large: all {} values must be computed and kept, and {why}",
@@ -414,8 +416,8 @@ pub fn budget_note(plan: &Plan, sparse: bool, value_bytes: usize) -> Option<Stri
     let last = limit.saturating_sub(1);
     Some(if sparse && limit as u64 >= MAX_COMPUTED {
         format!(
-            "the rare/common engine computes at most {MAX_COMPUTED} values: unless a period is \
-             certified first, the run stops after G(0..={last})"
+            "at most {MAX_COMPUTED} values are computed (heap sizes up to 2^53 - 1): unless a \
+             period is certified first, the run stops after G(0..={last})"
         )
     } else {
         format!(
@@ -523,13 +525,25 @@ mod tests {
         // the one that binds
         assert!(budget_note(&plan(&small, &rules, 1000, true).unwrap(), true, 2).is_none());
         let far = Plan {
-            n: 1 << 40,
+            n: MAX_COMPUTED as usize,
             finish: Finish::Extend,
             max_values: MAX_COMPUTED as usize,
             max_compact_values: MAX_COMPUTED as usize,
         };
         let note = budget_note(&far, true, 1).unwrap();
-        assert!(note.contains("at most 4294967294 values"), "{note}");
+        assert!(note.contains("at most 9007199254740992 values"), "{note}");
+        // heap sizes past 2^32 are planned like any other (the engine no longer stops at
+        // 2^32 - 2 values): memory is what limits them
+        let roomy = Request {
+            no_extend: true,
+            max_memory: Some(32 << 30),
+            ..Request::default()
+        };
+        let past = (1usize << 33) + 1;
+        let p = plan(&roomy, &rules, past, true).unwrap();
+        assert_eq!((p.reach(), p.needs_one_byte()), (past + 1, false));
+        let e = plan(&roomy, &rules, 1 << 35, true).unwrap_err();
+        assert!(e.to_string().contains("MB in one byte a value"), "{e}");
         // every value kept: refused at once
         let keep = Request {
             keep_all: true,

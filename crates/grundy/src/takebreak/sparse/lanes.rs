@@ -64,6 +64,8 @@ impl TailList {
             };
         }
         let from = self.covered.max(1);
+        // (positions in 32 bits: the pipeline defers no search past them)
+        let upto = upto.min(u32::MAX as usize);
         if upto <= from {
             return;
         }

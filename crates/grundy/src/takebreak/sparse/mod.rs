@@ -573,9 +573,13 @@ const HINT_REACH: usize = 3;
 /// `(i, m - i)` that produced it, most recent first (0 = none).
 type Hints = [u32; HINT_DEPTH];
 
-/// Put `i` first among the hints of a value (no duplicates).
+/// Put `i` first among the hints of a value (no duplicates). A split position past
+/// `u32::MAX` (heaps past 2^33) is not recorded: a hint only says where to look first, and
+/// the search is exact whatever the hints hold.
 fn record_hint(hints: &mut Hints, i: usize) {
-    let i = i as u32;
+    let Ok(i) = u32::try_from(i) else {
+        return;
+    };
     if hints[0] == i {
         return;
     }
@@ -647,6 +651,50 @@ impl HintControl {
     }
 }
 
+/// The rare positions of the sparse mode, ascending, in 32 bits each (read as a `[u32]`): the
+/// far rare options read them once per block of heaps, and a game's rare positions are few
+/// and, in every game we know, early (Officers' last is 20,627; 0.206's, to 2^31, 5,668,113).
+/// Heaps past `u32::MAX` are computed, but a rare position there cannot be listed: it is kept
+/// out (never cut to 32 bits, which would name another heap) and remembered in
+/// [`Self::unlisted`], and the engine computes nothing more ([`RareCommon::next_value`] fails
+/// with [`Error::TooLarge`]), since every later heap would need it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct RarePositions {
+    list: Vec<u32>,
+    unlisted: Option<usize>,
+}
+
+impl RarePositions {
+    /// List rare position `i` (the next one, ascending).
+    #[inline]
+    fn push(&mut self, i: usize) {
+        match u32::try_from(i) {
+            Ok(p) => self.list.push(p),
+            Err(_) => {
+                self.unlisted.get_or_insert(i);
+            }
+        }
+    }
+
+    /// Start over (a rebuild, or no list in the dense mode).
+    fn clear(&mut self) {
+        self.list.clear();
+        self.unlisted = None;
+    }
+
+    /// The first rare position that could not be listed, if any.
+    fn unlisted(&self) -> Option<usize> {
+        self.unlisted
+    }
+}
+
+impl std::ops::Deref for RarePositions {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.list
+    }
+}
+
 /// The rare/common engine. Feed it `G(0..n)` and it returns `G(n)`; it keeps its own state
 /// (split, rare positions, counts) in step with the values it is given, and rebuilds that state
 /// from scratch if it is handed a sequence it has not seen (a resumed run).
@@ -659,7 +707,7 @@ pub struct RareCommon {
     split: Split,
     mode: Mode,
     /// Sparse mode: positions `i >= 1` whose key is rare, ascending.
-    rare: Vec<u32>,
+    rare: RarePositions,
     /// Positions `i >= 1` whose key is rare under the current split (both modes).
     rare_count: u64,
     /// Incremented whenever `rare` is rebuilt (invalidates derived data).
@@ -714,7 +762,7 @@ fn absorb_plain<V: Value>(
     split: &Split,
     tallies: &mut [u32],
     index: &mut wide::BitIndex,
-    mut rare: Option<&mut Vec<u32>>,
+    mut rare: Option<&mut RarePositions>,
     rare_count: &mut u64,
     trigger: u64,
 ) -> (usize, bool) {
@@ -732,7 +780,7 @@ fn absorb_plain<V: Value>(
         if !split.is_common(v, i & 1) {
             count += 1;
             if let Some(rare) = rare.as_deref_mut() {
-                rare.push(i as u32);
+                rare.push(i);
             }
             if count > trigger {
                 i += 1;
@@ -852,7 +900,7 @@ impl RareCommon {
             parities,
             split: Split::empty(parities, true),
             mode: Mode::Sparse,
-            rare: Vec::new(),
+            rare: RarePositions::default(),
             rare_count: 0,
             rare_epoch: 0,
             counts: Vec::new(),
@@ -1142,7 +1190,7 @@ impl RareCommon {
         if !self.split.is_common(v, q) {
             self.rare_count += 1;
             if self.mode == Mode::Sparse {
-                self.rare.push(i as u32);
+                self.rare.push(i);
             }
         }
     }
@@ -1178,16 +1226,18 @@ impl RareCommon {
             .unwrap_or(if dense { Mode::Dense } else { Mode::Sparse });
         if mode == Mode::Sparse && (changed || self.mode != Mode::Sparse) {
             self.rare.clear();
-            self.rare.extend(
-                (1..len)
-                    .filter(|&i| !self.split.is_common(kernels::at(g, &self.head, i), i & 1))
-                    .map(|i| i as u32),
+            for i in 1..len {
+                if !self.split.is_common(kernels::at(g, &self.head, i), i & 1) {
+                    self.rare.push(i);
+                }
+            }
+            debug_assert!(
+                self.rare.unlisted().is_some() || self.rare.len() as u64 == self.rare_count
             );
-            debug_assert_eq!(self.rare.len() as u64, self.rare_count);
             self.stats.rebuilds += 1;
             self.rare_epoch += 1;
         } else if mode == Mode::Dense && self.mode == Mode::Sparse {
-            self.rare = Vec::new();
+            self.rare = RarePositions::default();
             self.rare_epoch += 1;
         }
         self.mode = mode;
@@ -1200,12 +1250,14 @@ impl RareCommon {
     /// [`crate::takebreak::values`]).
     pub fn next_value<V: Value>(&mut self, g: &[V]) -> Result<u16, Error> {
         let n = g.len();
-        if n >= u32::MAX as usize {
+        self.sync(g);
+        if let Some(r) = self.rare.unlisted() {
             return Err(Error::TooLarge(format!(
-                "heap size {n} is too large: the rare/common engine stores positions in 32 bits"
+                "heap {r} is a rare position (its value is rare under the engine's split) past \
+                 heap 2^32 - 1, and the rare/common engine keeps its rare positions in 32 bits: \
+                 it stops before G({n})"
             )));
         }
-        self.sync(g);
         // (a store of low bytes: the wide path, whose reads below the head's end go to the head)
         let v = if self.span <= 64 && !self.tuning.force_wide && (V::ODD_MASK == 0) {
             self.next_word(g)

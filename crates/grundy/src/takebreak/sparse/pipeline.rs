@@ -269,9 +269,13 @@ impl<V: Value> SharedValues<V> {
 /// Packed into 16 bytes: the lead writes one per open heap into memory a verifier reads next
 /// (and the lead writes again once the batch comes back), so each byte is a share of a cache
 /// line moved from one core to the other and back; on the one-word path that traffic cost
-/// the lead more than its own work when the two cores were far apart (48-byte jobs). Heaps
-/// are below `u32::MAX` ([`RareCommon::pipelines`]); values and counts of words below `2^17`.
+/// the lead more than its own work when the two cores were far apart (48-byte jobs). The heap
+/// is kept as its low 32 bits: every job of a batch lies below the batch's `upto` and less
+/// than 2^32 heaps below it (a batch holds the jobs of one call of the pipeline, at most a
+/// chunk of heaps), which gives the rest ([`Job::n`]). Values and counts of words are below
+/// `2^17`.
 struct Job {
+    /// `n mod 2^32`.
     n: u32,
     /// The wide path's candidate, or [`Job::WORD`] (the one-word path's candidate is the first
     /// value neither found nor blocked).
@@ -316,14 +320,19 @@ impl Job {
         }
     }
 
-    fn n(&self) -> usize {
-        self.n as usize
+    /// The heap, given that it lies below `upto` and less than 2^32 heaps below it (the
+    /// batch's [`Batch::upto`] once it is sent).
+    fn n(&self, upto: usize) -> usize {
+        let n = upto - (upto as u32).wrapping_sub(self.n) as usize;
+        debug_assert!(n < upto && n as u32 == self.n);
+        n
     }
 
     /// The search's starting point and the value it proves if it succeeds.
     fn work(&self, batch: &Batch) -> (Work, usize) {
         if self.free == Job::WORD {
-            let (found, blocked) = (self.a, batch.blocked[self.n() & 1]);
+            // (the parity of a heap is that of its low bits)
+            let (found, blocked) = (self.a, batch.blocked[self.n as usize & 1]);
             (
                 Work::Word { found, blocked },
                 WordCandidate::free(found, blocked),
@@ -569,7 +578,7 @@ fn verify<V: Value>(
             }
             // SAFETY: G(0..job.n) were written before this job was sent, and are not written
             // again until this thread has cleared its `busy` entry (see `roll_back`).
-            let n = job.n();
+            let n = job.n(batch.upto);
             let g = unsafe { values.prefix(n) };
             let (work, free) = job.work(&batch);
             let v = match work {
@@ -767,14 +776,14 @@ impl<V: Value> Lead<'_, V> {
         }
     }
 
-    /// Add a job (with its packed option words, on the wide path) made with this span and
-    /// these blocked values to the pending batch (after sending the batch if its jobs were
-    /// made with others: they change only after a flush, so this is a safeguard).
+    /// Add a job for heap `n` (with its packed option words, on the wide path) made with this
+    /// span and these blocked values to the pending batch (after sending the batch if its jobs
+    /// were made with others: they change only after a flush, so this is a safeguard).
     #[inline]
-    fn push(&mut self, job: Job, words: &[u64], span: usize, blocked: [u64; 2]) {
+    fn push(&mut self, n: usize, job: Job, words: &[u64], span: usize, blocked: [u64; 2]) {
         let pending = &self.pending;
         if !pending.jobs.is_empty() && (pending.span != span || pending.blocked != blocked) {
-            self.flush(job.n());
+            self.flush(n);
         }
         let pending = &mut self.pending;
         if pending.jobs.is_empty() {
@@ -936,9 +945,10 @@ impl<V: Value> Lead<'_, V> {
 impl RareCommon {
     /// Whether the pipeline can compute heap `n` (the state is in step with `G(0..n)`): the
     /// sparse mode, on either path, once the split has been reviewed (before that nearly
-    /// every value is a new key, which the lead may take only once confirmed).
+    /// every value is a new key, which the lead may take only once confirmed), and not once a
+    /// rare position could not be listed (the serial engine then stops with an error).
     pub(super) fn pipelines(&self, n: usize) -> bool {
-        self.mode == Mode::Sparse && n >= self.tuning.first_review && n + 1 < u32::MAX as usize
+        self.mode == Mode::Sparse && n >= self.tuning.first_review && self.rare.unlisted().is_none()
     }
 
     /// Whether heap `n`'s value is computed on the one-word path.
@@ -994,6 +1004,8 @@ impl RareCommon {
                 && !self.moves.split.is_empty()
                 && listed <= (base / TAIL_SHARE).max(TAIL_LIST_MIN)
                 && lanes::available()
+                // (a verifier's list holds positions below `end` in 32 bits)
+                && end <= u32::MAX as usize
         });
         let mut states: Vec<Searcher> = witnesses
             .into_iter()
@@ -1184,7 +1196,7 @@ impl RareCommon {
                         let free = WordCandidate::free(found, blocked);
                         let both = [self.split.blocked_low(0), self.split.blocked_low(1)];
                         debug_assert_eq!(both[n & 1], blocked);
-                        lead.push(Job::word(n, found), &[], self.span, both);
+                        lead.push(n, Job::word(n, found), &[], self.span, both);
                         free
                     }
                 }
@@ -1201,6 +1213,7 @@ impl RareCommon {
                         let words = self.found_words();
                         let both = [self.split.blocked_low(0), self.split.blocked_low(1)];
                         lead.push(
+                            n,
                             Job::wide(n, free, last, words.len()),
                             words,
                             self.span,

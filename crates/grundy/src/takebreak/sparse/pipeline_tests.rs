@@ -454,7 +454,7 @@ fn a_job_unpacks_to_what_was_packed_with_its_batch() {
         else {
             panic!("a wide job unpacked as one-word")
         };
-        assert_eq!((job.n(), f, span, l, w), (n, free, 2048, last, words));
+        assert_eq!((job.n(n + 1), f, span, l, w), (n, free, 2048, last, words));
     }
 }
 
@@ -506,24 +506,34 @@ fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
     let (sender, receiver) = std::sync::mpsc::sync_channel::<Batch>(QUEUE);
     let mut values = vec![0u8; 16];
     let mut lead = lead_of(&shared, sender, &mut values);
-    lead.push(Job::word(4, 1), &[], 64, [1, 2]);
-    lead.push(Job::word(5, 1), &[], 64, [1, 2]);
+    lead.push(4, Job::word(4, 1), &[], 64, [1, 2]);
+    lead.push(5, Job::word(5, 1), &[], 64, [1, 2]);
     assert!(receiver.try_recv().is_err(), "the same context: one batch");
-    lead.push(Job::word(6, 1), &[], 64, [1, 6]);
+    lead.push(6, Job::word(6, 1), &[], 64, [1, 6]);
     let sent = receiver.try_recv().expect("the first batch was sent");
-    assert_eq!(sent.jobs.iter().map(Job::n).collect::<Vec<_>>(), [4, 5]);
+    assert_eq!(
+        sent.jobs.iter().map(|j| j.n as usize).collect::<Vec<_>>(),
+        [4, 5]
+    );
     assert_eq!((sent.span, sent.blocked, sent.upto), (64, [1, 2], 6));
     // nothing else was sent; the new pending batch holds the later job with its own context
     assert!(receiver.try_recv().is_err());
     assert_eq!(
-        lead.pending.jobs.iter().map(Job::n).collect::<Vec<_>>(),
+        lead.pending
+            .jobs
+            .iter()
+            .map(|j| j.n as usize)
+            .collect::<Vec<_>>(),
         [6]
     );
     assert_eq!((lead.pending.span, lead.pending.blocked), (64, [1, 6]));
     // the wide path's option words travel with their job
-    lead.push(Job::wide(7, 3, 1, 2), &[10, 11], 128, [1, 6]);
+    lead.push(7, Job::wide(7, 3, 1, 2), &[10, 11], 128, [1, 6]);
     let sent = receiver.try_recv().expect("the span changed");
-    assert_eq!(sent.jobs.iter().map(Job::n).collect::<Vec<_>>(), [6]);
+    assert_eq!(
+        sent.jobs.iter().map(|j| j.n as usize).collect::<Vec<_>>(),
+        [6]
+    );
     assert!(
         sent.found.is_empty(),
         "the words went with the wide job, not the earlier batch"
@@ -532,7 +542,7 @@ fn a_job_made_with_other_blocked_values_goes_in_a_batch_of_its_own() {
     assert_eq!(lead.pending.span, 128);
     // nine words (Officers' span of 512): two copies of four and one more, in order
     let nine: Vec<u64> = (20..29).collect();
-    lead.push(Job::wide(8, 3, 1, 9), &nine, 128, [1, 6]);
+    lead.push(8, Job::wide(8, 3, 1, 9), &nine, 128, [1, 6]);
     assert_eq!(lead.pending.found[..2], [10, 11]);
     assert_eq!(lead.pending.found[2..], nine[..]);
     drop(values);
@@ -547,7 +557,7 @@ fn a_held_batch_is_offered_again_only_when_the_counts_show_room() {
     let mut lead = lead_of(&shared, sender, &mut values);
     // fill the queue, then one batch more: it is held
     for n in 0..=QUEUE {
-        lead.push(Job::word(n, 1), &[], 64, [1, 2]);
+        lead.push(n, Job::word(n, 1), &[], 64, [1, 2]);
         lead.offer(n + 1);
     }
     assert_eq!(lead.sent, [QUEUE as u64]);
@@ -555,7 +565,7 @@ fn a_held_batch_is_offered_again_only_when_the_counts_show_room() {
     // the verifier takes a batch but has not counted it yet: the lead does not offer the
     // held batch (a `try_send` would now succeed)
     let first = receiver.try_recv().expect("a batch in the queue");
-    assert_eq!(first.jobs[0].n(), 0);
+    assert_eq!(first.jobs[0].n as usize, 0);
     assert!(
         lead.behind() && lead.held.is_some(),
         "the counts show no room yet"
@@ -564,7 +574,7 @@ fn a_held_batch_is_offered_again_only_when_the_counts_show_room() {
     shared.taken[0].fetch_add(1, Ordering::Release);
     assert!(!lead.behind() && lead.held.is_none());
     assert_eq!(lead.sent, [QUEUE as u64 + 1]);
-    let order: Vec<usize> = receiver.try_iter().map(|b| b.jobs[0].n()).collect();
+    let order: Vec<usize> = receiver.try_iter().map(|b| b.jobs[0].n as usize).collect();
     assert_eq!(order, (1..=QUEUE).collect::<Vec<_>>());
     drop(values);
 }
@@ -597,4 +607,37 @@ fn searches_finished_in_blocks_give_the_serial_values_on_2_and_3_threads() {
     let (got, stats) = piped(&c, &SplitPolicy::Frequency, &off, n, 4096);
     assert_eq!(got, expect, "no blocks");
     assert_eq!(stats.tail_deferred, 0);
+}
+
+/// A job keeps its heap's low 32 bits; the batch's `upto` gives the rest, past 2^32 as below
+/// it, and the heap's parity (which picks the blocked values) is that of its low bits.
+#[test]
+fn a_job_gives_its_heap_back_past_two_to_the_32() {
+    let tops = [
+        1usize,
+        1000,
+        (1 << 32) - 1,
+        1 << 32,
+        (1 << 32) + 5,
+        (1 << 40) + 17,
+        3 << 33,
+    ];
+    for upto in tops {
+        for back in [1usize, 2, 31, 4096, 1 << 20] {
+            let Some(n) = upto.checked_sub(back) else {
+                continue;
+            };
+            assert_eq!(Job::word(n, 0b1011).n(upto), n, "heap {n} below {upto}");
+            assert_eq!(Job::wide(n, 70, 65, 3).n(upto), n, "heap {n} below {upto}");
+            let mut batch = Batch::new(0);
+            batch.upto = upto;
+            batch.blocked = [0b100, 0b1000];
+            match Job::word(n, 0b11).work(&batch) {
+                (Work::Word { found, blocked }, _) => {
+                    assert_eq!((found, blocked), (0b11, batch.blocked[n & 1]), "heap {n}")
+                }
+                _ => panic!("a word job"),
+            }
+        }
+    }
 }

@@ -160,7 +160,7 @@ fn candidate_by_definition(
         }
     }
     for &m in ms.iter().filter(|&&m| m >= 2) {
-        for &r in &engine.rare {
+        for &r in engine.rare.iter() {
             let r = r as usize;
             if r < m {
                 found[(g[r] ^ g[m - r]) as usize] = true;

@@ -666,3 +666,53 @@ fn hints_keep_the_most_recent_splits_first() {
         }
     }
 }
+
+/// Past `u32::MAX` a hint is not recorded (a hint cut to 32 bits would name another split;
+/// not recording it only costs a search its shortcut).
+#[test]
+fn hints_past_32_bits_are_not_recorded() {
+    let mut hints: Hints = [0; HINT_DEPTH];
+    record_hint(&mut hints, 7);
+    record_hint(&mut hints, u32::MAX as usize);
+    assert_eq!(hints[..2], [u32::MAX, 7]);
+    let before = hints;
+    record_hint(&mut hints, 1 << 32);
+    record_hint(&mut hints, (1 << 33) + 7);
+    assert_eq!(hints, before);
+}
+
+/// A rare position past `u32::MAX` is not listed: it is remembered, and the engine computes
+/// nothing more (one clear error, on one thread and through the pipeline's check), rather than
+/// going on with a list that lacks it.
+#[test]
+fn a_rare_position_past_32_bits_stops_the_engine() {
+    let mut rare = RarePositions::default();
+    rare.push(5);
+    rare.push(u32::MAX as usize);
+    assert_eq!(rare.unlisted(), None);
+    rare.push(1 << 32);
+    rare.push((1 << 32) + 9);
+    assert_eq!(&rare[..], &[5, u32::MAX]);
+    assert_eq!(rare.unlisted(), Some(1 << 32));
+    rare.clear();
+    assert_eq!((rare.len(), rare.unlisted()), (0, None));
+
+    let c = code("0.6");
+    let mut engine = RareCommon::new(&c).unwrap();
+    let mut g = run(&mut engine, 5000);
+    assert_eq!(g, reference(&c, 5000));
+    let n = g.len();
+    assert!(engine.pipelines(n));
+    engine.rare.push((1 << 32) + 3);
+    assert!(!engine.pipelines(n));
+    match engine.next_value(&g) {
+        Err(Error::TooLarge(e)) => assert!(
+            e.contains("4294967299") && e.contains(&format!("stops before G({n})")),
+            "{e}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // a sequence handed over afresh starts the state over, without it
+    g.truncate(100);
+    assert_eq!(engine.next_value(&g).unwrap(), reference(&c, 100)[100]);
+}

@@ -208,7 +208,8 @@ impl Default for Witness {
 /// 2.5 splits (a gather of its partner), so the list is kept only for a rare bit and scanned
 /// only for the last few values. It is only a faster place to look: a value found there is a
 /// real option, and a value it does not find is left to the contiguous scan, which proves it
-/// as before.
+/// as before. So positions past `u32::MAX` are simply not listed (the list holds 32 bits a
+/// position, and one cut to 32 bits would name another heap).
 ///
 /// Kept in step with the values the engine has absorbed (positions `1..seen`, ascending):
 /// appended to by `absorb`, rebuilt when a review chooses another bit, cut back by a rollback
@@ -276,8 +277,10 @@ impl BitIndex {
     pub(super) fn absorb(&mut self, i: usize, v: u16) {
         if let Some(j) = self.bit {
             if v >> j & 1 == 1 {
-                self.positions.push(i as u32);
-                self.values.push(v);
+                if let Ok(p) = u32::try_from(i) {
+                    self.positions.push(p);
+                    self.values.push(v);
+                }
             }
         }
     }
@@ -1659,6 +1662,24 @@ impl Witness {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Positions past `u32::MAX` are left out of the bit index (never cut to 32 bits): what
+    /// it lists stays real and ascending.
+    #[test]
+    fn the_bit_index_lists_no_position_past_32_bits() {
+        let g: Vec<u16> = (0..100u16).collect();
+        let mut index = BitIndex::default();
+        index.set_bit(Some(2), &g);
+        let listed = index.summary().1;
+        assert_eq!(listed, (1..100).filter(|v| v >> 2 & 1 == 1).count());
+        index.absorb(u32::MAX as usize, 4);
+        assert_eq!(index.summary().1, listed + 1);
+        index.absorb(1 << 32, 4);
+        index.absorb((1 << 33) + 7, 0b111);
+        assert_eq!(index.summary().1, listed + 1);
+        assert_eq!(index.positions.last(), Some(&u32::MAX));
+        assert!(index.positions.windows(2).all(|w| w[0] < w[1]));
+    }
 
     #[test]
     fn missing_words_agree_with_the_list_of_missing_values() {
