@@ -252,6 +252,37 @@ fn a_log_gets_plain_progress_lines() {
 }
 
 #[test]
+fn a_budget_limited_run_counts_its_progress_to_where_its_width_stops_it() {
+    // 64 MiB fixed + 2.125 bytes per value: 100,000 values in two bytes, more in one. 0.206's
+    // values pass 255 at heap 9,813, so the run starts in bytes and then needs two: its
+    // progress lines count towards where two bytes a value stop it once they do, as the note
+    // says, not towards the one-byte limit it started with
+    let budget = ((64u64 << 20) + 212_500).to_string();
+    let out = grundy()
+        .args([
+            "takebreak",
+            "0.206",
+            "-n",
+            "1000000",
+            "--max-memory",
+            &budget,
+        ])
+        .args(["--no-record", "--no-checkpoint"])
+        .env("GRUNDY_PROGRESS_SECONDS", "0")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let progress: Vec<&str> = err.lines().filter(|l| l.contains(": G(0..")).collect();
+    assert!(progress.len() >= 3, "{err}");
+    assert!(progress[0].contains("G(0..4096) of "), "{err}");
+    assert!(!progress[0].contains("of 100000 "), "{err}");
+    let last = progress.last().unwrap();
+    assert!(last.contains(" of 100000 ("), "{err}");
+    assert!(err.contains("among the first 100000 values"), "{err}");
+}
+
+#[test]
 fn positions_with_heaps_beyond_the_computed_values() {
     // 0.07 certifies at 175: heaps of billions are read from the period
     let v = json(&["takebreak", "0.07", "--heaps", "1000000000,7,3000000000"]);

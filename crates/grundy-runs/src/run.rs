@@ -336,6 +336,10 @@ pub struct Standing {
     /// With `--results`: the last power of two summarised and how many heaps up to it are
     /// rare (the rare/common engine's split; `None` for a code that engine does not run).
     pub rare: Option<(usize, Option<u64>)>,
+    /// How many values the run can compute, G(0..reach): `n + 1`, or where its memory budget
+    /// stops it in the width its values are in now (one byte a value holds more of them than
+    /// two), for a progress bar and its ETA.
+    pub reach: usize,
 }
 
 impl Standing {
@@ -531,6 +535,7 @@ pub fn run(
         largest_at: 0,
         checkpoint_bytes: None,
         rare: None,
+        reach: plan.reach(),
     };
     let mut seen = 1; // heap 0 takes part in no standing
 
@@ -581,6 +586,7 @@ pub fn run(
                 }
             }
             seen = seen.max(v.len());
+            standing.reach = plan.n.saturating_add(1).min(plan.limit(v.value_bytes()));
             standing.checkpoint_bytes = checkpoint_path
                 .as_ref()
                 .and_then(|p| std::fs::metadata(p).ok())

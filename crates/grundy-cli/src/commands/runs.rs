@@ -134,7 +134,10 @@ impl LateBar {
     }
 
     /// Show the largest value so far and the checkpoint's size.
+    /// Show the run's standing; the bar's length follows where the run can get in the width
+    /// its values are in (a budget counted in one byte a value holds half as many in two).
     fn standing(&self, s: &Standing) {
+        self.progress.set_length(s.reach as u64);
         self.show(|w| w.1 = s.words());
     }
 
