@@ -1142,8 +1142,13 @@ pub fn collect_wanted_pairs<A: Value, B: Value, const W: usize>(
 /// Append to `out` every `G(p) ^ G(m - p)` of the listed positions (`positions`, with
 /// `values[k] = G(positions[k])`, every position in `1..m`) that is in the wanted set `bits`
 /// (as in [`take_in_bits`]), in list order, with repeats. Returns `false`, having appended
-/// nothing, where there is no AVX-512 copy, the store is bytes, or `m` is not below
-/// `min(g.len(), 2^31)` (the gathers read the value after `G(m - p)` and take 32-bit offsets).
+/// nothing, where there is no AVX-512 copy, the store is bytes, or `m` is not below `g.len()`
+/// (the gathers read the value after `G(m - p)`).
+///
+/// The gathers take signed 32-bit offsets. Below heap 2^31 they are counted from `G(0)`; from
+/// 2^31 on, each group of 32 positions is counted from its own partner nearest `G(0)`,
+/// `G(m - max p)` (offsets `max p - p`), and a group whose positions spread over 2^31 or more is
+/// done one position at a time.
 ///
 /// The witness search's scan of an index ([`super::wide`]'s `BitIndex`): the positions are far
 /// apart, so the partners `G(m - p)` are gathered, 16 per instruction; the values `G(p)` are
@@ -1161,7 +1166,7 @@ pub fn collect_listed_xors<V: Value, const W: usize>(
     const { assert!(W == 16 || W == 32 || W == 64 || W == 128) };
     #[cfg(target_arch = "x86_64")]
     {
-        if V::BYTES != 2 || m >= g.len() || m >= 1 << 31 {
+        if V::BYTES != 2 || m >= g.len() {
             return false;
         }
         debug_assert!(positions.iter().all(|&p| p >= 1 && (p as usize) < m));
@@ -1191,7 +1196,7 @@ fn collect_listed_xors_512<V: Value, const W: usize>(
         && std::arch::is_x86_feature_detected!("popcnt")
     {
         // SAFETY: the processor supports these features (checked just above); the caller
-        // checked that `g` holds 16-bit values and `m < min(g.len(), 2^31)`.
+        // checked that `g` holds 16-bit values and `m < g.len()`.
         unsafe { collect_listed_xors_avx512(g, m, positions, values, bits, out) };
         true
     } else {
@@ -1213,7 +1218,7 @@ fn collect_listed_xors_512<V: Value, const W: usize>(
     false
 }
 
-/// Safety: `V` is `u16`, `m < min(g.len(), 2^31)` and every position is in `1..m`.
+/// Safety: `V` is `u16`, `m < g.len()` and every position is in `1..m`.
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
@@ -1234,16 +1239,45 @@ unsafe fn collect_listed_xors_avx512<V: Value, const W: usize>(
     let base = out.as_mut_ptr().add(start);
     let mut count = 0;
     let bytes = g.as_ptr() as *const u8;
+    // offsets counted from G(0) while every m - p fits 31 bits, else from each group's own base
+    let far = m >= 1 << 31;
     let mv = _mm512_set1_epi32(m as i32);
     let below = _mm512_set1_epi16((32 * W - 1) as i16);
     let mut j = 0;
     while j + 32 <= len {
         let p0 = _mm512_loadu_si512(positions.as_ptr().add(j) as *const __m512i);
         let p1 = _mm512_loadu_si512(positions.as_ptr().add(j + 16) as *const __m512i);
+        let (from, top) = if far {
+            let most = _mm512_reduce_max_epu32(_mm512_max_epu32(p0, p1));
+            let least = _mm512_reduce_min_epu32(_mm512_min_epu32(p0, p1));
+            if most - least >= 1 << 31 {
+                // too far apart for one base: these 32 one at a time (no reallocation:
+                // count + 32 <= len fits the room reserved above, so `base` stays valid)
+                out.set_len(start + count);
+                for k in j..j + 32 {
+                    let x =
+                        (values[k] ^ g[m - positions[k] as usize].get()) as usize & (32 * W - 1);
+                    if bits[x >> 5] >> (x & 31) & 1 == 1 {
+                        out.push(x as u16);
+                    }
+                }
+                count = out.len() - start;
+                j += 32;
+                continue;
+            }
+            // SAFETY: most < m, so m - most is an index of `g`
+            (
+                bytes.add(2 * (m - most as usize)),
+                _mm512_set1_epi32(most as i32),
+            )
+        } else {
+            (bytes, mv)
+        };
         // SAFETY: 1 <= p < m, so m - p is in 1..m and the 32 bits read at value m - p are
-        // that value and the next one, both below m + 1 <= g.len() (u16 values: 2 bytes each)
-        let h0 = _mm512_i32gather_epi32::<2>(_mm512_sub_epi32(mv, p0), bytes as *const _);
-        let h1 = _mm512_i32gather_epi32::<2>(_mm512_sub_epi32(mv, p1), bytes as *const _);
+        // that value and the next one, both below m + 1 <= g.len() (u16 values: 2 bytes each);
+        // `from` is G(m - top) and each offset top - p is m - p counted from it, in 0..2^31
+        let h0 = _mm512_i32gather_epi32::<2>(_mm512_sub_epi32(top, p0), from as *const _);
+        let h1 = _mm512_i32gather_epi32::<2>(_mm512_sub_epi32(top, p1), from as *const _);
         // the low 16 bits of each lane: the partner's value
         let h = _mm512_inserti64x4::<1>(
             _mm512_castsi256_si512(_mm512_cvtepi32_epi16(h0)),
@@ -1974,6 +2008,97 @@ mod tests {
         let wanted: Vec<u16> = (0..4096).filter(|x| x % 5 != 2).collect();
         check::<128>(&g, &wanted);
         check::<128>(&g, &[4095, 0, 1024, 2048, 3072]);
+    }
+
+    /// What [`collect_listed_xors`] must append: the `G(p) ^ G(m - p)` of the listed positions,
+    /// masked to the set's `width` values, that are wanted, in list order.
+    fn listed_xors(
+        g: &[u16],
+        m: usize,
+        positions: &[u32],
+        wanted: &[u16],
+        width: usize,
+    ) -> Vec<u16> {
+        positions
+            .iter()
+            .map(|&p| (g[p as usize] ^ g[m - p as usize]) & (width as u16 - 1))
+            .filter(|x| wanted.contains(x))
+            .collect()
+    }
+
+    /// Checks one call; returns whether the kernel ran (rather than declined).
+    fn check_listed<const W: usize>(
+        g: &[u16],
+        m: usize,
+        positions: &[u32],
+        wanted: &[u16],
+    ) -> bool {
+        let bits = wanted_bits::<W>(wanted);
+        let values: Vec<u16> = positions.iter().map(|&p| g[p as usize]).collect();
+        let mut out = vec![7u16];
+        if collect_listed_xors(g, m, positions, &values, &bits, &mut out) {
+            assert_eq!(out[0], 7, "what was there stays");
+            let want = listed_xors(g, m, positions, wanted, 32 * W);
+            assert_eq!(&out[1..], &want[..], "m {m}, {} positions", positions.len());
+            true
+        } else {
+            assert_eq!(out, [7], "nothing appended when there is no copy");
+            false
+        }
+    }
+
+    #[test]
+    fn listed_xors_are_the_wanted_xors_of_the_list_in_order() {
+        let g = random_values(21, 3000, 1024);
+        let wanted: Vec<u16> = (0..1024).filter(|x| x % 3 == 2 || x % 7 == 0).collect();
+        let every: Vec<u32> = (1..2999).collect();
+        let odd: Vec<u32> = (1..2999).filter(|p| p % 13 == 5).collect();
+        for m in [2999, 2000, 40] {
+            for list in [&every, &odd] {
+                let below: Vec<u32> = list.iter().copied().filter(|&p| (p as usize) < m).collect();
+                for len in [0, 1, 31, 32, 33, 64, 95, below.len()] {
+                    let part = &below[..len.min(below.len())];
+                    check_listed::<32>(&g, m, part, &wanted);
+                    check_listed::<16>(&g, m, part, &wanted[..wanted.len() / 2]);
+                }
+            }
+        }
+    }
+
+    /// Heaps from 2^31 on: the gathers' offsets are counted from each group's own base, and a
+    /// group spread over 2^31 positions or more is done one at a time. The values live at the
+    /// two ends of a zeroed store of 2^31 + 2^17 values (4 GiB of address space, a few pages of
+    /// memory).
+    #[test]
+    fn listed_xors_past_heap_two_to_the_31() {
+        let m = (1usize << 31) + (1 << 17);
+        let mut g = vec![0u16; m + 1];
+        let ends = random_values(22, 1 << 17, 1024);
+        g[..1 << 16].copy_from_slice(&ends[..1 << 16]);
+        g[m + 1 - (1 << 16)..].copy_from_slice(&ends[1 << 16..]);
+        let wanted: Vec<u16> = (0..1024).filter(|x| x % 3 != 1).collect();
+        // near the start (partners near m), near m (partners near the start), and both ends at
+        // once (32 positions spread over more than 2^31)
+        let low: Vec<u32> = (1..1 << 16).filter(|p| p % 7 != 3).collect();
+        let high: Vec<u32> = (m - (1 << 16) + 1..m)
+            .filter(|p| p % 5 != 0)
+            .map(|p| p as u32)
+            .collect();
+        let ran = check_listed::<32>(&g, m, &low, &wanted);
+        // the kernel runs here wherever it runs below 2^31 (it declined past 2^31 before)
+        assert_eq!(
+            ran,
+            check_listed::<32>(&g[..3000], 2999, &[1, 2, 3], &wanted)
+        );
+        check_listed::<32>(&g, m, &high, &wanted);
+        let mut both: Vec<u32> = low[low.len() - 40..].to_vec();
+        both.extend_from_slice(&high[..70]);
+        check_listed::<32>(&g, m, &both, &wanted);
+        for skip in [0, 5, 17, 31] {
+            check_listed::<16>(&g, m, &both[skip..], &wanted[..wanted.len() / 2]);
+        }
+        // m itself past 2^32 is not built here (8 GiB of address space); the offsets are the
+        // same arithmetic
     }
 
     #[test]
