@@ -689,8 +689,8 @@ const FILTER_FROM: usize = 1024;
 /// were no faster on 0.206.
 const FILTER_CHUNK: usize = 128;
 
-/// [`far_maps_filtered_avx512`] where it applies: two-byte values (no head), a span of 128 to
-/// 2048, maps `span + 64` bytes apart, AVX-512 BW and VBMI2, and this compiler's intrinsics. Returns
+/// [`far_maps_filtered_avx512`] where it applies: values in one or two bytes (not the store
+/// with a head), a span of 128 to 2048, maps `span + 64` bytes apart, AVX-512 BW and VBMI2, and this compiler's intrinsics. Returns
 /// whether it marked the options (else nothing is marked).
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
@@ -702,9 +702,6 @@ fn far_maps_filtered_512<V: Value>(
     maps: &mut [u8],
     span: usize,
 ) -> bool {
-    let Some(g) = V::as_u16s(g) else {
-        return false;
-    };
     if V::ODD_MASK != 0
         || !std::arch::is_x86_feature_detected!("avx512bw")
         || !std::arch::is_x86_feature_detected!("avx512vbmi2")
@@ -716,11 +713,11 @@ fn far_maps_filtered_512<V: Value>(
     // checked `far_positions_fit` and that `maps` holds MAP_BLOCK maps `span + 64` apart.
     unsafe {
         match span {
-            128 => far_maps_filtered_avx512::<128, { 128 + 64 }>(g, positions, m0, maps),
-            256 => far_maps_filtered_avx512::<256, { 256 + 64 }>(g, positions, m0, maps),
-            512 => far_maps_filtered_avx512::<512, { 512 + 64 }>(g, positions, m0, maps),
-            1024 => far_maps_filtered_avx512::<1024, { 1024 + 64 }>(g, positions, m0, maps),
-            2048 => far_maps_filtered_avx512::<2048, { 2048 + 64 }>(g, positions, m0, maps),
+            128 => far_maps_filtered_avx512::<V, 128, { 128 + 64 }>(g, positions, m0, maps),
+            256 => far_maps_filtered_avx512::<V, 256, { 256 + 64 }>(g, positions, m0, maps),
+            512 => far_maps_filtered_avx512::<V, 512, { 512 + 64 }>(g, positions, m0, maps),
+            1024 => far_maps_filtered_avx512::<V, 1024, { 1024 + 64 }>(g, positions, m0, maps),
+            2048 => far_maps_filtered_avx512::<V, 2048, { 2048 + 64 }>(g, positions, m0, maps),
             _ => return false,
         }
     }
@@ -766,8 +763,8 @@ fn far_maps_filtered_512<V: Value>(
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
-unsafe fn far_maps_filtered_avx512<const S: usize, const T: usize>(
-    g: &[u16],
+unsafe fn far_maps_filtered_avx512<V: Value, const S: usize, const T: usize>(
+    g: &[V],
     positions: &[u32],
     m0: usize,
     maps: &mut [u8],
@@ -800,13 +797,13 @@ unsafe fn far_maps_filtered_avx512<const S: usize, const T: usize>(
             let (r0, r1) = (pair[0] as usize, *pair.last().expect("a pair") as usize);
             // SAFETY: r < g.len() and m0 - r + MAP_BLOCK <= g.len() (far_positions_fit)
             let p = _mm512_inserti64x4::<1>(
-                _mm512_castsi256_si512(_mm256_loadu_si256(values.add(m0 - r0) as *const __m256i)),
-                _mm256_loadu_si256(values.add(m0 - r1) as *const __m256i),
+                _mm512_castsi256_si512(load16(values.add(m0 - r0))),
+                load16(values.add(m0 - r1)),
             );
             let v = _mm512_mask_set1_epi16(
-                _mm512_set1_epi16(*values.add(r0) as i16),
+                _mm512_set1_epi16((*values.add(r0)).get() as i16),
                 0xFFFF_0000,
-                *values.add(r1) as i16,
+                (*values.add(r1)).get() as i16,
             );
             let x = _mm512_and_si512(_mm512_xor_si512(p, v), mask);
             // each option's byte in its map as it stands (the 32 bits read from it end below
@@ -2101,9 +2098,9 @@ mod tests {
     }
 
     /// Enough positions for the filtered copy (`far_maps_filtered_avx512`, from
-    /// [`FILTER_FROM`] positions with two-byte values and maps `span + 64` apart): the same
-    /// maps as the plain loop, whether the values repeat a lot (most stores left out) or
-    /// hardly (most made), with an odd number of positions and a last chunk part full.
+    /// [`FILTER_FROM`] positions with values in one or two bytes and maps `span + 64` apart):
+    /// the same maps as the plain loop, whether the values repeat a lot (most stores left out)
+    /// or hardly (most made), with an odd number of positions and a last chunk part full.
     #[test]
     fn filtered_far_maps_mark_every_block_option() {
         let positions: Vec<u32> = (0..FILTER_FROM as u32 + 3 * FILTER_CHUNK as u32 + 7)
@@ -2132,6 +2129,14 @@ mod tests {
                         &expect[j * stride..][..stride],
                     );
                     assert_eq!(a, b, "span {span}, heap {j}");
+                }
+                if span <= 256 {
+                    // the same values in bytes
+                    let bytes: Vec<u8> = g.iter().map(|&v| v as u8).collect();
+                    let mut maps = vec![0u8; MAP_BLOCK * stride];
+                    maps[3 * stride + 5] = 1;
+                    far_maps(&bytes, &[], &positions, m0, &mut maps, stride, span);
+                    assert_eq!(maps, expect, "span {span}, bytes");
                 }
             }
         }
