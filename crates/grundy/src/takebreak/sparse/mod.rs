@@ -53,16 +53,21 @@
 //! (the next commit then halved the far stores: see `build_map_block`).
 //!
 //! The store per rare option (about 6,100 per heap of 0.146 once its second move reuses the
-//! first's) is the floor of this design: at one store per cycle of a 3 GHz core the marking
-//! alone would cap 0.146 near 500,000 values/s (an estimate, not a measurement). A next step (not built; a design to measure):
-//! replace the stores by lookups. Per heap, the unblocked values below the span are a wanted
-//! set of at most 1024 values once compressed as in `far` (one bit dropped), small enough for
-//! registers as the witness search's sets are; the heap's rare options are looked up 32 at a
-//! time against it (the partners `G(m - r)` gathered, the rare values `G(r)` kept contiguous),
-//! each produced value taken out at its first option (about 800 takes per heap instead of
-//! 11,400 stores), and the candidate is the smallest value left. Whether a gather and a lookup
-//! per 16 or 32 options beat 16 or 32 stores is the open question; the transposed layout of
-//! `far` (heaps in lanes) needs no gather but cannot share one wanted set between lanes.
+//! first's) was the floor of this design: at one store per cycle of a 3 GHz core the marking
+//! alone would cap 0.146 near 500,000 values/s (an estimate, not a measurement). Two ways
+//! round it were measured in session 32 (`docs/performance.md`, "The far options read before
+//! they are stored"):
+//! - *lookups instead of stores* (each heap's options looked up against the values it still
+//!   lacks, the partners `G(m - r)` gathered one heap at a time, as the witness index does):
+//!   not kept. A gathered option cost 0.7 to 0.9 ns against 0.42 ns for a store (0.206 to
+//!   2^20 on one thread, 8.0 s with stores, 9.2 s with a third of the options looked up, 12.6 s
+//!   with all): one heap's partners lie on as many cache lines as it has rare positions,
+//!   where a block's sixteen heaps share each line;
+//! - *reads before stores* (built, [`kernels::far_maps`]'s filtered copy): the block is
+//!   kept, and each option's byte in its own map is read first, sixteen at a time with one
+//!   gather from the maps themselves (which sit in the L1 cache), and stored only if it is
+//!   still 0 — 7% of 0.206's far options and 16% of 0.146's; a load goes two or three a
+//!   cycle where a store goes one.
 
 //!
 //! # The witness search of 0.146: a coupon collector (issue 25, measured)
