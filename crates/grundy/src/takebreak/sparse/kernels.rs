@@ -751,9 +751,9 @@ fn far_maps_filtered_512<V: Value>(
 /// Measured (`sparse_profile 0.206 1048576 1`, alternating with the build before it, three
 /// rounds): 6.95, 7.01, 7.68 s against 7.86, 7.97, 8.12 s, the same values. Looking the
 /// options up in a set of the values that some map of the block lacks (two registers, read
-/// from the maps every chunk) instead of in the maps themselves left out only about 57% of
-/// the stores (each map lacks different values), and gained nothing (8.0 to 8.5 s against
-/// 7.9 to 8.6 s): its look-ups cost what the stores saved.
+/// from the maps every chunk) instead of in the maps themselves left out only 52.5% of the
+/// stores (each map lacks different values), and gained nothing (8.12 and 8.73 s against
+/// 8.40 and 7.98 s): its look-ups cost what the stores saved.
 ///
 /// # Safety
 /// The processor supports AVX-512 F, BW and VBMI2 and POPCNT; `maps.len() >= MAP_BLOCK * T`;
