@@ -690,8 +690,9 @@ const FILTER_FROM: usize = 1024;
 const FILTER_CHUNK: usize = 128;
 
 /// [`far_maps_filtered_avx512`] where it applies: values in one or two bytes (not the store
-/// with a head), a span of 128 to 2048, maps `span + 64` bytes apart, AVX-512 BW and VBMI2, and this compiler's intrinsics. Returns
-/// whether it marked the options (else nothing is marked).
+/// with a head), a span of 128 to 2048, maps `span + 64` bytes apart, AVX-512 BW and VBMI2,
+/// and this compiler's intrinsics. Returns whether it marked the options (else nothing is
+/// marked).
 #[cfg(target_arch = "x86_64")]
 #[rustversion::since(1.89)]
 #[allow(clippy::incompatible_msrv)] // compiled by Rust >= 1.89 only (see `take_in_bits_512`)
@@ -783,13 +784,9 @@ unsafe fn far_maps_filtered_avx512<V: Value, const S: usize, const T: usize>(
         *o = ((l % MAP_BLOCK) * T) as u16;
     }
     let offsets = _mm512_loadu_si512(lanes.as_ptr() as *const __m512i);
+    let offsets32 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(offsets));
     let mut buffer = [0u16; FILTER_CHUNK * MAP_BLOCK + 32];
     let out = buffer.as_mut_ptr();
-    let mut wide = [0u32; 16];
-    for (l, o) in wide.iter_mut().enumerate() {
-        *o = (l * T) as u32;
-    }
-    let offsets32 = _mm512_loadu_si512(wide.as_ptr() as *const __m512i);
     let low_byte = _mm512_set1_epi32(0xFF);
     for chunk in positions.chunks(FILTER_CHUNK) {
         let mut count = 0usize;
