@@ -343,7 +343,7 @@ pub struct Standing {
 }
 
 impl Standing {
-    /// `largest value 1092 (heap 55986), 5817 rare heaps to 2^20, checkpoint 2.1 MB`.
+    /// `largest value 1092 (heap 55986), 5816 rare heaps to 2^20, checkpoint 2.1 MB`.
     pub fn words(&self) -> String {
         let mut s = format!("largest value {} (heap {})", self.largest, self.largest_at);
         if let Some((n, Some(rare))) = self.rare {
