@@ -502,6 +502,7 @@ pub fn far_maps<V: Value>(
             unsafe {
                 if stride == span + 64 && far_positions_fit(g, positions, m0) {
                     if positions.len() >= FILTER_FROM
+                        && filter_pays()
                         && far_maps_filtered_512(g, positions, m0, maps, span)
                     {
                         return;
@@ -723,6 +724,60 @@ fn far_maps_filtered_512<V: Value>(
         }
     }
     true
+}
+
+/// Whether [`far_maps_filtered_avx512`] is faster than [`far_maps_packed`] on this processor:
+/// measured once per process, on a block like 0.206's, rather than assumed. The filtered copy
+/// reads each option's byte with a gather, and gathers cost very different amounts on
+/// different cores: on the Sapphire Rapids-class Xeon of sessions 25–32 it made 0.206 about a
+/// tenth faster, on an Ice Lake Xeon (session 33) half again as slow (`sparse_profile 0.206
+/// 1048576 1`: 11.3–13.5 s against 7.7–8.1 s without it), the profile's samples piled on the
+/// instructions waiting for the two gathers. The block: 16 maps `1024 + 64` bytes apart,
+/// 8,192 rare positions with values below 32 and partners below 640 (so that, as in 0.206,
+/// fewer than one option in ten is a value its map lacks); each copy marks it seven times in
+/// turn on cleared maps, and the filtered copy is used only if its fastest time is the lower.
+/// About a millisecond, the first time a block could take it.
+#[cfg(target_arch = "x86_64")]
+fn filter_pays() -> bool {
+    static PAYS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PAYS.get_or_init(|| {
+        const SPAN: usize = 1024;
+        const STRIDE: usize = SPAN + 64;
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        let positions: Vec<u32> = (0..8192).map(|_| next(2048) as u32).collect();
+        let m0 = 6144;
+        // rare values (at the positions, below 2048) below 32, partners (above 4096) below 640
+        let g: Vec<u16> = (0..m0 + MAP_BLOCK)
+            .map(|i| next(if i < 2048 { 32 } else { 640 }) as u16)
+            .collect();
+        if !far_positions_fit(&g, &positions, m0) {
+            return false;
+        }
+        let mut maps = vec![0u8; MAP_BLOCK * STRIDE];
+        let (mut filtered, mut packed) = (u128::MAX, u128::MAX);
+        for _ in 0..7 {
+            maps.fill(0);
+            let start = std::time::Instant::now();
+            if !far_maps_filtered_512(&g, &positions, m0, &mut maps, SPAN) {
+                return false;
+            }
+            filtered = filtered.min(start.elapsed().as_nanos());
+            maps.fill(0);
+            let start = std::time::Instant::now();
+            // SAFETY: `far_maps` calls this only where AVX2 is supported, and the filtered copy
+            // (which needs AVX-512 BW) ran; the positions fit (checked above); the maps are
+            // MAP_BLOCK maps STRIDE = SPAN + 64 bytes apart.
+            unsafe { far_maps_packed::<u16, SPAN, STRIDE>(&g, &[], &positions, m0, &mut maps) };
+            packed = packed.min(start.elapsed().as_nanos());
+        }
+        filtered < packed
+    })
 }
 
 /// Older compilers: no AVX-512 copy.
@@ -2094,6 +2149,20 @@ mod tests {
         }
     }
 
+    /// [`far_maps_filtered_512`] where there is one: whether it marked the options.
+    fn filtered_copy<V: Value>(
+        g: &[V],
+        positions: &[u32],
+        m0: usize,
+        maps: &mut [u8],
+        span: usize,
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return far_maps_filtered_512(g, positions, m0, maps, span);
+        #[cfg(not(target_arch = "x86_64"))]
+        return false;
+    }
+
     /// Enough positions for the filtered copy (`far_maps_filtered_avx512`, from
     /// [`FILTER_FROM`] positions with values in one or two bytes and maps `span + 64` apart):
     /// the same maps as the plain loop, whether the values repeat a lot (most stores left out)
@@ -2118,8 +2187,15 @@ mod tests {
                 // a map with marks already in it: they stay
                 maps[3 * stride + 5] = 1;
                 let mut expect = maps.clone();
-                far_maps(g, &[], &positions, m0, &mut maps, stride, span);
+                let mut chosen = maps.clone();
+                // the filtered copy itself (where this processor runs it), whether or not
+                // `far_maps` would choose it here (`filter_pays`)
+                if !filtered_copy(g, &positions, m0, &mut maps, span) {
+                    far_maps(g, &[], &positions, m0, &mut maps, stride, span);
+                }
+                far_maps(g, &[], &positions, m0, &mut chosen, stride, span);
                 far_maps_any(g, &[], &positions, m0, &mut expect, stride, span);
+                assert_eq!(chosen, expect, "span {span}, the chosen copy");
                 for j in 0..MAP_BLOCK {
                     let (a, b) = (
                         &maps[j * stride..][..stride],
@@ -2132,7 +2208,9 @@ mod tests {
                     let bytes: Vec<u8> = g.iter().map(|&v| v as u8).collect();
                     let mut maps = vec![0u8; MAP_BLOCK * stride];
                     maps[3 * stride + 5] = 1;
-                    far_maps(&bytes, &[], &positions, m0, &mut maps, stride, span);
+                    if !filtered_copy(&bytes, &positions, m0, &mut maps, span) {
+                        far_maps(&bytes, &[], &positions, m0, &mut maps, stride, span);
+                    }
                     assert_eq!(maps, expect, "span {span}, bytes");
                 }
             }
