@@ -67,7 +67,9 @@
 //!   kept, and each option's byte in its own map is read first, sixteen at a time with one
 //!   gather from the maps themselves (which sit in the L1 cache), and stored only if it is
 //!   still 0 — 7% of 0.206's far options and 16% of 0.146's; a load goes two or three a
-//!   cycle where a store goes one.
+//!   cycle where a store goes one. But a gather is not a load everywhere: on an Ice Lake Xeon
+//!   (session 33) the same copy made 0.206 half again as slow, so it runs only where a
+//!   measurement at the first block finds it faster (`kernels::filter_pays`).
 
 //!
 //! # The witness search of 0.146: a coupon collector (issue 25, measured)
