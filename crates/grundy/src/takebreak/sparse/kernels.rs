@@ -2149,20 +2149,6 @@ mod tests {
         }
     }
 
-    /// [`far_maps_filtered_512`] where there is one: whether it marked the options.
-    fn filtered_copy<V: Value>(
-        g: &[V],
-        positions: &[u32],
-        m0: usize,
-        maps: &mut [u8],
-        span: usize,
-    ) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        return far_maps_filtered_512(g, positions, m0, maps, span);
-        #[cfg(not(target_arch = "x86_64"))]
-        return false;
-    }
-
     /// Enough positions for the filtered copy (`far_maps_filtered_avx512`, from
     /// [`FILTER_FROM`] positions with values in one or two bytes and maps `span + 64` apart):
     /// the same maps as the plain loop, whether the values repeat a lot (most stores left out)
@@ -2190,7 +2176,11 @@ mod tests {
                 let mut chosen = maps.clone();
                 // the filtered copy itself (where this processor runs it), whether or not
                 // `far_maps` would choose it here (`filter_pays`)
-                if !filtered_copy(g, &positions, m0, &mut maps, span) {
+                #[cfg(target_arch = "x86_64")]
+                let ran = far_maps_filtered_512(g, &positions, m0, &mut maps, span);
+                #[cfg(not(target_arch = "x86_64"))]
+                let ran = false;
+                if !ran {
                     far_maps(g, &[], &positions, m0, &mut maps, stride, span);
                 }
                 far_maps(g, &[], &positions, m0, &mut chosen, stride, span);
@@ -2208,7 +2198,11 @@ mod tests {
                     let bytes: Vec<u8> = g.iter().map(|&v| v as u8).collect();
                     let mut maps = vec![0u8; MAP_BLOCK * stride];
                     maps[3 * stride + 5] = 1;
-                    if !filtered_copy(&bytes, &positions, m0, &mut maps, span) {
+                    #[cfg(target_arch = "x86_64")]
+                    let ran = far_maps_filtered_512(&bytes, &positions, m0, &mut maps, span);
+                    #[cfg(not(target_arch = "x86_64"))]
+                    let ran = false;
+                    if !ran {
                         far_maps(&bytes, &[], &positions, m0, &mut maps, stride, span);
                     }
                     assert_eq!(maps, expect, "span {span}, bytes");
