@@ -118,7 +118,7 @@ fn main() {
             "{code} from {base}, {n} values: {secs:.2} s, {:.3} million values/s, checksum \
              {checksum:016x}; far blocks marked ahead {prepared} (the lead used {used}) of {}; \
              searches {} on the verifiers, {} on the lead; verifiers searched {:.2} s, waited \
-             {:.2} s; the lead waited {:.2} s",
+             {:.2} s; the lead waited {:.2} s, and {:.2} s for blocks being marked ahead",
             n as f64 / secs / 1e6,
             n / 16,
             searches.0,
@@ -126,6 +126,7 @@ fn main() {
             (s.verify_nanos - before.verify_nanos) as f64 * 1e-9,
             (s.verifier_idle_nanos - before.verifier_idle_nanos) as f64 * 1e-9,
             (s.lead_wait_nanos - before.lead_wait_nanos) as f64 * 1e-9,
+            (s.far_ahead_wait_nanos - before.far_ahead_wait_nanos) as f64 * 1e-9,
         );
         let (bit, listed) = engine.bit_index();
         println!(

@@ -36,11 +36,12 @@
 //!   the same way.
 //!
 //! Each block has a slot in a ring of [`RING`] slots (block `b` in slot `b % RING`) with a
-//! state; a verifier claims a block (the nearest unclaimed one after the lead's) before it
-//! marks, so no two threads mark one block, and the lead claims the block it needs when no
-//! verifier has: it then marks it all itself (it never waits for a verifier that has not
-//! started). A block a verifier is still marking when the lead reaches it is waited for (it
-//! is the lead's next one, nearly done) for at most [`WAIT`], then marked by the lead.
+//! state; a verifier claims a block before it marks, so no two threads mark one block, and the
+//! lead claims the block it needs when no verifier has: it then marks it all itself (it never
+//! waits for a verifier that has not started). A verifier claims the nearest unclaimed block
+//! at least [`GAP`] after the lead's, so that its marks are done before the lead gets there; a
+//! block a verifier is still marking when the lead reaches it is waited for (nearly done, as
+//! a rule) for at most [`WAIT`], then marked by the lead.
 //! The ring and the copy of the rare positions live only as long as one pipeline call.
 
 use super::kernels::MAP_BLOCK;
@@ -55,6 +56,14 @@ use std::time::{Duration, Instant};
 /// Blocks prepared at most ahead of the lead's (with 0.206's span of 1024, 16 blocks of maps
 /// are 278 KB: they stay in the second-level cache of the thread that marks them).
 pub(super) const RING: usize = 16;
+
+/// The nearest block a verifier prepares is this many after the lead's. A block takes a
+/// verifier about as long to mark as the lead takes over a whole block, so a verifier that
+/// claimed the next block (a gap of 1) was still marking it when the lead got there, and the
+/// lead waited: 0.206 from 2^28 on two threads, 1.1–1.3 s of the lead's ~8 s per 1.5·10^6
+/// values spent waiting in [`Ahead::take`] with a gap of 1, 0.08–0.18 s with 2, at most 0.03 s
+/// with 3 (`sparse_profile`'s "for blocks being marked ahead"; docs/performance.md).
+const GAP: usize = 3;
 
 /// `Ahead::lead_block` before the lead has taken a block.
 const NO_BLOCK: usize = usize::MAX;
@@ -171,22 +180,23 @@ impl Ahead {
 
     /// The lead: block `block`'s prepared maps, if a verifier has marked them (waiting for
     /// one that is marking them, at most [`WAIT`]); `None` if the lead must mark them itself.
-    /// Moves the lead to `block` either way.
-    pub(super) fn take(&self, block: usize) -> Option<Vec<u8>> {
+    /// Moves the lead to `block` either way. Also returns how long the lead waited.
+    pub(super) fn take(&self, block: usize) -> (Option<Vec<u8>>, Duration) {
         self.lead_block.store(block, Ordering::Relaxed);
         let mut waited: Option<Instant> = None;
+        let waited_for = |w: Option<Instant>| w.map_or(Duration::ZERO, |t| t.elapsed());
         loop {
             let mut slot = self.slot(block);
             if slot.block != block {
                 // nobody has it: the lead marks it (and no verifier will)
                 slot.block = block;
                 slot.state = State::Taken;
-                return None;
+                return (None, waited_for(waited));
             }
             match slot.state {
                 State::Ready => {
                     slot.state = State::Taken;
-                    return Some(std::mem::take(&mut slot.maps));
+                    return (Some(std::mem::take(&mut slot.maps)), waited_for(waited));
                 }
                 State::Marking if waited.map_or(true, |t| t.elapsed() < WAIT) => {
                     drop(slot);
@@ -198,7 +208,7 @@ impl Ahead {
                 _ => {
                     // taken before (a rollback brought the lead back), or too slow
                     slot.state = State::Taken;
-                    return None;
+                    return (None, waited_for(waited));
                 }
             }
         }
@@ -258,7 +268,7 @@ impl Ahead {
             return false;
         }
         let confirmed = self.confirmed.load(Ordering::Acquire);
-        for block in lead + 1..lead + RING {
+        for block in lead + GAP..lead + RING {
             let start = block * MAP_BLOCK;
             // the marks read G(i) for i < start - from + MAP_BLOCK
             if start + MAP_BLOCK > confirmed + self.from {

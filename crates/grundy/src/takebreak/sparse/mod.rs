@@ -382,6 +382,8 @@ pub struct SparseStats {
     pub far_blocks_prepared: u64,
     /// See `far_blocks_prepared`.
     pub far_blocks_ahead: u64,
+    /// Pipeline: nanoseconds the lead waited for a block a verifier was still marking.
+    pub far_ahead_wait_nanos: u64,
     /// Times the split was re-chosen and the rare positions rebuilt.
     pub rebuilds: u64,
     /// Values computed on one thread with the bit index left out, because a trial found the
@@ -431,6 +433,7 @@ impl SparseStats {
         self.rare_options += other.rare_options;
         self.far_blocks_prepared += other.far_blocks_prepared;
         self.far_blocks_ahead += other.far_blocks_ahead;
+        self.far_ahead_wait_nanos += other.far_ahead_wait_nanos;
         self.unindexed_values += other.unindexed_values;
         self.scanned_options += other.scanned_options;
         self.proved_directly += other.proved_directly;

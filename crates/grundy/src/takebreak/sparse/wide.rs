@@ -1052,9 +1052,11 @@ impl RareCommon {
         };
         // the far options of the positions at or above `ahead.from`, prepared by a verifier
         let prepared = match &self.wide.ahead {
-            Some(ahead) if ahead.fits(self.rare_epoch, rare.len(), layout) => ahead
-                .take(start / MAP_BLOCK)
-                .map(|maps| (ahead.clone(), maps)),
+            Some(ahead) if ahead.fits(self.rare_epoch, rare.len(), layout) => {
+                let (maps, waited) = ahead.take(start / MAP_BLOCK);
+                self.stats.far_ahead_wait_nanos += waited.as_nanos() as u64;
+                maps.map(|maps| (ahead.clone(), maps))
+            }
             _ => None,
         };
         let far = &rare[block.near_end..];
