@@ -114,9 +114,12 @@
 //! machine. With the far options of the positions from 1024 on prepared ahead (96% of 0.206's
 //! 10,338 rare positions) the lead keeps the candidate's rest and 4% of the far options: `L`
 //! about 0.13, so about 7 threads before the lead limits again (on paper: this machine has 2
-//! cores). On 2 cores it neither gains nor loses: both threads are already busy (0.206 at the
-//! frontier: the verifier searches 88% of the time), and each block a verifier marks is a
-//! search the lead then runs (`docs/performance.md`, "Two threads at the frontier").
+//! cores). On 2 cores it depends on which thread is the slower: where the verifier searches
+//! nearly all the time (0.206 at 6.4·10^8 on the AMD machine: 88%) each block it marks is a
+//! search the lead then runs, and nothing is gained (`docs/performance.md`, "Two threads at
+//! the frontier"); where the lead is the slower (0.206 at 2^28 on the Ice Lake machine) the
+//! blocks a verifier marks in its idle time are the lead's gain, once the lead no longer
+//! waits for them ([`super::ahead`]'s gap; "The lead waiting for its own next block").
 //! On 64 cores the serial part (the lead's per-heap mex and bookkeeping, about 0.1 µs per
 //! heap) bounds Officers near 10 million values/s whatever is spread; a run would need the
 //! driver's detector off the lead as well.
